@@ -1,0 +1,101 @@
+"""The Litestar application: routes, problem details, OpenAPI, and the storage lifespan.
+
+``create_app`` connects nothing itself; the lifespan opens the pool, applies migrations
+and closes everything on shutdown, so importing this module has no side effects.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import asyncpg
+from litestar import Litestar
+from litestar.datastructures import State
+from litestar.di import Provide
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
+from litestar.plugins.problem_details import ProblemDetailsPlugin
+from redis.asyncio import Redis
+
+from api.problems import problem_details_config
+from api.routes import commands, encounters, health, reads, rulesets
+from api.settings import Settings
+from api.state import Services
+from events.migrate import apply_migrations
+from projections.inline import InlineProjector
+from service.pipeline import CommandPipeline
+
+log = logging.getLogger("aeon_ledger")
+
+_CONNECT_ATTEMPTS = 30
+
+
+async def open_pool(settings: Settings) -> asyncpg.Pool:
+    """Connect (retrying while the database starts) and bring the schema up to date."""
+    assert settings.database_url is not None
+    for attempt in range(1, _CONNECT_ATTEMPTS + 1):
+        try:
+            pool = await asyncpg.create_pool(
+                settings.database_url, min_size=settings.pool_min, max_size=settings.pool_max,
+                command_timeout=30,
+            )
+            break
+        except (OSError, asyncpg.PostgresError) as exc:
+            if attempt == _CONNECT_ATTEMPTS:
+                raise
+            log.warning("database not reachable yet (%s), retrying", exc)
+            await asyncio.sleep(1)
+    async with pool.acquire() as conn:
+        applied = await apply_migrations(conn)
+    if applied:
+        log.info("applied migrations: %s", ", ".join(applied))
+    return pool
+
+
+def create_app(settings: Settings | None = None) -> Litestar:
+    settings = settings or Settings.from_env()
+    if settings.database_url is None:
+        raise ValueError("DATABASE_URL is not set: start the service with `aeon-ledger serve`, "
+                         "which runs the embedded PostgreSQL when no DATABASE_URL is given")
+
+    @asynccontextmanager
+    async def storage(app: Litestar) -> AsyncIterator[None]:
+        pool = await open_pool(settings)
+        redis = Redis.from_url(settings.redis_url) if settings.redis_url else None
+        pipeline = CommandPipeline(pool, InlineProjector(), snapshot_every=settings.snapshot_every)
+        app.state.services = Services(settings=settings, pool=pool, pipeline=pipeline, redis=redis)
+        try:
+            yield
+        finally:
+            if redis is not None:
+                await redis.aclose()
+            await pool.close()
+
+    def provide_services(state: State) -> Services:
+        services: Services = state.services
+        return services
+
+    return Litestar(
+        route_handlers=[
+            encounters.create_encounter, encounters.get_encounters, encounters.get_encounter,
+            commands.post_command, commands.reveal_seed,
+            reads.get_events, reads.get_log, reads.get_rolls, reads.verify,
+            rulesets.list_rulesets, rulesets.get_ruleset_info,
+            health.live, health.ready,
+        ],
+        dependencies={"services": Provide(provide_services, sync_to_thread=False)},
+        lifespan=[storage],
+        plugins=[ProblemDetailsPlugin(problem_details_config())],
+        request_max_body_size=settings.max_body_bytes,
+        openapi_config=OpenAPIConfig(
+            title="Aeon Ledger",
+            version="0.1.0",
+            description="Event-sourced game state for tabletop combat encounters: every "
+            "declaration, roll and resolution is an immutable, hash-chained event.",
+            path="/schema",
+            render_plugins=[ScalarRenderPlugin(), SwaggerRenderPlugin(path="/swagger")],
+        ),
+    )

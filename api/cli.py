@@ -1,0 +1,131 @@
+"""The `aeon-ledger` command: serve, demo, migrate, projections rebuild."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from collections.abc import Sequence
+
+from api.settings import Settings
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    settings = Settings.from_env()
+    database_url = args.database_url or settings.database_url
+    handle = None
+    if database_url is None:
+        from api.embedded import start_embedded_postgres
+
+        data_dir = args.data_dir or settings.data_dir
+        print(f"aeon-ledger: no DATABASE_URL, starting embedded PostgreSQL in {data_dir}/pgdata", flush=True)
+        handle, database_url = start_embedded_postgres(data_dir)
+    os.environ["DATABASE_URL"] = database_url
+    redis_url = args.redis_url or settings.redis_url
+    if redis_url:
+        os.environ["REDIS_URL"] = redis_url
+    else:
+        os.environ.pop("REDIS_URL", None)
+    host, port = args.host or settings.host, args.port or settings.port
+    print(f"aeon-ledger: serving on http://{host}:{port} (API docs at /schema)", flush=True)
+    try:
+        uvicorn.run("api.app:create_app", factory=True, host=host, port=port,
+                    workers=args.workers, log_level=args.log_level, access_log=False)
+    finally:
+        if handle is not None:
+            handle.cleanup()
+    return 0
+
+
+def _database_url(args: argparse.Namespace) -> tuple[object, str]:
+    url = args.database_url or Settings.from_env().database_url
+    if url:
+        return None, url
+    from api.embedded import start_embedded_postgres
+
+    return start_embedded_postgres(args.data_dir or Settings.from_env().data_dir)
+
+
+def _rebuild(args: argparse.Namespace) -> int:
+    from api.app import open_pool
+    from projections.rebuild import rebuild_all
+
+    handle, url = _database_url(args)
+
+    async def run() -> tuple[int, int]:
+        pool = await open_pool(Settings(database_url=url))
+        try:
+            return await rebuild_all(pool)
+        finally:
+            await pool.close()
+
+    streams, events = asyncio.run(run())
+    print(f"rebuilt read models of {streams} encounters from {events} events")
+    del handle
+    return 0
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from api.app import open_pool
+
+    handle, url = _database_url(args)
+
+    async def run() -> None:
+        pool = await open_pool(Settings(database_url=url))
+        await pool.close()
+
+    asyncio.run(run())
+    print("migrations are up to date")
+    del handle
+    return 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from api.demo import run_demo
+
+    return run_demo(args.url)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="aeon-ledger", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the HTTP API (embedded PostgreSQL without DATABASE_URL)")
+    serve.add_argument("--host", help="default: $HOST or 127.0.0.1")
+    serve.add_argument("--port", type=int, help="default: $PORT or 8000")
+    serve.add_argument("--database-url", help="default: $DATABASE_URL, else embedded PostgreSQL")
+    serve.add_argument("--redis-url", help="default: $REDIS_URL, else in-process fan-out")
+    serve.add_argument("--data-dir", help="embedded data folder (default: $AEON_DATA_DIR or .aeon-ledger)")
+    serve.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
+    serve.add_argument("--log-level", default="info")
+    serve.set_defaults(func=_serve)
+
+    demo = sub.add_parser("demo", help="play a short scripted encounter against a running service")
+    demo.add_argument("--url", default=os.environ.get("AEON_URL", "http://127.0.0.1:8000"))
+    demo.set_defaults(func=_demo)
+
+    for name, func, text in (("migrate", _migrate, "apply database migrations and exit"),):
+        p = sub.add_parser(name, help=text)
+        p.add_argument("--database-url")
+        p.add_argument("--data-dir")
+        p.set_defaults(func=func)
+
+    projections = sub.add_parser("projections", help="read-model maintenance")
+    proj_sub = projections.add_subparsers(dest="action", required=True)
+    rebuild = proj_sub.add_parser("rebuild", help="re-derive every read model from the events")
+    rebuild.add_argument("--database-url")
+    rebuild.add_argument("--data-dir")
+    rebuild.set_defaults(func=_rebuild)
+
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    result: int = args.func(args)
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,105 @@
+"""Every error leaves as an RFC 9457 problem document (Litestar's problem-details plugin).
+
+Domain exceptions map to statuses here and nowhere else, so controllers stay thin and a
+client can rely on the shape: ``type``, ``title``, ``status``, ``detail`` and, where useful,
+extra members such as ``current_version`` on a conflict or ``errors`` on bad input.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from http import HTTPStatus
+from typing import Any
+
+import asyncpg
+import msgspec
+from litestar.exceptions import HTTPException
+from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsException
+
+from events.errors import IdempotencyKeyReused, StreamNotFound, VersionConflict
+from events.upcasting import MissingUpcaster
+from service.dice.model import DiceError
+from service.registry import UnknownRuleset
+from service.ruleset import RuleViolation
+
+PROBLEM_BASE = "https://aeon-ledger.dev/problems/"
+
+
+def problem(status: int, slug: str, detail: str, **extra: Any) -> ProblemDetailsException:
+    return ProblemDetailsException(
+        status_code=status,
+        type_=PROBLEM_BASE + slug,
+        title=HTTPStatus(status).phrase,
+        detail=detail,
+        extra=extra or None,
+    )
+
+
+def _http(exc: HTTPException) -> ProblemDetailsException:
+    slugs = {400: "bad-request", 404: "not-found", 405: "method-not-allowed",
+             413: "body-too-large", 429: "rate-limited"}
+    errors = exc.extra if isinstance(exc.extra, list) else None
+    extra: dict[str, Any] = dict(exc.extra) if isinstance(exc.extra, dict) else {}
+    if errors:
+        extra["errors"] = errors
+    detail = exc.detail or HTTPStatus(exc.status_code).phrase
+    if exc.status_code == 413:
+        detail = "The request body is larger than this service accepts."
+    return ProblemDetailsException(
+        status_code=exc.status_code,
+        type_=PROBLEM_BASE + slugs.get(exc.status_code, str(exc.status_code)),
+        title=HTTPStatus(exc.status_code).phrase,
+        detail=detail,
+        headers=exc.headers,
+        extra=extra or None,
+    )
+
+
+def _conflict(exc: VersionConflict) -> ProblemDetailsException:
+    p = problem(409, "version-conflict", str(exc), current_version=exc.actual)
+    p.headers = {"ETag": f'"{exc.actual}"'}
+    return p
+
+
+def _unavailable(exc: Exception) -> ProblemDetailsException:
+    p = problem(503, "storage-unavailable", "The event store cannot be reached; try again shortly.")
+    p.headers = {"Retry-After": "2"}
+    return p
+
+
+def _rule(exc: RuleViolation) -> ProblemDetailsException:
+    return problem(422, "rule-violation", exc.reason, **({"rule": exc.rule} if exc.rule else {}))
+
+
+_MAP: dict[type[Exception], Callable[[Any], ProblemDetailsException]] = {
+    HTTPException: _http,
+    StreamNotFound: lambda e: problem(404, "encounter-not-found", f"No encounter has id {e.stream_id}."),
+    VersionConflict: _conflict,
+    IdempotencyKeyReused: lambda e: problem(422, "idempotency-key-reused", str(e)),
+    RuleViolation: _rule,
+    DiceError: lambda e: problem(422, "invalid-dice", str(e)),
+    UnknownRuleset: lambda e: problem(422, "unknown-ruleset", str(e)),
+    msgspec.ValidationError: lambda e: problem(400, "bad-request", str(e)),
+    MissingUpcaster: lambda e: problem(500, "internal", "An event could not be read."),
+    asyncpg.PostgresConnectionError: _unavailable,
+    asyncpg.CannotConnectNowError: _unavailable,
+    asyncpg.TooManyConnectionsError: _unavailable,
+    asyncpg.InterfaceError: _unavailable,
+    ConnectionError: _unavailable,
+    OSError: _unavailable,
+    TimeoutError: _unavailable,
+}
+
+
+def problem_details_config() -> ProblemDetailsConfig:
+    return ProblemDetailsConfig(enable_for_all_http_exceptions=True, exception_to_problem_detail_map=_MAP)
+
+
+def _internal(exc: Exception) -> ProblemDetailsException:
+    # Logged with its traceback here; the client gets no internals.
+    logging.getLogger("aeon_ledger.api").error("unhandled error", exc_info=exc)
+    return problem(500, "internal", "The server failed to handle this request; it was logged.")
+
+
+_MAP[Exception] = _internal

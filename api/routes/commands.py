@@ -1,0 +1,78 @@
+"""Writes: ruleset commands and the dice seed reveal.
+
+Both honour If-Match (the stream version the client read) and Idempotency-Key (the same
+key appends once and replays the first response).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+from uuid import UUID
+
+import msgspec
+from litestar import Request, Response, post
+from litestar.params import Parameter
+
+from api.headers import etag, expected_version, idempotency_key
+from api.schemas import CommandBody, RevealSeed
+from api.state import Services
+from events.idempotency import request_fingerprint
+from service.commands import Actor, CommandEnvelope, CommandResult
+
+IfMatch = Annotated[
+    str | None,
+    Parameter(header="If-Match", description='Expected stream version, e.g. "7"; 409 if it moved.'),
+]
+IdempotencyKey = Annotated[
+    str | None,
+    Parameter(header="Idempotency-Key", description="Same key, same body: appended once."),
+]
+CorrelationId = Annotated[str | None, Parameter(header="X-Correlation-ID", max_length=200)]
+
+_version_only = msgspec.json.Decoder(type=dict[str, object])
+
+
+def _respond(response: bytes) -> Response[CommandResult]:
+    version = _version_only.decode(response)["version"]
+    return Response(response, status_code=200, media_type="application/json", headers={"ETag": etag(int(str(version)))})
+
+
+@post("/encounters/{encounter_id:uuid}/commands", operation_id="postCommand", status_code=200,
+      summary="Issue a ruleset command")
+async def post_command(
+    encounter_id: UUID, request: Request, data: CommandBody, services: Services,
+    if_match: IfMatch = None, idempotency: IdempotencyKey = None, correlation: CorrelationId = None,
+) -> Response[CommandResult]:
+    """Decides the command under the encounter's rules and appends the resulting events.
+
+    422 with the rule's reason when the rules forbid it (nothing is appended), 409 when
+    If-Match is stale, 200 with the appended events otherwise.
+    """
+    response = await services.pipeline.execute(
+        encounter_id,
+        CommandEnvelope(command=data.command, manual_dice=data.manual_dice, hidden=data.hidden),
+        actor=Actor(role="gm", correlation_id=correlation),
+        expected_version=expected_version(if_match),
+        idempotency_key=idempotency_key(idempotency),
+        request_hash=request_fingerprint(await request.body()),
+    )
+    return _respond(response)
+
+
+@post("/encounters/{encounter_id:uuid}/dice/reveal", operation_id="revealSeed", status_code=200,
+      summary="Reveal the dice seed and open a new epoch")
+async def reveal_seed(
+    encounter_id: UUID, request: Request, services: Services, data: RevealSeed | None = None,
+    if_match: IfMatch = None, idempotency: IdempotencyKey = None, correlation: CorrelationId = None,
+) -> Response[CommandResult]:
+    """Publishes the current epoch's secret seed, so every server roll of that epoch can be
+    recomputed, and commits to a fresh seed for the rolls that follow."""
+    response = await services.pipeline.reveal_seed(
+        encounter_id,
+        actor=Actor(role="gm", correlation_id=correlation),
+        next_client_seed=data.next_client_seed if data else None,
+        expected_version=expected_version(if_match),
+        idempotency_key=idempotency_key(idempotency),
+        request_hash=request_fingerprint(await request.body()),
+    )
+    return _respond(response)

@@ -1,0 +1,38 @@
+"""Liveness (the process answers) and readiness (it can reach its storage)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from litestar import Response, get
+
+from api.schemas import Health
+from api.state import Services
+
+_CHECK_TIMEOUT = 2.0
+
+
+@get("/health/live", operation_id="live", summary="Liveness")
+async def live() -> Health:
+    return Health(status="ok")
+
+
+@get("/health/ready", operation_id="ready", summary="Readiness")
+async def ready(services: Services) -> Response[Health]:
+    """503 when PostgreSQL does not answer; Redis being down only degrades live updates."""
+    checks: dict[str, str] = {}
+    try:
+        await asyncio.wait_for(services.pool.fetchval("SELECT 1"), _CHECK_TIMEOUT)
+        checks["postgres"] = "ok"
+    except Exception as exc:  # any failure means "not ready"; the reason is reported
+        checks["postgres"] = f"unavailable: {type(exc).__name__}"
+    if services.redis is not None:
+        try:
+            await asyncio.wait_for(services.redis.ping(), _CHECK_TIMEOUT)
+            checks["redis"] = "ok"
+        except Exception as exc:
+            checks["redis"] = f"degraded: {type(exc).__name__}"
+    else:
+        checks["redis"] = "not configured (in-process fan-out)"
+    ok = checks["postgres"] == "ok"
+    return Response(Health(status="ok" if ok else "unavailable", checks=checks), status_code=200 if ok else 503)

@@ -1,0 +1,53 @@
+"""The rule systems this service runs, with their options, commands and events."""
+
+from __future__ import annotations
+
+import functools
+import operator
+from typing import Any
+
+import msgspec
+from litestar import get
+
+from api.problems import problem
+from api.schemas import CommandExample, EventExample, OptionInfo, RulesetInfo
+from service.registry import RULESETS, UnknownRuleset, codec_for, get_ruleset
+from service.ruleset import Ruleset
+
+
+def _tag(struct_type: type[Any]) -> str:
+    return str(struct_type.__struct_config__.tag)
+
+
+def describe(ruleset: Ruleset[Any, Any, Any, Any]) -> RulesetInfo:
+    codec = codec_for(ruleset.name)
+    command_types = set(ruleset.command_types)
+    return RulesetInfo(
+        name=ruleset.name,
+        title=ruleset.title,
+        summary=ruleset.summary,
+        options=[OptionInfo(key=o.key, default=o.default, description=o.description) for o in ruleset.option_notes],
+        commands=[
+            CommandExample(type=_tag(type(e)), example=e) for e in ruleset.examples if type(e) in command_types
+        ],
+        events=[
+            EventExample(type=_tag(type(e)), version=codec.upcasters.current_version(_tag(type(e))), example=e)
+            for e in ruleset.examples
+            if type(e) in ruleset.event_types
+        ],
+        command_schema=msgspec.json.schema(functools.reduce(operator.or_, ruleset.command_types)),
+    )
+
+
+@get("/rulesets", operation_id="listRulesets", summary="Rule systems")
+async def list_rulesets() -> list[RulesetInfo]:
+    return [describe(r) for r in RULESETS.values()]
+
+
+@get("/rulesets/{name:str}", operation_id="getRuleset", summary="One rule system")
+async def get_ruleset_info(name: str) -> RulesetInfo:
+    """Options with defaults and the reasons for them, every command and event with an example."""
+    try:
+        return describe(get_ruleset(name))
+    except UnknownRuleset as exc:
+        raise problem(404, "ruleset-not-found", str(exc)) from None

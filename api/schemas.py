@@ -1,0 +1,132 @@
+"""HTTP request and response bodies: msgspec Structs, separate from events on purpose.
+
+The command body's ``command`` field is the union of every ruleset's command Structs
+(their tags are prefixed with the ruleset name, so the union is unambiguous); that is
+what makes each command appear, with its fields and docs, in the OpenAPI document.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+from datetime import datetime
+from typing import Annotated, Any
+from uuid import UUID
+
+import msgspec
+
+from events.verify import ChainReport
+from projections.queries import EncounterSummary, LogEntry
+from service.core_events import CORE_EVENT_TYPES
+from service.fairness import DiceReport
+from service.registry import all_command_types, all_event_types
+
+AnyCommand = functools.reduce(operator.or_, all_command_types())
+AnyEvent = functools.reduce(operator.or_, (*CORE_EVENT_TYPES, *all_event_types()))
+
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+ClientSeed = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+Faces = Annotated[list[Annotated[int, msgspec.Meta(ge=1, le=10_000)]], msgspec.Meta(max_length=1000)]
+
+
+class CreateEncounter(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    ruleset: Annotated[str, msgspec.Meta(examples=["generic"])]
+    name: Name
+    options: dict[str, Any] = {}
+    """Ruleset options (see GET /rulesets/{name}); omitted keys take their defaults."""
+    client_seed: ClientSeed | None = None
+    """Mixed into every server roll; defaults to the encounter id. Players who want to
+    be sure the server could not pick a favourable seed choose it themselves."""
+
+
+class CommandBody(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    command: AnyCommand  # type: ignore[valid-type]
+    manual_dice: Annotated[list[Faces], msgspec.Meta(max_length=100)] | None = None
+    """Physical dice entered by the GM: one list of faces per roll the command makes,
+    in order (explosion dice included). Recorded as manual, never as server rolls."""
+    hidden: bool = False
+    """A secret GM roll: recorded with its result, shown to players as 'GM rolls secretly'."""
+
+
+class RevealSeed(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    next_client_seed: ClientSeed | None = None
+    """Client seed of the new epoch; defaults to the current one."""
+
+
+class EncounterView(msgspec.Struct, kw_only=True):
+    encounter_id: UUID
+    ruleset: str
+    version: int
+    state: Any
+    """The folded encounter: name, options, dice counters and the ruleset's state."""
+
+
+class EncounterPage(msgspec.Struct, kw_only=True):
+    items: list[EncounterSummary]
+    next_cursor: str | None
+
+
+class EventOut(msgspec.Struct, kw_only=True):
+    global_position: int
+    stream_version: int
+    type: str
+    type_version: int
+    data: dict[str, Any]
+    metadata: dict[str, Any]
+    recorded_at: datetime
+    prev_hash: str
+    hash: str
+
+
+class EventPage(msgspec.Struct, kw_only=True):
+    events: list[EventOut]
+    next_after_version: int | None
+
+
+class LogPage(msgspec.Struct, kw_only=True):
+    entries: list[LogEntry]
+    next_after_version: int | None
+
+
+class RollPage(msgspec.Struct, kw_only=True):
+    rolls: list[dict[str, Any]]
+    next_after_version: int | None
+
+
+class VerifyReport(msgspec.Struct, kw_only=True):
+    ok: bool
+    chain: ChainReport
+    dice: DiceReport
+
+
+class OptionInfo(msgspec.Struct, kw_only=True):
+    key: str
+    default: Any
+    description: str
+
+
+class CommandExample(msgspec.Struct, kw_only=True):
+    type: str
+    example: AnyCommand  # type: ignore[valid-type]
+
+
+class EventExample(msgspec.Struct, kw_only=True):
+    type: str
+    version: int
+    example: AnyEvent  # type: ignore[valid-type]
+
+
+class RulesetInfo(msgspec.Struct, kw_only=True):
+    name: str
+    title: str
+    summary: str
+    options: list[OptionInfo]
+    commands: list[CommandExample]
+    events: list[EventExample]
+    command_schema: dict[str, Any]
+    """JSON Schema of this ruleset's command union, for clients that generate forms."""
+
+
+class Health(msgspec.Struct, kw_only=True):
+    status: str
+    checks: dict[str, str] = {}

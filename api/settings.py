@@ -1,0 +1,38 @@
+"""Runtime settings, read from the environment when the app is created (never at import)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+import msgspec
+
+
+class Settings(msgspec.Struct, frozen=True, kw_only=True):
+    database_url: str | None = None
+    """PostgreSQL DSN; None means the embedded pgserver in ``data_dir`` (started by the CLI)."""
+    redis_url: str | None = None
+    """Redis for cross-process fan-out; None means in-process fan-out."""
+    host: str = "127.0.0.1"
+    port: int = 8000
+    data_dir: str = ".aeon-ledger"
+    snapshot_every: int = 100
+    pool_min: int = 2
+    pool_max: int = 10
+    max_body_bytes: int = 64 * 1024
+    page_limit_max: int = 1000
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        env = os.environ if env is None else env
+        return cls(
+            database_url=env.get("DATABASE_URL") or None,
+            redis_url=env.get("REDIS_URL") or None,
+            host=env.get("HOST", cls.host),
+            port=int(env.get("PORT", cls.port)),
+            data_dir=env.get("AEON_DATA_DIR", cls.data_dir),
+            snapshot_every=int(env.get("AEON_SNAPSHOT_EVERY", cls.snapshot_every)),
+            pool_min=int(env.get("AEON_POOL_MIN", cls.pool_min)),
+            pool_max=int(env.get("AEON_POOL_MAX", cls.pool_max)),
+            max_body_bytes=int(env.get("AEON_MAX_BODY_BYTES", cls.max_body_bytes)),
+        )

@@ -1,0 +1,19 @@
+"""What the app holds between requests, opened and closed by the lifespan."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import asyncpg
+from redis.asyncio import Redis
+
+from api.settings import Settings
+from service.pipeline import CommandPipeline
+
+
+@dataclass
+class Services:
+    settings: Settings
+    pool: asyncpg.Pool
+    pipeline: CommandPipeline
+    redis: Redis | None = None

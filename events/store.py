@@ -1,0 +1,239 @@
+"""The PostgreSQL event store: append with expected version, read, snapshot, verify.
+
+Writes take a connection that is already inside a transaction, so the caller can update
+its inline read models and idempotency record atomically with the append (all or nothing).
+Reads take the pool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+import asyncpg
+import msgspec
+
+from events.envelope import GENESIS_HASH, NewEvent, RecordedEvent
+from events.errors import StreamNotFound, VersionConflict
+from events.hashing import canonical_bytes, chain_hash
+
+_json = msgspec.json.Encoder()
+_decode_dict = msgspec.json.Decoder(dict[str, Any])
+
+_EVENT_COLUMNS = (
+    "global_position, stream_id, stream_version, type, type_version, data, metadata,"
+    " recorded_at, prev_hash, hash"
+)
+
+
+class Checkpoint(msgspec.Struct, frozen=True, order=True):
+    """Where a reader of all streams stands: (transaction id, global position).
+
+    Ordering by transaction id first is what lets a reader never skip an event whose
+    global position was taken before, but committed after, one it already read.
+    """
+
+    transaction_id: int = 0
+    global_position: int = 0
+
+
+class StreamHead(msgspec.Struct, frozen=True):
+    version: int
+    last_hash: str
+
+
+class Snapshot(msgspec.Struct, frozen=True):
+    version: int
+    schema_version: int
+    state: bytes
+
+
+def _record(row: asyncpg.Record) -> RecordedEvent:
+    return RecordedEvent(
+        global_position=row["global_position"],
+        stream_id=row["stream_id"],
+        stream_version=row["stream_version"],
+        type=row["type"],
+        type_version=row["type_version"],
+        data=_decode_dict.decode(row["data"]),
+        metadata=_decode_dict.decode(row["metadata"]),
+        recorded_at=row["recorded_at"],
+        prev_hash=row["prev_hash"],
+        hash=row["hash"],
+    )
+
+
+async def create_stream(conn: asyncpg.Connection, stream_id: UUID) -> StreamHead:
+    """Open an empty stream (version 0) inside the caller's transaction."""
+    await conn.execute(
+        "INSERT INTO streams (stream_id, version, last_hash) VALUES ($1, 0, $2)",
+        stream_id,
+        GENESIS_HASH,
+    )
+    return StreamHead(version=0, last_hash=GENESIS_HASH)
+
+
+async def append(
+    conn: asyncpg.Connection,
+    stream_id: UUID,
+    head: StreamHead,
+    new_events: Sequence[NewEvent],
+    *,
+    metadata: dict[str, Any],
+    recorded_at: datetime,
+) -> list[RecordedEvent]:
+    """Append ``new_events`` after ``head`` inside the caller's transaction.
+
+    The conditional UPDATE of the stream row is the concurrency control: of two writers
+    that read the same head, on any process, the second finds the version moved and gets
+    VersionConflict; its transaction must then be rolled back by the caller.
+    """
+    if not new_events:
+        return []
+    prev = head.last_hash
+    rows: list[tuple[int, str, int, bytes, str, str]] = []
+    version = head.version
+    meta_bytes = _json.encode(metadata)
+    for event in new_events:
+        version += 1
+        digest = chain_hash(
+            prev,
+            canonical_bytes(
+                stream_id=stream_id,
+                stream_version=version,
+                type=event.type,
+                type_version=event.type_version,
+                data=event.data,
+                metadata=metadata,
+                recorded_at=recorded_at,
+            ),
+        )
+        rows.append((version, event.type, event.type_version, _json.encode(event.data), prev, digest))
+        prev = digest
+    moved = await conn.execute(
+        "UPDATE streams SET version = $3, last_hash = $4"
+        " WHERE stream_id = $1 AND version = $2",
+        stream_id,
+        head.version,
+        version,
+        prev,
+    )
+    if moved != "UPDATE 1":
+        actual = await conn.fetchval("SELECT version FROM streams WHERE stream_id = $1", stream_id)
+        if actual is None:
+            raise StreamNotFound(stream_id)
+        raise VersionConflict(stream_id, head.version, actual)
+    inserted = await conn.fetch(
+        f"""INSERT INTO events (stream_id, stream_version, type, type_version, data, metadata,
+                                recorded_at, prev_hash, hash)
+            SELECT $1, u.v, u.t, u.tv, u.d::jsonb, $2::jsonb, $3, u.ph, u.h
+            FROM unnest($4::int[], $5::text[], $6::int[], $7::text[], $8::text[], $9::text[])
+                 AS u(v, t, tv, d, ph, h)
+            ORDER BY u.v
+            RETURNING {_EVENT_COLUMNS}""",
+        stream_id,
+        meta_bytes.decode(),
+        recorded_at,
+        [r[0] for r in rows],
+        [r[1] for r in rows],
+        [r[2] for r in rows],
+        [r[3].decode() for r in rows],
+        [r[4] for r in rows],
+        [r[5] for r in rows],
+    )
+    return sorted((_record(r) for r in inserted), key=lambda e: e.stream_version)
+
+
+async def stream_head(db: asyncpg.Pool | asyncpg.Connection, stream_id: UUID) -> StreamHead:
+    row = await db.fetchrow("SELECT version, last_hash FROM streams WHERE stream_id = $1", stream_id)
+    if row is None:
+        raise StreamNotFound(stream_id)
+    return StreamHead(version=row["version"], last_hash=row["last_hash"])
+
+
+async def read_stream(
+    db: asyncpg.Pool | asyncpg.Connection,
+    stream_id: UUID,
+    *,
+    after_version: int = 0,
+    up_to_version: int | None = None,
+    limit: int | None = None,
+) -> list[RecordedEvent]:
+    """Events of one stream in version order, (after_version, up_to_version]."""
+    rows = await db.fetch(
+        f"""SELECT {_EVENT_COLUMNS} FROM events
+            WHERE stream_id = $1 AND stream_version > $2
+              AND ($3::int IS NULL OR stream_version <= $3)
+            ORDER BY stream_version
+            LIMIT $4""",
+        stream_id,
+        after_version,
+        up_to_version,
+        limit,
+    )
+    return [_record(r) for r in rows]
+
+
+async def read_all(
+    db: asyncpg.Pool | asyncpg.Connection, after: Checkpoint, *, limit: int = 1000
+) -> tuple[list[RecordedEvent], Checkpoint]:
+    """Events of every stream after ``after``, never skipping one that commits late.
+
+    Only transactions older than the oldest one still running are read
+    (``pg_snapshot_xmin``): their set of events is final.  An event of a transaction
+    that is still open is simply not visible yet and sorts after the returned checkpoint,
+    because its transaction id is at least that xmin.  Writers never wait on each other.
+    """
+    rows = await db.fetch(
+        f"""SELECT {_EVENT_COLUMNS}, transaction_id::text::bigint AS tx FROM events
+            WHERE (transaction_id, global_position) > ($1::text::xid8, $2)
+              AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+            ORDER BY transaction_id, global_position
+            LIMIT $3""",
+        str(after.transaction_id),
+        after.global_position,
+        limit,
+    )
+    if not rows:
+        return [], after
+    last = rows[-1]
+    return [_record(r) for r in rows], Checkpoint(last["tx"], last["global_position"])
+
+
+async def save_snapshot(
+    conn: asyncpg.Connection, stream_id: UUID, version: int, schema_version: int, state: bytes
+) -> None:
+    await conn.execute(
+        """INSERT INTO snapshots (stream_id, version, schema_version, state)
+           VALUES ($1, $2, $3, $4::jsonb)
+           ON CONFLICT (stream_id, version) DO UPDATE
+           SET schema_version = EXCLUDED.schema_version, state = EXCLUDED.state""",
+        stream_id,
+        version,
+        schema_version,
+        state.decode(),
+    )
+
+
+async def latest_snapshot(
+    db: asyncpg.Pool | asyncpg.Connection,
+    stream_id: UUID,
+    schema_version: int,
+    *,
+    at_most_version: int | None = None,
+) -> Snapshot | None:
+    """The newest snapshot of the current state schema, optionally not past a version."""
+    row = await db.fetchrow(
+        """SELECT version, schema_version, state FROM snapshots
+           WHERE stream_id = $1 AND schema_version = $2
+             AND ($3::int IS NULL OR version <= $3)
+           ORDER BY version DESC LIMIT 1""",
+        stream_id,
+        schema_version,
+        at_most_version,
+    )
+    if row is None:
+        return None
+    return Snapshot(row["version"], row["schema_version"], row["state"].encode())

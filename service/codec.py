@@ -1,0 +1,51 @@
+"""Translation between a ruleset's typed Structs and the store's JSON envelopes.
+
+One codec per ruleset, built once: it knows the union of core and ruleset event types,
+the upcasters for old event versions, and the concrete type of the encounter state
+(for snapshots and the inline state projection).
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+from typing import Any
+
+import msgspec
+
+from events.envelope import NewEvent, RecordedEvent
+from events.upcasting import Upcasters
+from service.core_events import CORE_EVENT_TYPES
+from service.encounter import Encounter
+from service.ruleset import Ruleset
+
+
+class EventCodec:
+    def __init__(self, ruleset: Ruleset[Any, Any, Any, Any]) -> None:
+        self.ruleset = ruleset
+        self.event_types: tuple[type[msgspec.Struct], ...] = (*CORE_EVENT_TYPES, *ruleset.event_types)
+        self.event_union: Any = functools.reduce(operator.or_, self.event_types)
+        self.command_union: Any = functools.reduce(operator.or_, ruleset.command_types)
+        self.upcasters = Upcasters(ruleset.event_versions, ruleset.upcasters)
+        self.state_type: Any = Encounter[ruleset.state_type]  # type: ignore[name-defined]
+        self._state_decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(self.state_type)
+        self._encoder = msgspec.json.Encoder()
+
+    def to_new_event(self, event: msgspec.Struct) -> NewEvent:
+        data = msgspec.to_builtins(event)
+        tag = data.pop("type")
+        return NewEvent(type=tag, data=data, type_version=self.upcasters.current_version(tag))
+
+    def from_recorded(self, recorded: RecordedEvent) -> Any:
+        data = self.upcasters.upcast(recorded.type, recorded.type_version, recorded.data)
+        return msgspec.convert({**data, "type": recorded.type}, self.event_union)
+
+    def encode_state(self, encounter: Encounter[Any]) -> bytes:
+        return self._encoder.encode(encounter)
+
+    def decode_state(self, raw: bytes | str) -> Encounter[Any]:
+        decoded: Encounter[Any] = self._state_decoder.decode(raw)
+        return decoded
+
+    def owns_command(self, command: msgspec.Struct) -> bool:
+        return isinstance(command, self.ruleset.command_types)

@@ -1,0 +1,48 @@
+"""What the service layer takes and gives back, independent of HTTP.
+
+These Structs are not events: an event records what happened, these carry a request
+(who asks, which command, which dice) and its answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+from uuid import UUID
+
+import msgspec
+
+from events.envelope import RecordedEvent
+
+
+class Actor(msgspec.Struct, frozen=True, kw_only=True):
+    """Who issued a command, as recorded in event metadata (never a token)."""
+
+    role: Literal["gm", "player", "service"] = "gm"
+    token_id: str | None = None
+    correlation_id: str | None = None
+
+
+class CommandEnvelope(msgspec.Struct, frozen=True, kw_only=True):
+    command: Any
+    """A command Struct of the encounter's ruleset."""
+    manual_dice: list[list[int]] | None = None
+    """Physical dice entered by the GM: one list of faces per roll the command makes."""
+    hidden: bool = False
+    """Secret GM roll: players see that it happened, not the result."""
+
+
+class CommandResult(msgspec.Struct, frozen=True, kw_only=True):
+    encounter_id: UUID
+    version: int
+    events: list[RecordedEvent]
+
+
+class CreatedEncounter(msgspec.Struct, frozen=True, kw_only=True):
+    encounter_id: UUID
+    ruleset: str
+    name: str
+    version: int
+    dice_commitment: str
+    """sha256(seed) of fairness epoch 1, published before any roll."""
+    client_seed: str
+    events: list[RecordedEvent]

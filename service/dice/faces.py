@@ -1,0 +1,148 @@
+"""Where faces come from: the fair server generator, or dice a GM rolled at the table.
+
+The roller asks a face source for one face at a time, bracketed by ``begin_roll`` and
+``end_roll``, so the two sources can enforce their own bookkeeping: the server counts die
+indices across the epoch; manual faces are consumed one list per roll request and must
+match it exactly, so a typo in a GM's entry fails loudly instead of shifting every later
+roll.  Both are pure given their constructor arguments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from service.dice.fair import die_face
+from service.dice.model import DiceError, RollSource
+
+
+class FaceSource(Protocol):
+    """What ``RollingDice`` needs from a source of faces."""
+
+    @property
+    def source(self) -> RollSource: ...
+
+    def begin_roll(self, notation: str) -> tuple[int | None, int | None]:
+        """Start a roll; return its (epoch, first die index), both None for manual rolls."""
+        ...
+
+    def draw(self, sides: int, *, needed: int, exact: bool) -> int:
+        """The next face of the current roll.
+
+        ``needed`` is how many faces the whole roll needs at least, counting this one and
+        every face drawn before it; ``exact`` is False when explosions may need more.
+        """
+        ...
+
+    def end_roll(self) -> None:
+        """Finish the current roll."""
+        ...
+
+    def ensure_all_used(self) -> None:
+        """Called once the command is decided: raise DiceError if input was left over."""
+        ...
+
+
+class ServerFaces:
+    """Faces from the provably fair generator, die ``next_index``, ``next_index + 1`` ...
+
+    After the command, the service stores ``next_index`` so the epoch's next command
+    continues where this one stopped.
+    """
+
+    source: RollSource = "server"
+
+    def __init__(self, seed: bytes, client_seed: str, epoch: int, next_index: int) -> None:
+        if next_index < 0:
+            raise ValueError(f"next_index must not be negative, not {next_index}")
+        self._seed = seed
+        self._client_seed = client_seed
+        self.epoch = epoch
+        self.next_index = next_index
+
+    def begin_roll(self, notation: str) -> tuple[int | None, int | None]:
+        return self.epoch, self.next_index
+
+    def draw(self, sides: int, *, needed: int, exact: bool) -> int:
+        face = die_face(self._seed, self._client_seed, self.next_index, sides)
+        self.next_index += 1
+        return face
+
+    def end_roll(self) -> None:
+        return None
+
+    def ensure_all_used(self) -> None:
+        return None
+
+
+class ManualFaces:
+    """Physical dice entered by a GM or player: one list of faces per roll, in order.
+
+    Faces are given in the order the roll uses them: each term left to right, an
+    explosion die right after the die that caused it.
+    """
+
+    source: RollSource = "manual"
+
+    def __init__(self, rolls: Sequence[Sequence[int]]) -> None:
+        self._rolls = tuple(tuple(faces) for faces in rolls)
+        self._roll = -1
+        """0-based index of the current roll in ``_rolls``."""
+        self._used = 0
+        """Faces of the current roll used so far."""
+        self._notation = ""
+
+    @property
+    def rolls_used(self) -> int:
+        return self._roll + 1
+
+    def _name(self) -> str:
+        return f"manual roll {self._roll + 1} ({self._notation})"
+
+    def begin_roll(self, notation: str) -> tuple[int | None, int | None]:
+        self._roll += 1
+        self._used = 0
+        self._notation = notation
+        if self._roll >= len(self._rolls):
+            raise DiceError(
+                f"{self._name()} is missing: only {_count(len(self._rolls), 'manual roll')} "
+                f"{_was(len(self._rolls))} given"
+            )
+        return None, None
+
+    def draw(self, sides: int, *, needed: int, exact: bool) -> int:
+        faces = self._rolls[self._roll]
+        if self._used >= len(faces):
+            amount = f"{needed}" if exact else f"at least {needed}"
+            raise DiceError(
+                f"{self._name()} needs {amount} faces but {len(faces)} {_was(len(faces))} given"
+            )
+        face = faces[self._used]
+        if not 1 <= face <= sides:
+            raise DiceError(f"manual roll {self._roll + 1}: face {face} does not fit a d{sides}")
+        self._used += 1
+        return face
+
+    def end_roll(self) -> None:
+        given = len(self._rolls[self._roll])
+        if self._used != given:
+            raise DiceError(
+                f"{self._name()} used {_count(self._used, 'face')} but {given} "
+                f"{_was(given)} given; enter exactly the dice the roll needs"
+            )
+
+    def ensure_all_used(self) -> None:
+        given, used = len(self._rolls), self._roll + 1
+        if used < given:
+            raise DiceError(
+                f"{_count(given, 'manual roll')} {_was(given)} given but the command rolled "
+                f"{_count(used, 'time')}"
+            )
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _was(n: int) -> str:
+    return "was" if n == 1 else "were"

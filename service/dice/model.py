@@ -1,0 +1,101 @@
+"""The shape of a roll as it is stored in events and shown to players.
+
+A roll record is the whole truth about one roll: who rolled, why, the notation, every raw
+die, every labelled modifier, the total, what it was compared with and the outcome, plus
+where the faces came from (server or manual) and, for server rolls, the fairness epoch and
+die index that let anyone recompute it once the seed is revealed.  Rulesets embed these
+records in their events under a field named ``rolls``; projections find them there.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Protocol
+
+import msgspec
+
+RollSource = Literal["server", "manual"]
+
+
+class DiceError(ValueError):
+    """Bad notation, a notation over the limits, or manual faces that do not fit.
+
+    The message is shown to the user verbatim, so it names the offending part.
+    """
+
+
+class DieResult(msgspec.Struct, frozen=True, kw_only=True):
+    """One physical die: its size, the face it showed and what the notation did with it."""
+
+    term: int
+    """Index of the dice term in the notation this die belongs to (0 for ``2d6`` in ``2d6+1d4``)."""
+    sides: int
+    face: int
+    kept: bool = True
+    """False when dropped by keep-highest/keep-lowest."""
+    exploded: bool = False
+    """True when this die showed the explosion face and caused an extra die."""
+    success: bool | None = None
+    """For success-counting terms: whether this die met the threshold."""
+
+
+class Modifier(msgspec.Struct, frozen=True):
+    """A signed number added to a roll, with the reason it applies ("Strength", "cover")."""
+
+    label: str
+    value: int
+
+
+class RollRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything about one roll; see design section 5."""
+
+    roll_id: str
+    roller: str | None
+    """Who rolled: a combatant id, or None for the GM / the table."""
+    purpose: str
+    """Why: the action, in words ("attack on Goblin", "initiative")."""
+    notation: str
+    dice: tuple[DieResult, ...]
+    modifiers: tuple[Modifier, ...] = ()
+    """Constants of the notation (label "notation") and the ruleset's labelled modifiers."""
+    total: int
+    """Sum of kept dice and all modifiers; for success-counting rolls, the success count."""
+    successes: int | None = None
+    target: int | None = None
+    """Target number the total was compared with, when there was one."""
+    opposed_by: str | None = None
+    """roll_id of the opposing roll, for opposed rolls."""
+    outcome: str | None = None
+    source: RollSource
+    epoch: int | None = None
+    """Fairness epoch of a server roll (None for manual rolls)."""
+    index: int | None = None
+    """Die index k of the first server die of this roll within its epoch; later dice of the
+    roll use k+1, k+2 ... in the order they appear in ``dice``."""
+    hidden: bool = False
+    """A secret GM roll: players see that it happened, not its faces or total."""
+
+
+class Dice(Protocol):
+    """The only source of chance a ruleset ever sees.
+
+    ``decide`` calls ``roll`` and embeds the returned records in its events, possibly after
+    filling in ``target``/``opposed_by``/``outcome`` with ``msgspec.structs.replace``.
+    Implementations are pure given their inputs (seed and counters, or manual faces), so a
+    decision is reproducible.
+    """
+
+    def roll(
+        self,
+        notation: str,
+        *,
+        purpose: str,
+        roller: str | None = None,
+        modifiers: tuple[Modifier, ...] = (),
+        target: int | None = None,
+    ) -> RollRecord:
+        """Roll ``notation`` (raising DiceError when it is bad) and return its record.
+
+        ``modifiers`` are added to the total after the notation's own constants; when
+        ``target`` is given it is stored on the record (outcome is the ruleset's business).
+        """
+        ...

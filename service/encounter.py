@@ -1,0 +1,119 @@
+"""An encounter: the ruleset's state wrapped with what every encounter has.
+
+The wrapper holds the name, ruleset, options and the dice counters (fairness epoch,
+commitment, next server die index, number of rolls) that the service needs to hand out
+fair dice; the ruleset's own state sits in ``game`` and is only touched by its evolve.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar, assert_never
+
+import msgspec
+
+from service.core_events import EncounterCreated, SeedCommitted, SeedRevealed
+from service.dice.model import RollRecord
+from service.ruleset import Ruleset
+
+S = TypeVar("S")
+
+CORE_SCHEMA_VERSION = 1
+
+
+class DiceCounters(msgspec.Struct, frozen=True, kw_only=True):
+    epoch: int = 0
+    commitment: str = ""
+    client_seed: str = ""
+    next_index: int = 0
+    """Index k of the next server die in the current epoch."""
+    rolls_made: int = 0
+    """Rolls of the whole encounter so far; roll ids are r1, r2, ..."""
+    revealed_epochs: tuple[int, ...] = ()
+
+
+class Encounter(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
+    name: str = ""
+    ruleset: str = ""
+    options: dict[str, Any] = {}
+    version: int = 0
+    dice: DiceCounters = DiceCounters()
+    game: S
+
+
+def schema_version(ruleset: Ruleset[Any, Any, Any, Any]) -> int:
+    """One number for the whole stored shape: the wrapper's and the ruleset's."""
+    return CORE_SCHEMA_VERSION * 10_000 + ruleset.state_schema_version
+
+
+def rolls_of(event: object) -> tuple[RollRecord, ...]:
+    """The roll records an event carries (the ``rolls`` field convention of rulesets)."""
+    rolls = getattr(event, "rolls", ())
+    return tuple(rolls)
+
+
+def count_rolls(dice: DiceCounters, rolls: tuple[RollRecord, ...]) -> DiceCounters:
+    if not rolls:
+        return dice
+    next_index = dice.next_index
+    for roll in rolls:
+        if roll.source == "server" and roll.epoch == dice.epoch and roll.index is not None:
+            next_index = max(next_index, roll.index + len(roll.dice))
+    return msgspec.structs.replace(
+        dice, next_index=next_index, rolls_made=dice.rolls_made + len(rolls)
+    )
+
+
+def evolve_core(
+    enc: Encounter[S], event: EncounterCreated | SeedCommitted | SeedRevealed
+) -> Encounter[S]:
+    match event:
+        case EncounterCreated():
+            return msgspec.structs.replace(
+                enc, name=event.name, ruleset=event.ruleset, options=event.options
+            )
+        case SeedCommitted():
+            dice = msgspec.structs.replace(
+                enc.dice,
+                epoch=event.epoch,
+                commitment=event.commitment,
+                client_seed=event.client_seed,
+                next_index=0,
+            )
+            return msgspec.structs.replace(enc, dice=dice)
+        case SeedRevealed():
+            revealed = (*enc.dice.revealed_epochs, event.epoch)
+            return msgspec.structs.replace(
+                enc, dice=msgspec.structs.replace(enc.dice, revealed_epochs=revealed)
+            )
+        case _ as unreachable:
+            assert_never(unreachable)
+
+
+def start(ruleset: Ruleset[Any, Any, Any, Any], created: EncounterCreated) -> Encounter[Any]:
+    """The encounter right after its first event, version 1."""
+    options = msgspec.convert(created.options, ruleset.options_type)
+    enc: Encounter[Any] = Encounter(game=ruleset.initial_state(options))
+    return msgspec.structs.replace(evolve_core(enc, created), version=1)
+
+
+def evolve(
+    ruleset: Ruleset[Any, Any, Any, Any], enc: Encounter[Any] | None, event: object
+) -> Encounter[Any]:
+    """Fold one domain event (core or ruleset) into the encounter, version + 1.
+
+    ``enc`` is None only before the first event, which must be EncounterCreated.
+    """
+    if enc is None:
+        if not isinstance(event, EncounterCreated):
+            raise ValueError(f"a stream must start with encounter.created, not {event!r}")
+        return start(ruleset, event)
+    if isinstance(event, EncounterCreated | SeedCommitted | SeedRevealed):
+        enc = evolve_core(enc, event)
+    else:
+        enc = msgspec.structs.replace(
+            enc,
+            game=ruleset.evolve(enc.game, event),
+            dice=count_rolls(enc.dice, rolls_of(event)),
+        )
+    return msgspec.structs.replace(enc, version=enc.version + 1)
+

@@ -1,0 +1,375 @@
+"""The command pipeline: load, decide, append with the expected version, project, publish.
+
+Everything a command writes (events, inline read models, snapshot, idempotency record,
+new dice seed) commits in one transaction, so a command is applied wholly or not at all,
+and a rejected command writes nothing.
+
+Loading uses a bounded in-process cache of the last state of recently used encounters.
+Several processes may write the same encounter: a cached state that is stale is found
+out by the conditional append (VersionConflict), reloaded from snapshot + tail, and the
+command decided again, unless the client pinned a version with If-Match, in which case
+the conflict is the client's answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime
+from typing import Any, Protocol
+from uuid import UUID, uuid4
+
+import asyncpg
+import msgspec
+
+from events.envelope import RecordedEvent
+from events.errors import VersionConflict
+from events.idempotency import find_response, save_response
+from events.store import StreamHead, append, create_stream, save_snapshot
+from service.codec import EventCodec
+from service.commands import Actor, CommandEnvelope, CommandResult, CreatedEncounter
+from service.core_events import EncounterCreated, SeedCommitted, SeedRevealed
+from service.dice import ManualFaces, RollingDice, ServerFaces
+from service.dice.fair import commitment, new_seed
+from service.encounter import Encounter, evolve, schema_version
+from service.loading import Loaded, load, ruleset_of
+from service.lru import LRU
+from service.registry import codec_for, get_ruleset
+from service.ruleset import RuleViolation
+
+CREATE_NAMESPACE = UUID(int=0)
+"""Idempotency keys of encounter creation live under this stream id."""
+
+_encode = msgspec.json.Encoder().encode
+
+
+class AppliedEvent(msgspec.Struct, frozen=True):
+    """One event as it was folded: the stored envelope, the typed event, and the
+    encounter just before and just after it (read models need both)."""
+
+    recorded: RecordedEvent
+    event: Any
+    before: Encounter[Any] | None
+    after: Encounter[Any]
+
+
+class Projector(Protocol):
+    """Inline read models, updated inside the append's transaction."""
+
+    async def apply(
+        self, conn: asyncpg.Connection, codec: EventCodec, applied: Sequence[AppliedEvent]
+    ) -> None: ...
+
+
+Publish = Callable[[UUID, Sequence[RecordedEvent]], Awaitable[None]]
+
+
+class Decision(msgspec.Struct, frozen=True):
+    events: tuple[Any, ...]
+    roll_source: str | None = None
+    new_seed: tuple[int, bytes, str] | None = None
+    """(epoch, seed, client_seed) to store with the events when a new epoch opens."""
+
+
+class CommandPipeline:
+    def __init__(
+        self,
+        pool: asyncpg.Pool,
+        projector: Projector,
+        *,
+        snapshot_every: int = 100,
+        cache_size: int = 2000,
+        max_attempts: int = 10,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        publish: Publish | None = None,
+    ) -> None:
+        self._pool = pool
+        self._projector = projector
+        self._snapshot_every = snapshot_every
+        self._max_attempts = max_attempts
+        self._clock = clock
+        self._publish = publish
+        self._cache: LRU[UUID, Loaded] = LRU(cache_size)
+        self._seeds: LRU[tuple[UUID, int], bytes] = LRU(cache_size)
+        self._rulesets: LRU[UUID, str] = LRU(cache_size * 10)
+
+    # -- public commands -------------------------------------------------------------
+
+    async def create_encounter(
+        self,
+        *,
+        ruleset: str,
+        name: str,
+        options: dict[str, Any],
+        client_seed: str | None,
+        actor: Actor,
+        idempotency_key: str | None = None,
+        request_hash: str = "",
+    ) -> bytes:
+        """Open a stream with encounter.created and the first dice commitment."""
+        if idempotency_key:
+            stored = await find_response(self._pool, CREATE_NAMESPACE, idempotency_key, request_hash)
+            if stored is not None:
+                return stored
+        rules = get_ruleset(ruleset)
+        try:
+            typed_options = msgspec.convert(options, rules.options_type)
+        except msgspec.ValidationError as exc:
+            raise RuleViolation(f"invalid options for ruleset {ruleset!r}: {exc}") from None
+        encounter_id = uuid4()
+        seed, client = new_seed(), client_seed or str(encounter_id)
+        decision = Decision(
+            events=(
+                EncounterCreated(
+                    name=name, ruleset=ruleset, options=msgspec.to_builtins(typed_options)
+                ),
+                SeedCommitted(epoch=1, commitment=commitment(seed), client_seed=client),
+            ),
+            new_seed=(1, seed, client),
+        )
+        codec = codec_for(ruleset)
+        async with self._pool.acquire() as conn, conn.transaction():
+            head = await create_stream(conn, encounter_id)
+            recorded, final = await self._write(
+                conn, codec, encounter_id, None, head, decision, actor, None
+            )
+            response = _encode(
+                CreatedEncounter(
+                    encounter_id=encounter_id,
+                    ruleset=ruleset,
+                    name=name,
+                    version=final.version,
+                    dice_commitment=final.dice.commitment,
+                    client_seed=client,
+                    events=recorded,
+                )
+            )
+            if idempotency_key:
+                await save_response(conn, CREATE_NAMESPACE, idempotency_key, request_hash, response)
+        self._cache.put(encounter_id, Loaded(final, _head_after(recorded)))
+        await self._notify(encounter_id, recorded)
+        return response
+
+    async def execute(
+        self,
+        encounter_id: UUID,
+        envelope: CommandEnvelope,
+        *,
+        actor: Actor,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+        request_hash: str = "",
+    ) -> bytes:
+        """Decide a ruleset command and append its events; returns the JSON response."""
+
+        def decide(loaded: Loaded, codec: EventCodec) -> Decision:
+            if not codec.owns_command(envelope.command):
+                raise RuleViolation(
+                    f"{type(envelope.command).__name__} is not a command of the "
+                    f"{codec.ruleset.name!r} ruleset this encounter runs"
+                )
+            dice = self._dice_for(encounter_id, loaded.encounter, envelope)
+            events = tuple(codec.ruleset.decide(loaded.encounter.game, envelope.command, dice))
+            dice.ensure_all_used()
+            source = None
+            if dice.records:
+                source = "manual" if envelope.manual_dice is not None else "server"
+            return Decision(events=events, roll_source=source)
+
+        return await self._run(
+            encounter_id, decide, actor, expected_version, idempotency_key, request_hash,
+            command_type=_command_tag(envelope.command),
+        )
+
+    async def reveal_seed(
+        self,
+        encounter_id: UUID,
+        *,
+        actor: Actor,
+        next_client_seed: str | None = None,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+        request_hash: str = "",
+    ) -> bytes:
+        """Publish the current epoch's seed and commit to a fresh one (a new epoch)."""
+
+        def decide(loaded: Loaded, codec: EventCodec) -> Decision:
+            dice = loaded.encounter.dice
+            seed = self._seeds.get((encounter_id, dice.epoch))
+            assert seed is not None  # _run preloads it
+            fresh, epoch = new_seed(), dice.epoch + 1
+            client = next_client_seed or dice.client_seed
+            return Decision(
+                events=(
+                    SeedRevealed(epoch=dice.epoch, seed=seed.hex()),
+                    SeedCommitted(epoch=epoch, commitment=commitment(fresh), client_seed=client),
+                ),
+                new_seed=(epoch, fresh, client),
+            )
+
+        return await self._run(
+            encounter_id, decide, actor, expected_version, idempotency_key, request_hash,
+            command_type="dice.reveal_seed",
+        )
+
+    def forget(self, encounter_id: UUID) -> None:
+        """Drop cached state, e.g. after read models were rebuilt under this process."""
+        self._cache.discard(encounter_id)
+
+    # -- the shared path ---------------------------------------------------------------
+
+    async def _run(
+        self,
+        encounter_id: UUID,
+        decide: Callable[[Loaded, EventCodec], Decision],
+        actor: Actor,
+        expected_version: int | None,
+        idempotency_key: str | None,
+        request_hash: str,
+        *,
+        command_type: str,
+    ) -> bytes:
+        if idempotency_key:
+            stored = await find_response(self._pool, encounter_id, idempotency_key, request_hash)
+            if stored is not None:
+                return stored
+        fresh = False
+        for _attempt in range(self._max_attempts):
+            loaded = None if fresh else self._cache.get(encounter_id)
+            if loaded is None or (
+                expected_version is not None and loaded.head.version != expected_version
+            ):
+                loaded = await load(self._pool, encounter_id, ruleset=await self._ruleset(encounter_id))
+                self._cache.put(encounter_id, loaded)
+            if expected_version is not None and loaded.head.version != expected_version:
+                raise VersionConflict(encounter_id, expected_version, loaded.head.version)
+            await self._ensure_seed(encounter_id, loaded.encounter)
+            codec = codec_for(loaded.encounter.ruleset)
+            decision = decide(loaded, codec)
+            if not decision.events:
+                return _encode(CommandResult(encounter_id=encounter_id, version=loaded.head.version, events=[]))
+            try:
+                async with self._pool.acquire() as conn, conn.transaction():
+                    recorded, final = await self._write(
+                        conn, codec, encounter_id, loaded.encounter, loaded.head, decision, actor,
+                        {"command_type": command_type, "idempotency_key": idempotency_key},
+                    )
+                    response = _encode(
+                        CommandResult(encounter_id=encounter_id, version=final.version, events=recorded)
+                    )
+                    if idempotency_key:
+                        await save_response(conn, encounter_id, idempotency_key, request_hash, response)
+            except VersionConflict:
+                self._cache.discard(encounter_id)
+                if expected_version is not None:
+                    raise
+                fresh = True
+                continue
+            except asyncpg.UniqueViolationError:
+                # The same Idempotency-Key committed first on another connection.
+                assert idempotency_key is not None
+                stored = await find_response(self._pool, encounter_id, idempotency_key, request_hash)
+                if stored is None:
+                    raise
+                return stored
+            self._cache.put(encounter_id, Loaded(final, _head_after(recorded)))
+            await self._notify(encounter_id, recorded)
+            return response
+        current = await self._pool.fetchval(
+            "SELECT version FROM streams WHERE stream_id = $1", encounter_id
+        )
+        raise VersionConflict(encounter_id, -1 if expected_version is None else expected_version, current)
+
+    async def _write(
+        self,
+        conn: asyncpg.Connection,
+        codec: EventCodec,
+        encounter_id: UUID,
+        encounter: Encounter[Any] | None,
+        head: StreamHead,
+        decision: Decision,
+        actor: Actor,
+        extra_metadata: dict[str, Any] | None,
+    ) -> tuple[list[RecordedEvent], Encounter[Any]]:
+        command_id = uuid4()
+        metadata: dict[str, Any] = {
+            "actor": msgspec.to_builtins(actor),
+            "command_id": str(command_id),
+            "causation_id": str(command_id),
+            "correlation_id": actor.correlation_id or str(command_id),
+            "roll_source": decision.roll_source,
+        }
+        if extra_metadata:
+            metadata.update({k: v for k, v in extra_metadata.items() if v is not None})
+        recorded = await append(
+            conn,
+            encounter_id,
+            head,
+            [codec.to_new_event(e) for e in decision.events],
+            metadata=metadata,
+            recorded_at=self._clock(),
+        )
+        if decision.new_seed is not None:
+            epoch, seed, client = decision.new_seed
+            await conn.execute(
+                "INSERT INTO dice_seeds (stream_id, epoch, seed, client_seed, commitment)"
+                " VALUES ($1, $2, $3, $4, $5)",
+                encounter_id, epoch, seed, client, commitment(seed),
+            )
+            self._seeds.put((encounter_id, epoch), seed)
+        applied: list[AppliedEvent] = []
+        state = encounter
+        for rec, event in zip(recorded, decision.events, strict=True):
+            after = evolve(codec.ruleset, state, event)
+            applied.append(AppliedEvent(rec, event, state, after))
+            if after.version % self._snapshot_every == 0:
+                await save_snapshot(
+                    conn, encounter_id, after.version, schema_version(codec.ruleset),
+                    codec.encode_state(after),
+                )
+            state = after
+        await self._projector.apply(conn, codec, applied)
+        assert state is not None
+        return recorded, state
+
+    def _dice_for(
+        self, encounter_id: UUID, encounter: Encounter[Any], envelope: CommandEnvelope
+    ) -> RollingDice:
+        dice = encounter.dice
+        if envelope.manual_dice is not None:
+            faces: ManualFaces | ServerFaces = ManualFaces(envelope.manual_dice)
+        else:
+            seed = self._seeds.get((encounter_id, dice.epoch))
+            assert seed is not None  # _ensure_seed ran first
+            faces = ServerFaces(seed, dice.client_seed, dice.epoch, dice.next_index)
+        return RollingDice(faces, next_roll_number=dice.rolls_made + 1, hidden=envelope.hidden)
+
+    async def _ensure_seed(self, encounter_id: UUID, encounter: Encounter[Any]) -> None:
+        key = (encounter_id, encounter.dice.epoch)
+        if self._seeds.get(key) is None:
+            seed = await self._pool.fetchval(
+                "SELECT seed FROM dice_seeds WHERE stream_id = $1 AND epoch = $2", *key
+            )
+            if seed is None:
+                raise LookupError(f"no dice seed stored for {encounter_id} epoch {key[1]}")
+            self._seeds.put(key, bytes(seed))
+
+    async def _ruleset(self, encounter_id: UUID) -> str:
+        name = self._rulesets.get(encounter_id)
+        if name is None:
+            name = await ruleset_of(self._pool, encounter_id)
+            self._rulesets.put(encounter_id, name)
+        return name
+
+    async def _notify(self, encounter_id: UUID, recorded: Sequence[RecordedEvent]) -> None:
+        if self._publish is not None and recorded:
+            await self._publish(encounter_id, recorded)
+
+
+def _head_after(recorded: Sequence[RecordedEvent]) -> StreamHead:
+    last = recorded[-1]
+    return StreamHead(version=last.stream_version, last_hash=last.hash)
+
+
+def _command_tag(command: msgspec.Struct) -> str:
+    tag = type(command).__struct_config__.tag
+    return str(tag) if tag is not None else type(command).__name__

@@ -1,0 +1,44 @@
+"""The explicit list of rule systems this service runs.
+
+Adding a ruleset is one line here; nothing is discovered by scanning packages.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from service.codec import EventCodec
+from service.ruleset import Ruleset
+from service.rulesets import generic
+
+RULESETS: dict[str, Ruleset[Any, Any, Any, Any]] = {
+    generic.RULESET.name: generic.RULESET,
+}
+
+
+class UnknownRuleset(LookupError):
+    def __init__(self, name: str) -> None:
+        known = ", ".join(sorted(RULESETS))
+        super().__init__(f"unknown ruleset {name!r}; this service runs: {known}")
+        self.name = name
+
+
+def get_ruleset(name: str) -> Ruleset[Any, Any, Any, Any]:
+    try:
+        return RULESETS[name]
+    except KeyError:
+        raise UnknownRuleset(name) from None
+
+
+@functools.cache
+def codec_for(name: str) -> EventCodec:
+    return EventCodec(get_ruleset(name))
+
+
+def all_command_types() -> tuple[type[Any], ...]:
+    return tuple(t for r in RULESETS.values() for t in r.command_types)
+
+
+def all_event_types() -> tuple[type[Any], ...]:
+    return tuple(t for r in RULESETS.values() for t in r.event_types)

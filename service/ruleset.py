@@ -1,0 +1,80 @@
+"""The decider contract every rule system implements (design section 3).
+
+A ruleset is a handful of pure functions over msgspec Structs.  It never does I/O, never
+reads the clock and never rolls dice except through the ``Dice`` it is handed, so it can
+be tested with plain data and folding its events is deterministic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from service.dice.model import Dice
+
+StateT = TypeVar("StateT", bound=msgspec.Struct)
+CommandT = TypeVar("CommandT", bound=msgspec.Struct)
+EventT = TypeVar("EventT", bound=msgspec.Struct)
+OptionsT = TypeVar("OptionsT", bound=msgspec.Struct)
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+"""Turns the stored ``data`` of an event at version v into its shape at version v + 1."""
+
+
+class RuleViolation(Exception):
+    """A command the rules forbid.  The message is shown to players as is, so it says
+    what the rules say, in their words ("Alice already used her Minor action this round")."""
+
+    def __init__(self, reason: str, *, rule: str | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.rule = rule
+        """Where the rule comes from: a section of the rules text or a CHECKLIST id."""
+
+
+@dataclass(frozen=True, slots=True)
+class RulesetOption:
+    """One documented option: its key, default and why the default was chosen."""
+
+    key: str
+    default: Any
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset(Generic[StateT, CommandT, EventT, OptionsT]):
+    """Everything the service needs to run one rule system.
+
+    Command and event Structs are tagged unions on the field ``type``, with tags prefixed
+    by the ruleset name (``generic.attack``, ``generic.attack_rolled``); the tags are the
+    stable names stored in the event table, never class or module names.
+    """
+
+    name: str
+    title: str
+    summary: str
+    options_type: type[OptionsT]
+    option_notes: tuple[RulesetOption, ...]
+    command_types: tuple[type[CommandT], ...]
+    event_types: tuple[type[EventT], ...]
+    state_type: type[StateT]
+    state_schema_version: int
+    """Bump when the State Structs change shape: snapshots of other versions are ignored."""
+    initial_state: Callable[[OptionsT], StateT]
+    decide: Callable[[StateT, CommandT, Dice], Sequence[EventT]]
+    """Raises RuleViolation (or DiceError) for an illegal command; returns a tuple of events."""
+    evolve: Callable[[StateT, EventT], StateT]
+    narrate: Callable[[StateT, EventT], str]
+    """One line of the replay log for ``event``, given the state *before* it."""
+    round_of: Callable[[StateT], int | None]
+    """The current round number of a state, or None before combat starts."""
+    event_versions: Mapping[str, int] = field(default_factory=dict)
+    """Current schema version per event tag; tags not listed are at version 1."""
+    upcasters: Mapping[tuple[str, int], Upcaster] = field(default_factory=dict)
+    """(tag, from_version) -> function lifting stored data one version up."""
+    examples: tuple[msgspec.Struct, ...] = ()
+    """One realistic instance of every command and event type, shown in the OpenAPI
+    document and ``GET /rulesets/{name}``; a test checks that none is missing."""

@@ -1,0 +1,54 @@
+"""Session-wide servers and a fresh database per session (see tests/support/servers.py)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from contextlib import ExitStack
+
+import asyncpg
+import pytest
+
+from tests.support.servers import fresh_database_name, postgres_server, redis_server, with_database
+
+
+@pytest.fixture(scope="session")
+def server_stack() -> Iterator[ExitStack]:
+    with ExitStack() as stack:
+        yield stack
+
+
+@pytest.fixture(scope="session")
+def postgres_url(server_stack: ExitStack) -> str:
+    return server_stack.enter_context(postgres_server(server_stack))
+
+
+@pytest.fixture(scope="session")
+def redis_url(server_stack: ExitStack) -> str:
+    return server_stack.enter_context(redis_server(server_stack))
+
+
+async def create_database(postgres_url: str) -> str:
+    name = fresh_database_name()
+    admin = await asyncpg.connect(postgres_url)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    return with_database(postgres_url, name)
+
+
+async def drop_database(postgres_url: str, url: str) -> None:
+    name = url.rsplit("/", 1)[1].split("?")[0]
+    admin = await asyncpg.connect(postgres_url)
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
+@pytest.fixture(scope="session")
+async def database_url(postgres_url: str) -> AsyncIterator[str]:
+    """A database of this session's own, migrated by whoever connects first."""
+    url = await create_database(postgres_url)
+    yield url
+    await drop_database(postgres_url, url)
