@@ -4,11 +4,11 @@ Everything a command writes (events, inline read models, snapshot, idempotency r
 new dice seed) commits in one transaction, so a command is applied wholly or not at all,
 and a rejected command writes nothing.
 
-Loading uses a bounded in-process cache of the last state of recently used encounters.
-Several processes may write the same encounter: a cached state that is stale is found
-out by the conditional append (VersionConflict), reloaded from snapshot + tail, and the
-command decided again, unless the client pinned a version with If-Match, in which case
-the conflict is the client's answer.
+Each command locks its encounter's stream row for its transaction, so writers of one
+encounter queue (on any process) while other encounters proceed in parallel.  State comes
+from a bounded in-process cache of recently used encounters, caught up with the events
+another process appended since, or else from the latest snapshot plus the tail.  If-Match
+is compared with the version under that lock: a stale one is a 409, never a retry.
 """
 
 from __future__ import annotations
@@ -22,16 +22,16 @@ import asyncpg
 import msgspec
 
 from events.envelope import RecordedEvent
-from events.errors import VersionConflict
+from events.errors import StreamNotFound, VersionConflict
 from events.idempotency import find_response, save_response
-from events.store import StreamHead, append, create_stream, save_snapshot
+from events.store import StreamHead, append, create_stream, read_stream, save_snapshot
 from service.codec import EventCodec
 from service.commands import Actor, CommandEnvelope, CommandResult, CreatedEncounter
 from service.core_events import EncounterCreated, SeedCommitted, SeedRevealed
 from service.dice import ManualFaces, RollingDice, ServerFaces
 from service.dice.fair import commitment, new_seed
 from service.encounter import Encounter, evolve, schema_version
-from service.loading import Loaded, load, ruleset_of
+from service.loading import Loaded, fold, load, ruleset_of
 from service.lru import LRU
 from service.registry import codec_for, get_ruleset
 from service.ruleset import RuleViolation
@@ -78,14 +78,12 @@ class CommandPipeline:
         *,
         snapshot_every: int = 100,
         cache_size: int = 2000,
-        max_attempts: int = 10,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         publish: Publish | None = None,
     ) -> None:
         self._pool = pool
         self._projector = projector
         self._snapshot_every = snapshot_every
-        self._max_attempts = max_attempts
         self._clock = clock
         self._publish = publish
         self._cache: LRU[UUID, Loaded] = LRU(cache_size)
@@ -232,52 +230,66 @@ class CommandPipeline:
             stored = await find_response(self._pool, encounter_id, idempotency_key, request_hash)
             if stored is not None:
                 return stored
-        fresh = False
-        for _attempt in range(self._max_attempts):
-            loaded = None if fresh else self._cache.get(encounter_id)
-            if loaded is None or (
-                expected_version is not None and loaded.head.version != expected_version
-            ):
-                loaded = await load(self._pool, encounter_id, ruleset=await self._ruleset(encounter_id))
-                self._cache.put(encounter_id, loaded)
-            if expected_version is not None and loaded.head.version != expected_version:
-                raise VersionConflict(encounter_id, expected_version, loaded.head.version)
-            await self._ensure_seed(encounter_id, loaded.encounter)
-            codec = codec_for(loaded.encounter.ruleset)
-            decision = decide(loaded, codec)
-            if not decision.events:
-                return _encode(CommandResult(encounter_id=encounter_id, version=loaded.head.version, events=[]))
-            try:
-                async with self._pool.acquire() as conn, conn.transaction():
-                    recorded, final = await self._write(
-                        conn, codec, encounter_id, loaded.encounter, loaded.head, decision, actor,
-                        {"command_type": command_type, "idempotency_key": idempotency_key},
+        codec = codec_for(await self._ruleset(encounter_id))
+        try:
+            async with self._pool.acquire() as conn, conn.transaction():
+                loaded = await self._lock_and_load(conn, codec, encounter_id)
+                if expected_version is not None and loaded.head.version != expected_version:
+                    raise VersionConflict(encounter_id, expected_version, loaded.head.version)
+                await self._ensure_seed(conn, encounter_id, loaded.encounter)
+                decision = decide(loaded, codec)
+                if not decision.events:
+                    return _encode(
+                        CommandResult(encounter_id=encounter_id, version=loaded.head.version, events=[])
                     )
-                    response = _encode(
-                        CommandResult(encounter_id=encounter_id, version=final.version, events=recorded)
-                    )
-                    if idempotency_key:
-                        await save_response(conn, encounter_id, idempotency_key, request_hash, response)
-            except VersionConflict:
-                self._cache.discard(encounter_id)
-                if expected_version is not None:
-                    raise
-                fresh = True
-                continue
-            except asyncpg.UniqueViolationError:
-                # The same Idempotency-Key committed first on another connection.
-                assert idempotency_key is not None
-                stored = await find_response(self._pool, encounter_id, idempotency_key, request_hash)
-                if stored is None:
-                    raise
-                return stored
-            self._cache.put(encounter_id, Loaded(final, _head_after(recorded)))
-            await self._notify(encounter_id, recorded)
-            return response
-        current = await self._pool.fetchval(
-            "SELECT version FROM streams WHERE stream_id = $1", encounter_id
+                recorded, final = await self._write(
+                    conn, codec, encounter_id, loaded.encounter, loaded.head, decision, actor,
+                    {"command_type": command_type, "idempotency_key": idempotency_key},
+                )
+                response = _encode(
+                    CommandResult(encounter_id=encounter_id, version=final.version, events=recorded)
+                )
+                if idempotency_key:
+                    await save_response(conn, encounter_id, idempotency_key, request_hash, response)
+        except asyncpg.UniqueViolationError:
+            # The same Idempotency-Key committed first on another connection.
+            if idempotency_key is None:
+                raise
+            stored = await find_response(self._pool, encounter_id, idempotency_key, request_hash)
+            if stored is None:
+                raise
+            return stored
+        self._cache.put(encounter_id, Loaded(final, _head_after(recorded)))
+        await self._notify(encounter_id, recorded)
+        return response
+
+    async def _lock_and_load(
+        self, conn: asyncpg.Connection, codec: EventCodec, encounter_id: UUID
+    ) -> Loaded:
+        """Lock the stream row for this transaction and bring the cached state up to it.
+
+        The lock makes writers of one encounter queue rather than race (writers of other
+        encounters are not affected); the cache, possibly behind because another process
+        wrote, only needs the events after its version folded in.
+        """
+        row = await conn.fetchrow(
+            "SELECT version, last_hash FROM streams WHERE stream_id = $1 FOR UPDATE", encounter_id
         )
-        raise VersionConflict(encounter_id, -1 if expected_version is None else expected_version, current)
+        if row is None:
+            raise StreamNotFound(encounter_id)
+        head = StreamHead(version=row["version"], last_hash=row["last_hash"])
+        cached = self._cache.get(encounter_id)
+        if cached is None or cached.head.version > head.version:
+            loaded = await load(conn, encounter_id, ruleset=codec.ruleset.name)
+        elif cached.head.version < head.version:
+            tail = await read_stream(conn, encounter_id, after_version=cached.head.version)
+            folded = fold(codec, cached.encounter, tail)
+            assert folded is not None
+            loaded = Loaded(folded, head)
+        else:
+            loaded = cached
+        self._cache.put(encounter_id, loaded)
+        return loaded
 
     async def _write(
         self,
@@ -343,10 +355,12 @@ class CommandPipeline:
             faces = ServerFaces(seed, dice.client_seed, dice.epoch, dice.next_index)
         return RollingDice(faces, next_roll_number=dice.rolls_made + 1, hidden=envelope.hidden)
 
-    async def _ensure_seed(self, encounter_id: UUID, encounter: Encounter[Any]) -> None:
+    async def _ensure_seed(
+        self, conn: asyncpg.Connection, encounter_id: UUID, encounter: Encounter[Any]
+    ) -> None:
         key = (encounter_id, encounter.dice.epoch)
         if self._seeds.get(key) is None:
-            seed = await self._pool.fetchval(
+            seed = await conn.fetchval(
                 "SELECT seed FROM dice_seeds WHERE stream_id = $1 AND epoch = $2", *key
             )
             if seed is None:

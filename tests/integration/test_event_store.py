@@ -1,0 +1,130 @@
+"""The event store against a real PostgreSQL: append, conflicts, immutability, chain, idempotency."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from uuid import UUID, uuid4
+
+import asyncpg
+import pytest
+
+from events.envelope import GENESIS_HASH, NewEvent
+from events.errors import IdempotencyKeyReused, VersionConflict
+from events.idempotency import find_response, save_response
+from events.store import StreamHead, append, create_stream, read_stream, stream_head
+from events.verify import verify_chain
+
+
+async def _new_stream(pool: asyncpg.Pool, events: int = 0) -> UUID:
+    stream_id = uuid4()
+    async with pool.acquire() as conn, conn.transaction():
+        head = await create_stream(conn, stream_id)
+        if events:
+            await append(conn, stream_id, head, [NewEvent(type="t.e", data={"n": i}) for i in range(events)],
+                         metadata={"actor": {"role": "gm"}}, recorded_at=datetime.now(UTC))
+    return stream_id
+
+
+async def test_append_assigns_gapless_versions_and_chains_hashes(pool: asyncpg.Pool) -> None:
+    stream_id = await _new_stream(pool, events=3)
+    events = await read_stream(pool, stream_id)
+    assert [e.stream_version for e in events] == [1, 2, 3]
+    assert events[0].prev_hash == GENESIS_HASH
+    assert events[1].prev_hash == events[0].hash and events[2].prev_hash == events[1].hash
+    assert (await stream_head(pool, stream_id)).last_hash == events[2].hash
+    assert (await verify_chain(pool, stream_id)).ok
+
+
+async def test_stale_expected_version_is_a_conflict_across_connections(pool: asyncpg.Pool) -> None:
+    stream_id = await _new_stream(pool, events=1)
+    head = await stream_head(pool, stream_id)
+
+    async def writer(n: int) -> str:
+        async with pool.acquire() as conn:
+            try:
+                async with conn.transaction():
+                    await append(conn, stream_id, head, [NewEvent(type="t.e", data={"w": n})],
+                                 metadata={}, recorded_at=datetime.now(UTC))
+                    await asyncio.sleep(0.05)  # hold the transaction open so both overlap
+                return "won"
+            except VersionConflict as exc:
+                assert exc.actual == 2 and exc.expected == 1
+                return "conflict"
+
+    results = await asyncio.gather(writer(1), writer(2))
+    assert sorted(results) == ["conflict", "won"]
+    assert [e.stream_version for e in await read_stream(pool, stream_id)] == [1, 2]
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE events SET data = '{}'::jsonb WHERE stream_id = $1",
+        "DELETE FROM events WHERE stream_id = $1",
+    ],
+)
+async def test_events_cannot_be_updated_or_deleted(pool: asyncpg.Pool, statement: str) -> None:
+    stream_id = await _new_stream(pool, events=2)
+    with pytest.raises(asyncpg.InsufficientPrivilegeError, match="events are immutable"):
+        await pool.execute(statement, stream_id)
+    assert len(await read_stream(pool, stream_id)) == 2
+
+
+async def test_events_cannot_be_truncated(pool: asyncpg.Pool) -> None:
+    await _new_stream(pool, events=1)
+    with pytest.raises(asyncpg.InsufficientPrivilegeError, match="TRUNCATE"):
+        await pool.execute("TRUNCATE events CASCADE")
+
+
+async def test_verify_names_the_first_altered_event(pool: asyncpg.Pool) -> None:
+    stream_id = await _new_stream(pool, events=4)
+    async with pool.acquire() as conn, conn.transaction():
+        await conn.execute("ALTER TABLE events DISABLE TRIGGER events_no_update_delete")
+        await conn.execute(
+            "UPDATE events SET data = '{\"n\": 99}'::jsonb WHERE stream_id = $1 AND stream_version = 3",
+            stream_id,
+        )
+        await conn.execute("ALTER TABLE events ENABLE TRIGGER events_no_update_delete")
+    report = await verify_chain(pool, stream_id)
+    assert not report.ok
+    assert report.first_broken is not None
+    assert report.first_broken.stream_id == stream_id
+    assert report.first_broken.version == 3
+    assert "altered" in report.first_broken.reason
+    assert report.events_checked == 2
+
+
+async def test_verify_names_a_deleted_event(pool: asyncpg.Pool) -> None:
+    stream_id = await _new_stream(pool, events=3)
+    async with pool.acquire() as conn, conn.transaction():
+        await conn.execute("ALTER TABLE events DISABLE TRIGGER events_no_update_delete")
+        await conn.execute("DELETE FROM events WHERE stream_id = $1 AND stream_version = 2", stream_id)
+        await conn.execute("ALTER TABLE events ENABLE TRIGGER events_no_update_delete")
+    report = await verify_chain(pool, stream_id)
+    assert report.first_broken is not None and report.first_broken.version == 2
+    assert "missing" in report.first_broken.reason
+
+
+async def test_idempotency_key_returns_first_response_and_refuses_other_bodies(pool: asyncpg.Pool) -> None:
+    stream_id = await _new_stream(pool)
+    async with pool.acquire() as conn, conn.transaction():
+        await save_response(conn, stream_id, "k1", "hash-a", b'{"version": 1}')
+    assert await find_response(pool, stream_id, "k1", "hash-a") == b'{"version": 1}'
+    assert await find_response(pool, stream_id, "k2", "hash-a") is None
+    with pytest.raises(IdempotencyKeyReused):
+        await find_response(pool, stream_id, "k1", "hash-b")
+    async with pool.acquire() as conn:
+        with pytest.raises(asyncpg.UniqueViolationError):
+            async with conn.transaction():
+                await save_response(conn, stream_id, "k1", "hash-a", b'{"version": 2}')
+
+
+async def test_append_to_missing_stream_is_refused(pool: asyncpg.Pool) -> None:
+    from events.errors import StreamNotFound
+
+    async with pool.acquire() as conn:
+        with pytest.raises(StreamNotFound):
+            async with conn.transaction():
+                await append(conn, uuid4(), StreamHead(0, GENESIS_HASH), [NewEvent(type="t", data={})],
+                             metadata={}, recorded_at=datetime.now(UTC))
