@@ -25,14 +25,15 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if env is None else env
+        d = cls()
         return cls(
             database_url=env.get("DATABASE_URL") or None,
             redis_url=env.get("REDIS_URL") or None,
-            host=env.get("HOST", cls.host),
-            port=int(env.get("PORT", cls.port)),
-            data_dir=env.get("AEON_DATA_DIR", cls.data_dir),
-            snapshot_every=int(env.get("AEON_SNAPSHOT_EVERY", cls.snapshot_every)),
-            pool_min=int(env.get("AEON_POOL_MIN", cls.pool_min)),
-            pool_max=int(env.get("AEON_POOL_MAX", cls.pool_max)),
-            max_body_bytes=int(env.get("AEON_MAX_BODY_BYTES", cls.max_body_bytes)),
+            host=env.get("HOST", d.host),
+            port=int(env.get("PORT", d.port)),
+            data_dir=env.get("AEON_DATA_DIR", d.data_dir),
+            snapshot_every=int(env.get("AEON_SNAPSHOT_EVERY", d.snapshot_every)),
+            pool_min=int(env.get("AEON_POOL_MIN", d.pool_min)),
+            pool_max=int(env.get("AEON_POOL_MAX", d.pool_max)),
+            max_body_bytes=int(env.get("AEON_MAX_BODY_BYTES", d.max_body_bytes)),
         )

@@ -1,0 +1,118 @@
+"""given / when / then for any ruleset's decider, with manual dice.
+
+    given(RULESET, *events).when(command, manual=[[14], [3, 5]]).then(*expected)
+    given(RULESET, *events).when(command).rejected(match="not Bob's")
+    events = given(RULESET, *events).when(command, manual=[[20]]).events
+
+``given`` folds ``ruleset.initial_state(options)`` with ``evolve``; ``when`` runs
+``decide`` with ``RollingDice(ManualFaces(manual), next_roll_number=...)``, so roll ids
+are r1, r2 ... unless ``next_roll_number`` says otherwise, and fails the test when manual
+faces are left unused (a test that gives dice the command never rolls is a wrong test).
+Nothing here knows a particular ruleset: the other rule systems reuse it as is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from service.dice import ManualFaces, RollingDice
+from service.dice.model import Dice
+from service.ruleset import Ruleset, RuleViolation
+
+S = TypeVar("S", bound=msgspec.Struct)
+C = TypeVar("C", bound=msgspec.Struct)
+E = TypeVar("E", bound=msgspec.Struct)
+O = TypeVar("O", bound=msgspec.Struct)
+
+
+def fold(ruleset: Ruleset[S, C, E, O], events: Sequence[E], options: O | None = None) -> S:
+    """The state after ``events``, from the initial state with ``options`` (or defaults)."""
+    state = ruleset.initial_state(options if options is not None else ruleset.options_type())
+    for event in events:
+        state = ruleset.evolve(state, event)
+    return state
+
+
+class Given(Generic[S, C, E, O]):
+    """A state built from past events, ready for one command."""
+
+    def __init__(self, ruleset: Ruleset[S, C, E, O], events: Sequence[E], options: O | None):
+        self.ruleset = ruleset
+        self.history = tuple(events)
+        self.state = fold(ruleset, events, options)
+
+    def when(
+        self,
+        command: C,
+        manual: Sequence[Sequence[int]] = (),
+        *,
+        dice: Dice | None = None,
+        next_roll_number: int = 1,
+    ) -> When[S, C, E, O]:
+        """The command, with manual faces (one list per roll) or any other ``dice``."""
+        if dice is None:
+            dice = RollingDice(ManualFaces(manual), next_roll_number=next_roll_number)
+        return When(self, command, dice)
+
+
+class When(Generic[S, C, E, O]):
+    """One command against a given state; decided lazily by ``events``/``then``/``rejected``."""
+
+    def __init__(self, given: Given[S, C, E, O], command: C, dice: Dice) -> None:
+        self.given = given
+        self.command = command
+        self.dice = dice
+
+    @property
+    def events(self) -> list[E]:
+        """The events ``decide`` returns (a rejection propagates as the exception)."""
+        events = list(self.given.ruleset.decide(self.given.state, self.command, self.dice))
+        if isinstance(self.dice, RollingDice):
+            self.dice.ensure_all_used()
+        return events
+
+    def then(self, *expected: E) -> list[E]:
+        """Assert the exact events and return them."""
+        events = self.events
+        assert events == list(expected), _diff(events, list(expected))
+        return events
+
+    def state_after(self) -> S:
+        """The state after the given events and the ones this command causes."""
+        state = self.given.state
+        for event in self.events:
+            state = self.given.ruleset.evolve(state, event)
+        return state
+
+    def rejected(self, match: str) -> RuleViolation:
+        """Assert a RuleViolation whose message matches ``match`` (``re.search``) and that
+        the given state was left exactly as it was."""
+        state = self.given.state
+        before = msgspec.json.encode(state)
+        try:
+            events = self.given.ruleset.decide(state, self.command, self.dice)
+        except RuleViolation as violation:
+            assert re.search(match, violation.reason), (
+                f"rejected with {violation.reason!r}, which does not match {match!r}"
+            )
+            assert msgspec.json.encode(state) == before, "decide changed the state it was given"
+            return violation
+        raise AssertionError(f"expected a rejection matching {match!r}, got {events!r}")
+
+
+def given(ruleset: Ruleset[S, C, E, O], *events: E, options: O | None = None) -> Given[S, C, E, O]:
+    """Start a decider test from the state these events build."""
+    return Given(ruleset, events, options)
+
+
+def _diff(actual: list[Any], expected: list[Any]) -> str:
+    lines = ["events differ:"]
+    for i in range(max(len(actual), len(expected))):
+        a = actual[i] if i < len(actual) else "<none>"
+        e = expected[i] if i < len(expected) else "<none>"
+        lines.append(f"  [{i}] {'==' if a == e else '!='}\n    got      {a!r}\n    expected {e!r}")
+    return "\n".join(lines)
