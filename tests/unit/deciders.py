@@ -23,13 +23,17 @@ from service.dice import ManualFaces, RollingDice
 from service.dice.model import Dice
 from service.ruleset import Ruleset, RuleViolation
 
-S = TypeVar("S", bound=msgspec.Struct)
-C = TypeVar("C", bound=msgspec.Struct)
-E = TypeVar("E", bound=msgspec.Struct)
-O = TypeVar("O", bound=msgspec.Struct)
+StateT = TypeVar("StateT", bound=msgspec.Struct)
+CommandT = TypeVar("CommandT", bound=msgspec.Struct)
+EventT = TypeVar("EventT", bound=msgspec.Struct)
+OptionsT = TypeVar("OptionsT", bound=msgspec.Struct)
 
 
-def fold(ruleset: Ruleset[S, C, E, O], events: Sequence[E], options: O | None = None) -> S:
+def fold(
+    ruleset: Ruleset[StateT, CommandT, EventT, OptionsT],
+    events: Sequence[EventT],
+    options: OptionsT | None = None,
+) -> StateT:
     """The state after ``events``, from the initial state with ``options`` (or defaults)."""
     state = ruleset.initial_state(options if options is not None else ruleset.options_type())
     for event in events:
@@ -37,51 +41,58 @@ def fold(ruleset: Ruleset[S, C, E, O], events: Sequence[E], options: O | None = 
     return state
 
 
-class Given(Generic[S, C, E, O]):
+class Given(Generic[StateT, CommandT, EventT, OptionsT]):
     """A state built from past events, ready for one command."""
 
-    def __init__(self, ruleset: Ruleset[S, C, E, O], events: Sequence[E], options: O | None):
+    def __init__(
+        self,
+        ruleset: Ruleset[StateT, CommandT, EventT, OptionsT],
+        events: Sequence[EventT],
+        options: OptionsT | None,
+    ):
         self.ruleset = ruleset
         self.history = tuple(events)
         self.state = fold(ruleset, events, options)
 
     def when(
         self,
-        command: C,
+        command: CommandT,
         manual: Sequence[Sequence[int]] = (),
         *,
         dice: Dice | None = None,
         next_roll_number: int = 1,
-    ) -> When[S, C, E, O]:
+    ) -> When[StateT, CommandT, EventT, OptionsT]:
         """The command, with manual faces (one list per roll) or any other ``dice``."""
         if dice is None:
             dice = RollingDice(ManualFaces(manual), next_roll_number=next_roll_number)
         return When(self, command, dice)
 
 
-class When(Generic[S, C, E, O]):
+class When(Generic[StateT, CommandT, EventT, OptionsT]):
     """One command against a given state; decided lazily by ``events``/``then``/``rejected``."""
 
-    def __init__(self, given: Given[S, C, E, O], command: C, dice: Dice) -> None:
+    def __init__(
+        self, given: Given[StateT, CommandT, EventT, OptionsT], command: CommandT, dice: Dice
+    ) -> None:
         self.given = given
         self.command = command
         self.dice = dice
 
     @property
-    def events(self) -> list[E]:
+    def events(self) -> list[EventT]:
         """The events ``decide`` returns (a rejection propagates as the exception)."""
         events = list(self.given.ruleset.decide(self.given.state, self.command, self.dice))
         if isinstance(self.dice, RollingDice):
             self.dice.ensure_all_used()
         return events
 
-    def then(self, *expected: E) -> list[E]:
+    def then(self, *expected: EventT) -> list[EventT]:
         """Assert the exact events and return them."""
         events = self.events
         assert events == list(expected), _diff(events, list(expected))
         return events
 
-    def state_after(self) -> S:
+    def state_after(self) -> StateT:
         """The state after the given events and the ones this command causes."""
         state = self.given.state
         for event in self.events:
@@ -104,7 +115,11 @@ class When(Generic[S, C, E, O]):
         raise AssertionError(f"expected a rejection matching {match!r}, got {events!r}")
 
 
-def given(ruleset: Ruleset[S, C, E, O], *events: E, options: O | None = None) -> Given[S, C, E, O]:
+def given(
+    ruleset: Ruleset[StateT, CommandT, EventT, OptionsT],
+    *events: EventT,
+    options: OptionsT | None = None,
+) -> Given[StateT, CommandT, EventT, OptionsT]:
     """Start a decider test from the state these events build."""
     return Given(ruleset, events, options)
 

@@ -121,7 +121,7 @@ def test_unknown_attacker_or_target() -> None:
 def test_a_bad_damage_notation_is_refused_even_on_a_miss() -> None:
     attack = Attack(attacker="alice", target="goblin", notation="1d20", damage="1d8+")
     with pytest.raises(DiceError):
-        given(RULESET, alice(), goblin()).when(attack, manual=[[1]]).events  # noqa: B018
+        given(RULESET, alice(), goblin()).when(attack, manual=[[1]]).events
 
 
 def test_attacks_out_of_turn_are_allowed_by_default() -> None:

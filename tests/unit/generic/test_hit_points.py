@@ -64,7 +64,7 @@ def test_damage_refusals(command: Damage, message: str) -> None:
 
 def test_bad_notation_is_a_dice_error() -> None:
     with pytest.raises(DiceError):
-        given(RULESET, goblin()).when(Damage(target="goblin", notation="2x6")).events  # noqa: B018
+        given(RULESET, goblin()).when(Damage(target="goblin", notation="2x6")).events
 
 
 def test_healing_is_capped_at_max_hp() -> None:

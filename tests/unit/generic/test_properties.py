@@ -58,8 +58,7 @@ COMMANDS: st.SearchStrategy[Command] = st.one_of(
         combatants=st.none() | st.lists(IDS, max_size=3).map(tuple),
         notation=st.none() | NOTATIONS,
     ),
-    st.just(c.NextTurn()),
-    st.just(c.NextTurn()),
+    *[st.just(c.NextTurn())] * 4,  # turns and rounds should pass often
     st.builds(
         c.Attack,
         attacker=IDS,
@@ -73,7 +72,7 @@ COMMANDS: st.SearchStrategy[Command] = st.one_of(
         c.Check,
         combatant=IDS,
         notation=NOTATIONS,
-        label=st.sampled_from(["Stealth", ""]),
+        label=st.sampled_from(["Stealth", "Grapple", ""]),
         target_number=st.none() | SMALL,
         opposed=st.none() | st.builds(c.OpposedRoll, combatant=IDS, notation=NOTATIONS),
     ),
@@ -81,9 +80,21 @@ COMMANDS: st.SearchStrategy[Command] = st.one_of(
     st.builds(c.Heal, target=IDS, amount=OPTIONAL_AMOUNT, notation=st.none() | NOTATIONS),
     st.builds(c.AddCondition, target=IDS, condition=CONDITIONS, duration_rounds=DURATIONS),
     st.builds(c.RemoveCondition, target=IDS, condition=CONDITIONS),
-    st.builds(c.Adjudicate, ruling=RULINGS, reason=st.sampled_from(["table", ""])),
-    st.builds(c.EndEncounter),
+    st.builds(c.Adjudicate, ruling=RULINGS, reason=st.sampled_from(["table", "house rule", ""])),
 )
+
+CAST: list[Command] = [
+    c.AddCombatant(id="a", name="Alice", hp=12, stats={"ac": 14, "dex": 3}),
+    c.AddCombatant(id="b", name="Bob", hp=4, max_hp=10, stats={"ac": 12}),
+    c.AddCombatant(id="c", name="Goblin", hp=7, stats={"ac": 15, "dex": 2}),
+]
+SCRIPTS = st.builds(
+    lambda before, ends, after: [*CAST, *before, *([c.EndEncounter()] if ends else []), *after],
+    st.lists(COMMANDS, max_size=40),
+    st.booleans(),
+    st.lists(COMMANDS, max_size=5),
+)
+"""Three combatants, then anything; sometimes the end and a few commands after it."""
 
 OPTIONS = st.builds(
     GenericOptions,
@@ -124,14 +135,14 @@ SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 
 
 @SETTINGS
-@given(OPTIONS, st.lists(COMMANDS, max_size=40))
+@given(OPTIONS, SCRIPTS)
 def test_folding_is_deterministic(options: GenericOptions, commands: list[Command]) -> None:
     events, states = play(options, commands)
     assert fold(RULESET, events, options) == fold(RULESET, events, options) == states[-1]
 
 
 @SETTINGS
-@given(OPTIONS, st.lists(COMMANDS, max_size=40))
+@given(OPTIONS, SCRIPTS)
 def test_states_and_events_round_trip_through_json(
     options: GenericOptions, commands: list[Command]
 ) -> None:
@@ -143,7 +154,7 @@ def test_states_and_events_round_trip_through_json(
 
 
 @SETTINGS
-@given(OPTIONS, st.lists(COMMANDS, max_size=40))
+@given(OPTIONS, SCRIPTS)
 def test_invariants_hold(options: GenericOptions, commands: list[Command]) -> None:
     """hp within bounds (a GM may remove "down" at 0 hp, so that is no invariant), the
     turn holder in the order, the order naming each combatant once."""
