@@ -39,7 +39,9 @@ async def open_pool(settings: Settings) -> asyncpg.Pool:
     for attempt in range(1, _CONNECT_ATTEMPTS + 1):
         try:
             pool = await asyncpg.create_pool(
-                settings.database_url, min_size=settings.pool_min, max_size=settings.pool_max,
+                settings.database_url,
+                min_size=settings.pool_min,
+                max_size=settings.pool_max,
                 command_timeout=30,
             )
             break
@@ -58,8 +60,10 @@ async def open_pool(settings: Settings) -> asyncpg.Pool:
 def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or Settings.from_env()
     if settings.database_url is None:
-        raise ValueError("DATABASE_URL is not set: start the service with `aeon-ledger serve`, "
-                         "which runs the embedded PostgreSQL when no DATABASE_URL is given")
+        raise ValueError(
+            "DATABASE_URL is not set: start the service with `aeon-ledger serve`, "
+            "which runs the embedded PostgreSQL when no DATABASE_URL is given"
+        )
 
     @asynccontextmanager
     async def storage(app: Litestar) -> AsyncIterator[None]:
@@ -80,11 +84,19 @@ def create_app(settings: Settings | None = None) -> Litestar:
 
     return Litestar(
         route_handlers=[
-            encounters.create_encounter, encounters.get_encounters, encounters.get_encounter,
-            commands.post_command, commands.reveal_seed,
-            reads.get_events, reads.get_log, reads.get_rolls, reads.verify,
-            rulesets.list_rulesets, rulesets.get_ruleset_info,
-            health.live, health.ready,
+            encounters.create_encounter,
+            encounters.get_encounters,
+            encounters.get_encounter,
+            commands.post_command,
+            commands.reveal_seed,
+            reads.get_events,
+            reads.get_log,
+            reads.get_rolls,
+            reads.verify,
+            rulesets.list_rulesets,
+            rulesets.get_ruleset_info,
+            health.live,
+            health.ready,
         ],
         dependencies={"services": Provide(provide_services, sync_to_thread=False)},
         lifespan=[storage],

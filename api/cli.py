@@ -22,7 +22,10 @@ def _serve(args: argparse.Namespace) -> int:
         from api.embedded import start_embedded_postgres
 
         data_dir = args.data_dir or settings.data_dir
-        print(f"aeon-ledger: no DATABASE_URL, starting embedded PostgreSQL in {data_dir}/pgdata", flush=True)
+        print(
+            f"aeon-ledger: no DATABASE_URL, starting embedded PostgreSQL in {data_dir}/pgdata",
+            flush=True,
+        )
         handle, database_url = start_embedded_postgres(data_dir)
     os.environ["DATABASE_URL"] = database_url
     redis_url = args.redis_url or settings.redis_url
@@ -33,8 +36,15 @@ def _serve(args: argparse.Namespace) -> int:
     host, port = args.host or settings.host, args.port or settings.port
     print(f"aeon-ledger: serving on http://{host}:{port} (API docs at /schema)", flush=True)
     try:
-        uvicorn.run("api.app:create_app", factory=True, host=host, port=port,
-                    workers=args.workers, log_level=args.log_level, access_log=False)
+        uvicorn.run(
+            "api.app:create_app",
+            factory=True,
+            host=host,
+            port=port,
+            workers=args.workers,
+            log_level=args.log_level,
+            access_log=False,
+        )
     finally:
         if handle is not None:
             handle.cleanup()
@@ -94,12 +104,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="aeon-ledger", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    serve = sub.add_parser("serve", help="run the HTTP API (embedded PostgreSQL without DATABASE_URL)")
+    serve = sub.add_parser(
+        "serve", help="run the HTTP API (embedded PostgreSQL without DATABASE_URL)"
+    )
     serve.add_argument("--host", help="default: $HOST or 127.0.0.1")
     serve.add_argument("--port", type=int, help="default: $PORT or 8000")
     serve.add_argument("--database-url", help="default: $DATABASE_URL, else embedded PostgreSQL")
     serve.add_argument("--redis-url", help="default: $REDIS_URL, else in-process fan-out")
-    serve.add_argument("--data-dir", help="embedded data folder (default: $AEON_DATA_DIR or .aeon-ledger)")
+    serve.add_argument(
+        "--data-dir", help="embedded data folder (default: $AEON_DATA_DIR or .aeon-ledger)"
+    )
     serve.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
     serve.add_argument("--log-level", default="info")
     serve.set_defaults(func=_serve)

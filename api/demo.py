@@ -15,31 +15,98 @@ Step = tuple[dict[str, Any], list[list[int]] | None]
 """A command and, where the GM rolls physical dice, the faces entered (else server dice)."""
 
 SCRIPT: list[Step] = [
-    ({"type": "generic.add_combatant", "id": "aria", "name": "Aria", "hp": 14,
-      "stats": {"ac": 15, "dex": 3}}, None),
-    ({"type": "generic.add_combatant", "id": "borin", "name": "Borin", "hp": 18,
-      "stats": {"ac": 17, "dex": 0}}, None),
-    ({"type": "generic.add_combatant", "id": "grak", "name": "Grak the Goblin", "hp": 11,
-      "stats": {"ac": 13, "dex": 2}}, None),
+    (
+        {
+            "type": "generic.add_combatant",
+            "id": "aria",
+            "name": "Aria",
+            "hp": 14,
+            "stats": {"ac": 15, "dex": 3},
+        },
+        None,
+    ),
+    (
+        {
+            "type": "generic.add_combatant",
+            "id": "borin",
+            "name": "Borin",
+            "hp": 18,
+            "stats": {"ac": 17, "dex": 0},
+        },
+        None,
+    ),
+    (
+        {
+            "type": "generic.add_combatant",
+            "id": "grak",
+            "name": "Grak the Goblin",
+            "hp": 11,
+            "stats": {"ac": 13, "dex": 2},
+        },
+        None,
+    ),
     ({"type": "generic.roll_initiative"}, [[15], [9], [4]]),
-    ({"type": "generic.attack", "attacker": "aria", "target": "grak", "notation": "1d20+5",
-      "damage": "1d8+3"}, [[16], [5]]),
-    ({"type": "generic.add_condition", "target": "grak", "condition": "frightened",
-      "duration_rounds": 1}, None),
+    (
+        {
+            "type": "generic.attack",
+            "attacker": "aria",
+            "target": "grak",
+            "notation": "1d20+5",
+            "damage": "1d8+3",
+        },
+        [[16], [5]],
+    ),
+    (
+        {
+            "type": "generic.add_condition",
+            "target": "grak",
+            "condition": "frightened",
+            "duration_rounds": 1,
+        },
+        None,
+    ),
     ({"type": "generic.next_turn"}, None),
-    ({"type": "generic.damage", "target": "borin", "notation": "1d4", "source": "falling rocks"}, None),
+    (
+        {"type": "generic.damage", "target": "borin", "notation": "1d4", "source": "falling rocks"},
+        None,
+    ),
     ({"type": "generic.heal", "target": "borin", "notation": "1d4+1", "source": "potion"}, None),
     ({"type": "generic.next_turn"}, None),
-    ({"type": "generic.attack", "attacker": "grak", "target": "borin", "notation": "1d20+4",
-      "damage": "1d6+2"}, None),
+    (
+        {
+            "type": "generic.attack",
+            "attacker": "grak",
+            "target": "borin",
+            "notation": "1d20+4",
+            "damage": "1d6+2",
+        },
+        None,
+    ),
     ({"type": "generic.next_turn"}, None),
     ({"type": "generic.next_turn"}, None),
-    ({"type": "generic.attack", "attacker": "borin", "target": "grak", "notation": "1d20+6",
-      "damage": "2d6+2"}, [[12], [3, 1]]),
-    ({"type": "generic.adjudicate",
-      "ruling": {"type": "add_condition", "target": "aria", "condition": "inspired",
-                 "duration_rounds": 2},
-      "reason": "Aria's battle cry as the goblin falls"}, None),
+    (
+        {
+            "type": "generic.attack",
+            "attacker": "borin",
+            "target": "grak",
+            "notation": "1d20+6",
+            "damage": "2d6+2",
+        },
+        [[12], [3, 1]],
+    ),
+    (
+        {
+            "type": "generic.adjudicate",
+            "ruling": {
+                "type": "add_condition",
+                "target": "aria",
+                "condition": "inspired",
+                "duration_rounds": 2,
+            },
+            "reason": "Aria's battle cry as the goblin falls",
+        },
+        None,
+    ),
     ({"type": "generic.end_encounter"}, None),
 ]
 
@@ -47,7 +114,9 @@ SCRIPT: list[Step] = [
 def run_demo(url: str) -> int:
     try:
         with httpx.Client(base_url=url, timeout=10) as client:
-            created = client.post("/encounters", json={"ruleset": "generic", "name": "Ambush at the ford"})
+            created = client.post(
+                "/encounters", json={"ruleset": "generic", "name": "Ambush at the ford"}
+            )
             created.raise_for_status()
             encounter_id = created.json()["encounter_id"]
             for command, manual in SCRIPT:
@@ -63,14 +132,19 @@ def run_demo(url: str) -> int:
             log.raise_for_status()
             verify = client.get(f"/encounters/{encounter_id}/verify").json()
     except httpx.HTTPError as exc:
-        print(f"demo: cannot talk to {url}: {exc}. Is `aeon-ledger serve` running?", file=sys.stderr)
+        print(
+            f"demo: cannot talk to {url}: {exc}. Is `aeon-ledger serve` running?", file=sys.stderr
+        )
         return 1
     print(f"Encounter {encounter_id}\n")
     print(log.text)
     dice = verify["dice"]
     verified = sum(e["verified"] for e in dice["epochs"])
-    print(f"hash chain ok: {verify['chain']['ok']} ({verify['chain']['events_checked']} events); "
-          f"server rolls verified against the revealed seed: {verified}; "
-          f"manual rolls: {dice['manual_rolls']}")
-    print(f"full state: {url}/encounters/{encounter_id}   rolls: {url}/encounters/{encounter_id}/rolls")
+    print(
+        f"hash chain ok: {verify['chain']['ok']} ({verify['chain']['events_checked']} events); "
+        f"server rolls verified against the revealed seed: {verified}; "
+        f"manual rolls: {dice['manual_rolls']}"
+    )
+    base = f"{url}/encounters/{encounter_id}"
+    print(f"full state: {base}   rolls: {base}/rolls")
     return 0

@@ -21,5 +21,5 @@ def start_embedded_postgres(data_dir: str) -> tuple[Any, str]:
 
     folder = Path(data_dir).resolve() / "pgdata"
     folder.mkdir(parents=True, exist_ok=True)
-    server = pgserver.get_server(folder, cleanup_mode="stop")
+    server = pgserver.get_server(folder, cleanup_mode="stop")  # type: ignore[attr-defined]
     return server, server.get_uri()

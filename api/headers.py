@@ -13,7 +13,9 @@ def expected_version(if_match: str | None) -> int | None:
         return None
     value = if_match.strip().removeprefix("W/").strip('"')
     if not value.isdigit():
-        raise problem(400, "bad-if-match", f"If-Match must be a version ETag such as \"7\", not {if_match!r}.")
+        raise problem(
+            400, "bad-if-match", f'If-Match must be a version ETag such as "7", not {if_match!r}.'
+        )
     return int(value)
 
 
@@ -23,7 +25,8 @@ def idempotency_key(header: str | None) -> str | None:
     key = header.strip()
     if not key or len(key) > MAX_IDEMPOTENCY_KEY or not key.isprintable():
         raise problem(
-            400, "bad-idempotency-key",
+            400,
+            "bad-idempotency-key",
             f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} printable characters.",
         )
     return key

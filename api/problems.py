@@ -37,8 +37,13 @@ def problem(status: int, slug: str, detail: str, **extra: Any) -> ProblemDetails
 
 
 def _http(exc: HTTPException) -> ProblemDetailsException:
-    slugs = {400: "bad-request", 404: "not-found", 405: "method-not-allowed",
-             413: "body-too-large", 429: "rate-limited"}
+    slugs = {
+        400: "bad-request",
+        404: "not-found",
+        405: "method-not-allowed",
+        413: "body-too-large",
+        429: "rate-limited",
+    }
     errors = exc.extra if isinstance(exc.extra, list) else None
     extra: dict[str, Any] = dict(exc.extra) if isinstance(exc.extra, dict) else {}
     if errors:
@@ -74,7 +79,9 @@ def _rule(exc: RuleViolation) -> ProblemDetailsException:
 
 _MAP: dict[type[Exception], Callable[[Any], ProblemDetailsException]] = {
     HTTPException: _http,
-    StreamNotFound: lambda e: problem(404, "encounter-not-found", f"No encounter has id {e.stream_id}."),
+    StreamNotFound: lambda e: problem(
+        404, "encounter-not-found", f"No encounter has id {e.stream_id}."
+    ),
     VersionConflict: _conflict,
     IdempotencyKeyReused: lambda e: problem(422, "idempotency-key-reused", str(e)),
     RuleViolation: _rule,
@@ -93,7 +100,9 @@ _MAP: dict[type[Exception], Callable[[Any], ProblemDetailsException]] = {
 
 
 def problem_details_config() -> ProblemDetailsConfig:
-    return ProblemDetailsConfig(enable_for_all_http_exceptions=True, exception_to_problem_detail_map=_MAP)
+    return ProblemDetailsConfig(
+        enable_for_all_http_exceptions=True, exception_to_problem_detail_map=_MAP
+    )
 
 
 def _internal(exc: Exception) -> ProblemDetailsException:

@@ -26,7 +26,9 @@ AnyEvent = functools.reduce(operator.or_, (*CORE_EVENT_TYPES, *all_event_types()
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
 ClientSeed = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
-Faces = Annotated[list[Annotated[int, msgspec.Meta(ge=1, le=10_000)]], msgspec.Meta(max_length=1000)]
+Faces = Annotated[
+    list[Annotated[int, msgspec.Meta(ge=1, le=10_000)]], msgspec.Meta(max_length=1000)
+]
 
 
 class CreateEncounter(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):

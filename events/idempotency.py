@@ -10,9 +10,9 @@ from __future__ import annotations
 import hashlib
 from uuid import UUID
 
-import asyncpg
 import msgspec
 
+from events.db import Connection, Database
 from events.errors import IdempotencyKeyReused
 
 
@@ -25,9 +25,7 @@ def request_fingerprint(body: bytes) -> str:
     return hashlib.sha256(body).hexdigest()
 
 
-async def find_response(
-    db: asyncpg.Pool | asyncpg.Connection, stream_id: UUID, key: str, request_hash: str
-) -> bytes | None:
+async def find_response(db: Database, stream_id: UUID, key: str, request_hash: str) -> bytes | None:
     """The stored response for ``key``, or None; IdempotencyKeyReused if the body differs."""
     row = await db.fetchrow(
         "SELECT request_hash, response FROM idempotency_keys WHERE stream_id = $1 AND key = $2",
@@ -43,7 +41,7 @@ async def find_response(
 
 
 async def save_response(
-    conn: asyncpg.Connection, stream_id: UUID, key: str, request_hash: str, response: bytes
+    conn: Connection, stream_id: UUID, key: str, request_hash: str, response: bytes
 ) -> None:
     """Record the response inside the append's transaction.
 

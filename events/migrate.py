@@ -8,18 +8,18 @@ from __future__ import annotations
 
 from importlib import resources
 
-import asyncpg
+from events.db import Connection
 
 _LOCK_KEY = 0x6165_6F6E  # "aeon"
 
 
 def migration_files() -> list[tuple[str, str]]:
     folder = resources.files("events") / "migrations"
-    files = sorted(p for p in folder.iterdir() if p.name.endswith(".sql"))
+    files = sorted((p for p in folder.iterdir() if p.name.endswith(".sql")), key=lambda p: p.name)
     return [(p.name, p.read_text(encoding="utf-8")) for p in files]
 
 
-async def apply_migrations(conn: asyncpg.Connection) -> list[str]:
+async def apply_migrations(conn: Connection) -> list[str]:
     """Apply every migration not yet recorded; return the names applied now."""
     applied_now: list[str] = []
     async with conn.transaction():

@@ -15,6 +15,7 @@ from uuid import UUID
 import asyncpg
 import msgspec
 
+from events.db import Connection, Database
 from events.envelope import GENESIS_HASH, NewEvent, RecordedEvent
 from events.errors import StreamNotFound, VersionConflict
 from events.hashing import canonical_bytes, chain_hash
@@ -65,7 +66,7 @@ def _record(row: asyncpg.Record) -> RecordedEvent:
     )
 
 
-async def create_stream(conn: asyncpg.Connection, stream_id: UUID) -> StreamHead:
+async def create_stream(conn: Connection, stream_id: UUID) -> StreamHead:
     """Open an empty stream (version 0) inside the caller's transaction."""
     await conn.execute(
         "INSERT INTO streams (stream_id, version, last_hash) VALUES ($1, 0, $2)",
@@ -76,7 +77,7 @@ async def create_stream(conn: asyncpg.Connection, stream_id: UUID) -> StreamHead
 
 
 async def append(
-    conn: asyncpg.Connection,
+    conn: Connection,
     stream_id: UUID,
     head: StreamHead,
     new_events: Sequence[NewEvent],
@@ -110,11 +111,12 @@ async def append(
                 recorded_at=recorded_at,
             ),
         )
-        rows.append((version, event.type, event.type_version, _json.encode(event.data), prev, digest))
+        rows.append(
+            (version, event.type, event.type_version, _json.encode(event.data), prev, digest)
+        )
         prev = digest
     moved = await conn.execute(
-        "UPDATE streams SET version = $3, last_hash = $4"
-        " WHERE stream_id = $1 AND version = $2",
+        "UPDATE streams SET version = $3, last_hash = $4 WHERE stream_id = $1 AND version = $2",
         stream_id,
         head.version,
         version,
@@ -146,15 +148,17 @@ async def append(
     return sorted((_record(r) for r in inserted), key=lambda e: e.stream_version)
 
 
-async def stream_head(db: asyncpg.Pool | asyncpg.Connection, stream_id: UUID) -> StreamHead:
-    row = await db.fetchrow("SELECT version, last_hash FROM streams WHERE stream_id = $1", stream_id)
+async def stream_head(db: Database, stream_id: UUID) -> StreamHead:
+    row = await db.fetchrow(
+        "SELECT version, last_hash FROM streams WHERE stream_id = $1", stream_id
+    )
     if row is None:
         raise StreamNotFound(stream_id)
     return StreamHead(version=row["version"], last_hash=row["last_hash"])
 
 
 async def read_stream(
-    db: asyncpg.Pool | asyncpg.Connection,
+    db: Database,
     stream_id: UUID,
     *,
     after_version: int = 0,
@@ -177,7 +181,7 @@ async def read_stream(
 
 
 async def read_all(
-    db: asyncpg.Pool | asyncpg.Connection, after: Checkpoint, *, limit: int = 1000
+    db: Database, after: Checkpoint, *, limit: int = 1000
 ) -> tuple[list[RecordedEvent], Checkpoint]:
     """Events of every stream after ``after``, never skipping one that commits late.
 
@@ -203,7 +207,7 @@ async def read_all(
 
 
 async def save_snapshot(
-    conn: asyncpg.Connection, stream_id: UUID, version: int, schema_version: int, state: bytes
+    conn: Connection, stream_id: UUID, version: int, schema_version: int, state: bytes
 ) -> None:
     await conn.execute(
         """INSERT INTO snapshots (stream_id, version, schema_version, state)
@@ -218,7 +222,7 @@ async def save_snapshot(
 
 
 async def latest_snapshot(
-    db: asyncpg.Pool | asyncpg.Connection,
+    db: Database,
     stream_id: UUID,
     schema_version: int,
     *,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from uuid import UUID
 
-import asyncpg
 import msgspec
 
+from events.db import Database
 from events.envelope import GENESIS_HASH
 from events.hashing import canonical_bytes, chain_hash
 from events.store import read_stream, stream_head
@@ -28,7 +28,7 @@ class ChainReport(msgspec.Struct, frozen=True):
     first_broken: BrokenLink | None = None
 
 
-async def verify_chain(db: asyncpg.Pool | asyncpg.Connection, stream_id: UUID) -> ChainReport:
+async def verify_chain(db: Database, stream_id: UUID) -> ChainReport:
     """Recompute every hash from the stored rows.
 
     Any edit of an event (made with the immutability trigger disabled, or directly on
@@ -74,7 +74,11 @@ async def verify_chain(db: asyncpg.Pool | asyncpg.Connection, stream_id: UUID) -
             break
         after = page[-1].stream_version
     if checked != head.version:
-        return broken(checked + 1, f"stream head says version {head.version} but events end at {checked}")
+        return broken(
+            checked + 1, f"stream head says version {head.version} but events end at {checked}"
+        )
     if head.last_hash != prev:
         return broken(head.version, "stream head hash does not match the last event")
-    return ChainReport(stream_id=stream_id, ok=True, events_checked=checked, head_version=head.version)
+    return ChainReport(
+        stream_id=stream_id, ok=True, events_checked=checked, head_version=head.version
+    )

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import asyncpg
 import msgspec
 
+from events.db import Connection
 from projections.narration import narrate
 from service.codec import EventCodec
 from service.encounter import rolls_of, schema_version
@@ -22,21 +22,27 @@ _encode = msgspec.json.Encoder().encode
 
 class InlineProjector:
     async def apply(
-        self, conn: asyncpg.Connection, codec: EventCodec, applied: Sequence[AppliedEvent]
+        self, conn: Connection, codec: EventCodec, applied: Sequence[AppliedEvent]
     ) -> None:
         if not applied:
             return
         ruleset = codec.ruleset
         first, last = applied[0], applied[-1]
         encounter_id = first.recorded.stream_id
-        log_rows = []
-        roll_rows = []
+        log_rows: list[tuple[object, ...]] = []
+        roll_rows: list[tuple[object, ...]] = []
         for step in applied:
             rec = step.recorded
             round_no = ruleset.round_of(step.after.game)
             log_rows.append(
-                (encounter_id, rec.stream_version, round_no, rec.type,
-                 narrate(ruleset, step.before, step.event), rec.recorded_at)
+                (
+                    encounter_id,
+                    rec.stream_version,
+                    round_no,
+                    rec.type,
+                    narrate(ruleset, step.before, step.event),
+                    rec.recorded_at,
+                )
             )
             roll_rows.extend(
                 (encounter_id, roll.roll_id, rec.stream_version, round_no, _encode(roll).decode())
@@ -51,8 +57,13 @@ class InlineProjector:
                SET name = EXCLUDED.name, version = EXCLUDED.version,
                    schema_version = EXCLUDED.schema_version, state = EXCLUDED.state,
                    updated_at = EXCLUDED.updated_at""",
-            encounter_id, ruleset.name, final.name, final.version, schema_version(ruleset),
-            codec.encode_state(final).decode(), first.recorded.recorded_at,
+            encounter_id,
+            ruleset.name,
+            final.name,
+            final.version,
+            schema_version(ruleset),
+            codec.encode_state(final).decode(),
+            first.recorded.recorded_at,
             last.recorded.recorded_at,
         )
         await conn.executemany(

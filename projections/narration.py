@@ -9,7 +9,9 @@ from service.encounter import Encounter
 from service.ruleset import Ruleset
 
 
-def narrate(ruleset: Ruleset[Any, Any, Any, Any], before: Encounter[Any] | None, event: object) -> str:
+def narrate(
+    ruleset: Ruleset[Any, Any, Any, Any], before: Encounter[Any] | None, event: object
+) -> str:
     match event:
         case EncounterCreated():
             return f"Encounter {event.name!r} begins under the {event.ruleset} rules."
@@ -19,6 +21,9 @@ def narrate(ruleset: Ruleset[Any, Any, Any, Any], before: Encounter[Any] | None,
                 f" (client seed {event.client_seed!r})."
             )
         case SeedRevealed():
-            return f"Dice epoch {event.epoch} ends: seed revealed as {event.seed}; every roll of it can be checked."
+            return (
+                f"Dice epoch {event.epoch} ends: seed revealed as {event.seed};"
+                " every roll of it can be checked."
+            )
     assert before is not None
     return ruleset.narrate(before.game, event)

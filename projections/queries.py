@@ -6,8 +6,9 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-import asyncpg
 import msgspec
+
+from events.db import Database
 
 _decode_any = msgspec.json.Decoder()
 
@@ -37,7 +38,7 @@ class LogEntry(msgspec.Struct, frozen=True, kw_only=True):
     rolls: list[Any] = []
 
 
-async def current_state(db: asyncpg.Pool | asyncpg.Connection, encounter_id: UUID) -> StateRow | None:
+async def current_state(db: Database, encounter_id: UUID) -> StateRow | None:
     row = await db.fetchrow(
         "SELECT version, ruleset, state FROM encounter_state WHERE encounter_id = $1", encounter_id
     )
@@ -47,7 +48,7 @@ async def current_state(db: asyncpg.Pool | asyncpg.Connection, encounter_id: UUI
 
 
 async def list_encounters(
-    db: asyncpg.Pool | asyncpg.Connection,
+    db: Database,
     *,
     limit: int,
     before: tuple[datetime, UUID] | None = None,
@@ -70,11 +71,12 @@ async def list_encounters(
 
 
 async def log_entries(
-    db: asyncpg.Pool | asyncpg.Connection, encounter_id: UUID, *, after_version: int, limit: int
+    db: Database, encounter_id: UUID, *, after_version: int, limit: int
 ) -> list[LogEntry]:
     rows = await db.fetch(
         """SELECT l.version, l.round, l.type, l.text, l.recorded_at,
-                  coalesce((SELECT json_agg(r.record ORDER BY length(r.roll_id), r.roll_id) FROM roll_ledger r
+                  coalesce((SELECT json_agg(r.record ORDER BY length(r.roll_id), r.roll_id)
+                            FROM roll_ledger r
                             WHERE r.encounter_id = l.encounter_id AND r.version = l.version),
                            '[]') AS rolls
            FROM log_entries l
@@ -98,7 +100,7 @@ async def log_entries(
 
 
 async def rolls(
-    db: asyncpg.Pool | asyncpg.Connection, encounter_id: UUID, *, after_version: int, limit: int
+    db: Database, encounter_id: UUID, *, after_version: int, limit: int
 ) -> list[dict[str, Any]]:
     rows = await db.fetch(
         """SELECT version, round, record FROM roll_ledger

@@ -12,6 +12,7 @@ from uuid import UUID
 
 import asyncpg
 
+from events.db import Connection
 from events.store import read_stream
 from projections.inline import InlineProjector
 from service.encounter import Encounter, evolve
@@ -22,7 +23,7 @@ from service.registry import codec_for
 _PAGE = 5000
 
 
-async def rebuild_stream(conn: asyncpg.Connection, encounter_id: UUID) -> int:
+async def rebuild_stream(conn: Connection, encounter_id: UUID) -> int:
     """Rebuild one encounter's read models; returns the number of events folded."""
     codec = codec_for(await ruleset_of(conn, encounter_id))
     projector = InlineProjector()
@@ -48,7 +49,10 @@ async def rebuild_stream(conn: asyncpg.Connection, encounter_id: UUID) -> int:
 
 async def rebuild_all(pool: asyncpg.Pool) -> tuple[int, int]:
     """Rebuild every stream's read models; returns (streams, events)."""
-    streams = [r["stream_id"] for r in await pool.fetch("SELECT stream_id FROM streams ORDER BY created_at")]
+    streams = [
+        r["stream_id"]
+        for r in await pool.fetch("SELECT stream_id FROM streams ORDER BY created_at")
+    ]
     events = 0
     async with pool.acquire() as conn:
         for stream_id in streams:

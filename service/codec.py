@@ -23,7 +23,10 @@ from service.ruleset import Ruleset
 class EventCodec:
     def __init__(self, ruleset: Ruleset[Any, Any, Any, Any]) -> None:
         self.ruleset = ruleset
-        self.event_types: tuple[type[msgspec.Struct], ...] = (*CORE_EVENT_TYPES, *ruleset.event_types)
+        self.event_types: tuple[type[msgspec.Struct], ...] = (
+            *CORE_EVENT_TYPES,
+            *ruleset.event_types,
+        )
         self.event_union: Any = functools.reduce(operator.or_, self.event_types)
         self.command_union: Any = functools.reduce(operator.or_, ruleset.command_types)
         self.upcasters = Upcasters(ruleset.event_versions, ruleset.upcasters)

@@ -10,7 +10,9 @@ from typing import Any
 import msgspec
 
 
-class EncounterCreated(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="encounter.created"):
+class EncounterCreated(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="encounter.created"
+):
     """The first event of every stream: which rules, which options, what it is called."""
 
     name: str
@@ -18,7 +20,9 @@ class EncounterCreated(msgspec.Struct, frozen=True, kw_only=True, tag_field="typ
     options: dict[str, Any]
 
 
-class SeedCommitted(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="dice.seed_committed"):
+class SeedCommitted(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="dice.seed_committed"
+):
     """The server's public promise for a fairness epoch: sha256 of a secret seed.
 
     Server die k of this epoch is HMAC-SHA256(seed, f"{client_seed}:{k}") mapped to a
@@ -31,7 +35,9 @@ class SeedCommitted(msgspec.Struct, frozen=True, kw_only=True, tag_field="type",
     client_seed: str
 
 
-class SeedRevealed(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="dice.seed_revealed"):
+class SeedRevealed(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="dice.seed_revealed"
+):
     """The GM published the seed of an epoch: every roll of it can now be recomputed."""
 
     epoch: int

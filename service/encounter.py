@@ -116,4 +116,3 @@ def evolve(
             dice=count_rolls(enc.dice, rolls_of(event)),
         )
     return msgspec.structs.replace(enc, version=enc.version + 1)
-

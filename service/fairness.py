@@ -71,9 +71,7 @@ def verify_dice(events: Iterable[object]) -> DiceReport:
                 report.verified += 1
             else:
                 report.mismatched.append(roll.roll_id)
-    ok = all(
-        not r.mismatched and r.seed_matches_commitment is not False for r in epochs.values()
-    )
+    ok = all(not r.mismatched and r.seed_matches_commitment is not False for r in epochs.values())
     return DiceReport(
         ok=ok,
         epochs=sorted(epochs.values(), key=lambda r: r.epoch),

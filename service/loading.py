@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-import asyncpg
 import msgspec
 
+from events.db import Database
 from events.errors import StreamNotFound
 from events.store import StreamHead, latest_snapshot, read_stream, stream_head
 from service.codec import EventCodec
@@ -20,7 +20,7 @@ class Loaded(msgspec.Struct, frozen=True):
     head: StreamHead
 
 
-async def ruleset_of(db: asyncpg.Pool | asyncpg.Connection, encounter_id: UUID) -> str:
+async def ruleset_of(db: Database, encounter_id: UUID) -> str:
     name = await db.fetchval(
         "SELECT data->>'ruleset' FROM events WHERE stream_id = $1 AND stream_version = 1",
         encounter_id,
@@ -39,7 +39,7 @@ def fold(
 
 
 async def _fold_up_to(
-    db: asyncpg.Pool | asyncpg.Connection, codec: EventCodec, encounter_id: UUID, version: int
+    db: Database, codec: EventCodec, encounter_id: UUID, version: int
 ) -> Encounter[Any]:
     snapshot = await latest_snapshot(
         db, encounter_id, schema_version(codec.ruleset), at_most_version=version
@@ -54,9 +54,7 @@ async def _fold_up_to(
     return folded
 
 
-async def load(
-    db: asyncpg.Pool | asyncpg.Connection, encounter_id: UUID, *, ruleset: str | None = None
-) -> Loaded:
+async def load(db: Database, encounter_id: UUID, *, ruleset: str | None = None) -> Loaded:
     """The encounter at its head, from the latest snapshot plus the events after it.
 
     The head is read first and events only up to it, so a command committing meanwhile
@@ -67,9 +65,7 @@ async def load(
     return Loaded(await _fold_up_to(db, codec, encounter_id, head.version), head)
 
 
-async def load_at(
-    db: asyncpg.Pool | asyncpg.Connection, encounter_id: UUID, version: int
-) -> Encounter[Any]:
+async def load_at(db: Database, encounter_id: UUID, version: int) -> Encounter[Any]:
     """The encounter as it was right after event ``version`` (time travel)."""
     codec = codec_for(await ruleset_of(db, encounter_id))
     head = await stream_head(db, encounter_id)

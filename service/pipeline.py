@@ -21,6 +21,7 @@ from uuid import UUID, uuid4
 import asyncpg
 import msgspec
 
+from events.db import Connection
 from events.envelope import RecordedEvent
 from events.errors import StreamNotFound, VersionConflict
 from events.idempotency import find_response, save_response
@@ -56,7 +57,7 @@ class Projector(Protocol):
     """Inline read models, updated inside the append's transaction."""
 
     async def apply(
-        self, conn: asyncpg.Connection, codec: EventCodec, applied: Sequence[AppliedEvent]
+        self, conn: Connection, codec: EventCodec, applied: Sequence[AppliedEvent]
     ) -> None: ...
 
 
@@ -105,7 +106,9 @@ class CommandPipeline:
     ) -> bytes:
         """Open a stream with encounter.created and the first dice commitment."""
         if idempotency_key:
-            stored = await find_response(self._pool, CREATE_NAMESPACE, idempotency_key, request_hash)
+            stored = await find_response(
+                self._pool, CREATE_NAMESPACE, idempotency_key, request_hash
+            )
             if stored is not None:
                 return stored
         rules = get_ruleset(ruleset)
@@ -174,7 +177,12 @@ class CommandPipeline:
             return Decision(events=events, roll_source=source)
 
         return await self._run(
-            encounter_id, decide, actor, expected_version, idempotency_key, request_hash,
+            encounter_id,
+            decide,
+            actor,
+            expected_version,
+            idempotency_key,
+            request_hash,
             command_type=_command_tag(envelope.command),
         )
 
@@ -205,7 +213,12 @@ class CommandPipeline:
             )
 
         return await self._run(
-            encounter_id, decide, actor, expected_version, idempotency_key, request_hash,
+            encounter_id,
+            decide,
+            actor,
+            expected_version,
+            idempotency_key,
+            request_hash,
             command_type="dice.reveal_seed",
         )
 
@@ -240,10 +253,18 @@ class CommandPipeline:
                 decision = decide(loaded, codec)
                 if not decision.events:
                     return _encode(
-                        CommandResult(encounter_id=encounter_id, version=loaded.head.version, events=[])
+                        CommandResult(
+                            encounter_id=encounter_id, version=loaded.head.version, events=[]
+                        )
                     )
                 recorded, final = await self._write(
-                    conn, codec, encounter_id, loaded.encounter, loaded.head, decision, actor,
+                    conn,
+                    codec,
+                    encounter_id,
+                    loaded.encounter,
+                    loaded.head,
+                    decision,
+                    actor,
                     {"command_type": command_type, "idempotency_key": idempotency_key},
                 )
                 response = _encode(
@@ -264,7 +285,7 @@ class CommandPipeline:
         return response
 
     async def _lock_and_load(
-        self, conn: asyncpg.Connection, codec: EventCodec, encounter_id: UUID
+        self, conn: Connection, codec: EventCodec, encounter_id: UUID
     ) -> Loaded:
         """Lock the stream row for this transaction and bring the cached state up to it.
 
@@ -293,7 +314,7 @@ class CommandPipeline:
 
     async def _write(
         self,
-        conn: asyncpg.Connection,
+        conn: Connection,
         codec: EventCodec,
         encounter_id: UUID,
         encounter: Encounter[Any] | None,
@@ -325,7 +346,11 @@ class CommandPipeline:
             await conn.execute(
                 "INSERT INTO dice_seeds (stream_id, epoch, seed, client_seed, commitment)"
                 " VALUES ($1, $2, $3, $4, $5)",
-                encounter_id, epoch, seed, client, commitment(seed),
+                encounter_id,
+                epoch,
+                seed,
+                client,
+                commitment(seed),
             )
             self._seeds.put((encounter_id, epoch), seed)
         applied: list[AppliedEvent] = []
@@ -335,7 +360,10 @@ class CommandPipeline:
             applied.append(AppliedEvent(rec, event, state, after))
             if after.version % self._snapshot_every == 0:
                 await save_snapshot(
-                    conn, encounter_id, after.version, schema_version(codec.ruleset),
+                    conn,
+                    encounter_id,
+                    after.version,
+                    schema_version(codec.ruleset),
                     codec.encode_state(after),
                 )
             state = after
@@ -356,7 +384,7 @@ class CommandPipeline:
         return RollingDice(faces, next_roll_number=dice.rolls_made + 1, hidden=envelope.hidden)
 
     async def _ensure_seed(
-        self, conn: asyncpg.Connection, encounter_id: UUID, encounter: Encounter[Any]
+        self, conn: Connection, encounter_id: UUID, encounter: Encounter[Any]
     ) -> None:
         key = (encounter_id, encounter.dice.epoch)
         if self._seeds.get(key) is None:

@@ -6,14 +6,16 @@ key appends once and replays the first response).
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
 from litestar import Request, Response, post
-from litestar.params import Parameter
+from litestar.di import NamedDependency
+from litestar.params import FromPath, HeaderParameter, JSONBody
 
 from api.headers import etag, expected_version, idempotency_key
+from api.responses import json_bytes
 from api.schemas import CommandBody, RevealSeed
 from api.state import Services
 from events.idempotency import request_fingerprint
@@ -21,27 +23,38 @@ from service.commands import Actor, CommandEnvelope, CommandResult
 
 IfMatch = Annotated[
     str | None,
-    Parameter(header="If-Match", description='Expected stream version, e.g. "7"; 409 if it moved.'),
+    HeaderParameter(
+        name="If-Match", description='Expected stream version, e.g. "7"; 409 if it moved.'
+    ),
 ]
 IdempotencyKey = Annotated[
     str | None,
-    Parameter(header="Idempotency-Key", description="Same key, same body: appended once."),
+    HeaderParameter(name="Idempotency-Key", description="Same key, same body: appended once."),
 ]
-CorrelationId = Annotated[str | None, Parameter(header="X-Correlation-ID", max_length=200)]
+CorrelationId = Annotated[str | None, HeaderParameter(name="X-Correlation-ID", max_length=200)]
 
 _version_only = msgspec.json.Decoder(type=dict[str, object])
 
 
 def _respond(response: bytes) -> Response[CommandResult]:
     version = _version_only.decode(response)["version"]
-    return Response(response, status_code=200, media_type="application/json", headers={"ETag": etag(int(str(version)))})
+    return json_bytes(response, headers={"ETag": etag(int(str(version)))})
 
 
-@post("/encounters/{encounter_id:uuid}/commands", operation_id="postCommand", status_code=200,
-      summary="Issue a ruleset command")
+@post(
+    "/encounters/{encounter_id:uuid}/commands",
+    operation_id="postCommand",
+    status_code=200,
+    summary="Issue a ruleset command",
+)
 async def post_command(
-    encounter_id: UUID, request: Request, data: CommandBody, services: Services,
-    if_match: IfMatch = None, idempotency: IdempotencyKey = None, correlation: CorrelationId = None,
+    encounter_id: FromPath[UUID],
+    request: Request[Any, Any, Any],
+    data: JSONBody[CommandBody],
+    services: NamedDependency[Services],
+    if_match: IfMatch = None,
+    idempotency: IdempotencyKey = None,
+    correlation: CorrelationId = None,
 ) -> Response[CommandResult]:
     """Decides the command under the encounter's rules and appends the resulting events.
 
@@ -59,11 +72,20 @@ async def post_command(
     return _respond(response)
 
 
-@post("/encounters/{encounter_id:uuid}/dice/reveal", operation_id="revealSeed", status_code=200,
-      summary="Reveal the dice seed and open a new epoch")
+@post(
+    "/encounters/{encounter_id:uuid}/dice/reveal",
+    operation_id="revealSeed",
+    status_code=200,
+    summary="Reveal the dice seed and open a new epoch",
+)
 async def reveal_seed(
-    encounter_id: UUID, request: Request, services: Services, data: RevealSeed | None = None,
-    if_match: IfMatch = None, idempotency: IdempotencyKey = None, correlation: CorrelationId = None,
+    encounter_id: FromPath[UUID],
+    request: Request[Any, Any, Any],
+    services: NamedDependency[Services],
+    data: JSONBody[RevealSeed | None] = None,
+    if_match: IfMatch = None,
+    idempotency: IdempotencyKey = None,
+    correlation: CorrelationId = None,
 ) -> Response[CommandResult]:
     """Publishes the current epoch's secret seed, so every server roll of that epoch can be
     recomputed, and commits to a fresh seed for the rolls that follow."""

@@ -4,46 +4,58 @@ from __future__ import annotations
 
 import base64
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
 from litestar import Request, Response, get, post
-from litestar.params import Parameter
+from litestar.di import NamedDependency
+from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, QueryParameter
 
 from api.headers import etag, idempotency_key
 from api.problems import problem
+from api.responses import json_bytes
 from api.schemas import CreateEncounter, EncounterPage, EncounterView
 from api.state import Services
 from events.idempotency import request_fingerprint
 from projections.queries import current_state, list_encounters
 from service.commands import Actor, CreatedEncounter
 
-Limit = Annotated[int, Parameter(ge=1, le=1000, description="Page size (at most 1000).")]
+Limit = Annotated[int, QueryParameter(ge=1, le=1000, description="Page size (at most 1000).")]
 
 
 @post("/encounters", operation_id="createEncounter", status_code=201, summary="Create an encounter")
 async def create_encounter(
-    request: Request, data: CreateEncounter, services: Services,
-    idempotency: Annotated[str | None, Parameter(header="Idempotency-Key")] = None,
+    request: Request[Any, Any, Any],
+    data: JSONBody[CreateEncounter],
+    services: NamedDependency[Services],
+    idempotency: Annotated[str | None, HeaderParameter(name="Idempotency-Key")] = None,
 ) -> Response[CreatedEncounter]:
     """Starts a stream with `encounter.created` and the first dice commitment."""
     body = await request.body()
     response = await services.pipeline.create_encounter(
-        ruleset=data.ruleset, name=data.name, options=data.options, client_seed=data.client_seed,
-        actor=Actor(role="gm"), idempotency_key=idempotency_key(idempotency),
+        ruleset=data.ruleset,
+        name=data.name,
+        options=data.options,
+        client_seed=data.client_seed,
+        actor=Actor(role="gm"),
+        idempotency_key=idempotency_key(idempotency),
         request_hash=request_fingerprint(body),
     )
     created = msgspec.json.decode(response, type=CreatedEncounter)
-    return Response(
-        response, status_code=201, media_type="application/json",
+    return json_bytes(
+        response,
+        status_code=201,
         headers={"Location": f"/encounters/{created.encounter_id}", "ETag": etag(created.version)},
     )
 
 
 @get("/encounters", operation_id="listEncounters", summary="List encounters, newest first")
 async def get_encounters(
-    services: Services, limit: Limit = 50, cursor: str | None = None, ruleset: str | None = None
+    services: NamedDependency[Services],
+    limit: Limit = 50,
+    cursor: FromQuery[str | None] = None,
+    ruleset: FromQuery[str | None] = None,
 ) -> EncounterPage:
     before = _decode_cursor(cursor) if cursor else None
     items = await list_encounters(services.pool, limit=limit, before=before, ruleset=ruleset)
@@ -58,8 +70,9 @@ async def get_encounters(
 
 @get("/encounters/{encounter_id:uuid}", operation_id="getEncounter", summary="Current state")
 async def get_encounter(
-    encounter_id: UUID, services: Services,
-    if_none_match: Annotated[str | None, Parameter(header="If-None-Match")] = None,
+    encounter_id: FromPath[UUID],
+    services: NamedDependency[Services],
+    if_none_match: Annotated[str | None, HeaderParameter(name="If-None-Match")] = None,
 ) -> Response[EncounterView]:
     """The folded state with `ETag` = stream version (send it back as `If-Match`)."""
     row = await current_state(services.pool, encounter_id)
@@ -67,9 +80,11 @@ async def get_encounter(
         raise problem(404, "encounter-not-found", f"No encounter has id {encounter_id}.")
     tag = etag(row.version)
     if if_none_match is not None and if_none_match.strip() == tag:
-        return Response(b"", status_code=304, headers={"ETag": tag})
-    view = EncounterView(encounter_id=encounter_id, ruleset=row.ruleset, version=row.version, state=row.state)
-    return Response(msgspec.json.encode(view), media_type="application/json", headers={"ETag": tag})
+        return json_bytes(b"", status_code=304, headers={"ETag": tag})
+    view = EncounterView(
+        encounter_id=encounter_id, ruleset=row.ruleset, version=row.version, state=row.state
+    )
+    return json_bytes(msgspec.json.encode(view), headers={"ETag": tag})
 
 
 def _decode_cursor(cursor: str) -> tuple[datetime, UUID]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from litestar import Response, get
+from litestar.di import NamedDependency
 
 from api.schemas import Health
 from api.state import Services
@@ -18,7 +19,7 @@ async def live() -> Health:
 
 
 @get("/health/ready", operation_id="ready", summary="Readiness")
-async def ready(services: Services) -> Response[Health]:
+async def ready(services: NamedDependency[Services]) -> Response[Health]:
     """503 when PostgreSQL does not answer; Redis being down only degrades live updates."""
     checks: dict[str, str] = {}
     try:
@@ -35,4 +36,6 @@ async def ready(services: Services) -> Response[Health]:
     else:
         checks["redis"] = "not configured (in-process fan-out)"
     ok = checks["postgres"] == "ok"
-    return Response(Health(status="ok" if ok else "unavailable", checks=checks), status_code=200 if ok else 503)
+    return Response(
+        Health(status="ok" if ok else "unavailable", checks=checks), status_code=200 if ok else 503
+    )

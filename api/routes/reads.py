@@ -6,9 +6,11 @@ from typing import Annotated, Literal
 from uuid import UUID
 
 from litestar import Response, get
-from litestar.params import Parameter
+from litestar.di import NamedDependency
+from litestar.params import FromPath, FromQuery, QueryParameter
 
 from api.problems import problem
+from api.responses import plain_text
 from api.schemas import EventOut, EventPage, LogPage, RollPage, VerifyReport
 from api.state import Services
 from events.errors import StreamNotFound
@@ -19,11 +21,13 @@ from service.fairness import verify_dice
 from service.loading import ruleset_of
 from service.registry import codec_for
 
-After = Annotated[int, Parameter(ge=0, description="Return entries after this stream version.")]
-Limit = Annotated[int, Parameter(ge=1, le=1000, description="Page size (at most 1000).")]
+After = Annotated[
+    int, QueryParameter(ge=0, description="Return entries after this stream version.")
+]
+Limit = Annotated[int, QueryParameter(ge=1, le=1000, description="Page size (at most 1000).")]
 
 
-async def _exists(services: Services, encounter_id: UUID) -> None:
+async def _exists(services: NamedDependency[Services], encounter_id: UUID) -> None:
     try:
         await stream_head(services.pool, encounter_id)
     except StreamNotFound:
@@ -35,48 +39,81 @@ def _next(versions: list[int], limit: int) -> int | None:
 
 
 @get("/encounters/{encounter_id:uuid}/events", operation_id="listEvents", summary="Raw events")
-async def get_events(encounter_id: UUID, services: Services, after_version: After = 0, limit: Limit = 500) -> EventPage:
+async def get_events(
+    encounter_id: FromPath[UUID],
+    services: NamedDependency[Services],
+    after_version: After = 0,
+    limit: Limit = 500,
+) -> EventPage:
     """The stored events in stream order, with their hash chain links."""
     await _exists(services, encounter_id)
-    events = await read_stream(services.pool, encounter_id, after_version=after_version, limit=limit)
+    events = await read_stream(
+        services.pool, encounter_id, after_version=after_version, limit=limit
+    )
     out = [
         EventOut(
-            global_position=e.global_position, stream_version=e.stream_version, type=e.type,
-            type_version=e.type_version, data=e.data, metadata=e.metadata,
-            recorded_at=e.recorded_at, prev_hash=e.prev_hash, hash=e.hash,
+            global_position=e.global_position,
+            stream_version=e.stream_version,
+            type=e.type,
+            type_version=e.type_version,
+            data=e.data,
+            metadata=e.metadata,
+            recorded_at=e.recorded_at,
+            prev_hash=e.prev_hash,
+            hash=e.hash,
         )
         for e in events
     ]
-    return EventPage(events=out, next_after_version=_next([e.stream_version for e in events], limit))
+    return EventPage(
+        events=out, next_after_version=_next([e.stream_version for e in events], limit)
+    )
 
 
 @get("/encounters/{encounter_id:uuid}/log", operation_id="getLog", summary="Replay log")
 async def get_log(
-    encounter_id: UUID, services: Services, after_version: After = 0, limit: Limit = 500,
-    format: Literal["json", "text"] = "json",
+    encounter_id: FromPath[UUID],
+    services: NamedDependency[Services],
+    after_version: After = 0,
+    limit: Limit = 500,
+    format: FromQuery[Literal["json", "text"]] = "json",
 ) -> Response[LogPage]:
     """One line per event, as a GM would announce it; `format=text` gives plain text."""
     await _exists(services, encounter_id)
-    entries = await log_entries(services.pool, encounter_id, after_version=after_version, limit=limit)
+    entries = await log_entries(
+        services.pool, encounter_id, after_version=after_version, limit=limit
+    )
     if format == "text":
         lines = []
         for e in entries:
             where = f"round {e.round}" if e.round is not None else "setup"
             lines.append(f"#{e.version:<4} [{where}] {e.text}")
-        return Response("\n".join(lines) + ("\n" if lines else ""), media_type="text/plain; charset=utf-8")
-    return Response(LogPage(entries=entries, next_after_version=_next([e.version for e in entries], limit)))
+        return plain_text("\n".join(lines) + ("\n" if lines else ""))
+    return Response(
+        LogPage(entries=entries, next_after_version=_next([e.version for e in entries], limit))
+    )
 
 
 @get("/encounters/{encounter_id:uuid}/rolls", operation_id="listRolls", summary="Roll ledger")
-async def get_rolls(encounter_id: UUID, services: Services, after_version: After = 0, limit: Limit = 500) -> RollPage:
+async def get_rolls(
+    encounter_id: FromPath[UUID],
+    services: NamedDependency[Services],
+    after_version: After = 0,
+    limit: Limit = 500,
+) -> RollPage:
     """Every roll with its raw faces, modifiers, total, target, outcome, source and index."""
     await _exists(services, encounter_id)
     found = await rolls(services.pool, encounter_id, after_version=after_version, limit=limit)
-    return RollPage(rolls=found, next_after_version=_next([int(r["version"]) for r in found], limit))
+    return RollPage(
+        rolls=found, next_after_version=_next([int(r["version"]) for r in found], limit)
+    )
 
 
-@get("/encounters/{encounter_id:uuid}/verify", operation_id="verifyEncounter", summary="Verify chain and dice")
-async def verify(encounter_id: UUID, services: Services) -> VerifyReport:
+@get(
+    "/encounters/{encounter_id:uuid}/verify",
+    operation_id="verifyEncounter",
+    summary="Verify chain and dice",
+)
+async def verify(encounter_id: FromPath[UUID], services: NamedDependency[Services]) -> VerifyReport:
     """Recomputes the hash chain (naming the first broken link) and every server roll of
     the epochs whose seed has been revealed."""
     await _exists(services, encounter_id)

@@ -8,6 +8,7 @@ from typing import Any
 
 import msgspec
 from litestar import get
+from litestar.params import FromPath
 
 from api.problems import problem
 from api.schemas import CommandExample, EventExample, OptionInfo, RulesetInfo
@@ -26,12 +27,21 @@ def describe(ruleset: Ruleset[Any, Any, Any, Any]) -> RulesetInfo:
         name=ruleset.name,
         title=ruleset.title,
         summary=ruleset.summary,
-        options=[OptionInfo(key=o.key, default=o.default, description=o.description) for o in ruleset.option_notes],
+        options=[
+            OptionInfo(key=o.key, default=o.default, description=o.description)
+            for o in ruleset.option_notes
+        ],
         commands=[
-            CommandExample(type=_tag(type(e)), example=e) for e in ruleset.examples if type(e) in command_types
+            CommandExample(type=_tag(type(e)), example=e)
+            for e in ruleset.examples
+            if type(e) in command_types
         ],
         events=[
-            EventExample(type=_tag(type(e)), version=codec.upcasters.current_version(_tag(type(e))), example=e)
+            EventExample(
+                type=_tag(type(e)),
+                version=codec.upcasters.current_version(_tag(type(e))),
+                example=e,
+            )
             for e in ruleset.examples
             if type(e) in ruleset.event_types
         ],
@@ -45,7 +55,7 @@ async def list_rulesets() -> list[RulesetInfo]:
 
 
 @get("/rulesets/{name:str}", operation_id="getRuleset", summary="One rule system")
-async def get_ruleset_info(name: str) -> RulesetInfo:
+async def get_ruleset_info(name: FromPath[str]) -> RulesetInfo:
     """Options with defaults and the reasons for them, every command and event with an example."""
     try:
         return describe(get_ruleset(name))

@@ -13,16 +13,31 @@ async def create(client: Client, name: str = "E2E", **extra: Any) -> str:
     return str(response.json()["encounter_id"])
 
 
-async def command(client: Client, encounter_id: str, cmd: dict[str, Any], *, expect: int = 200,
-                  manual: list[list[int]] | None = None, headers: dict[str, str] | None = None) -> dict[str, Any]:
+async def command(
+    client: Client,
+    encounter_id: str,
+    cmd: dict[str, Any],
+    *,
+    expect: int = 200,
+    manual: list[list[int]] | None = None,
+    headers: dict[str, str] | None = None,
+) -> dict[str, Any]:
     body: dict[str, Any] = {"command": cmd}
     if manual is not None:
         body["manual_dice"] = manual
-    response = await client.post(f"/encounters/{encounter_id}/commands", json=body, headers=headers or {})
+    response = await client.post(
+        f"/encounters/{encounter_id}/commands", json=body, headers=headers or {}
+    )
     assert response.status_code == expect, response.text
     result: dict[str, Any] = response.json()
     return result
 
 
 def combatant(ident: str, hp: int, **stats: int) -> dict[str, Any]:
-    return {"type": "generic.add_combatant", "id": ident, "name": ident.title(), "hp": hp, "stats": stats}
+    return {
+        "type": "generic.add_combatant",
+        "id": ident,
+        "name": ident.title(),
+        "hp": hp,
+        "stats": stats,
+    }

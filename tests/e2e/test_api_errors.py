@@ -28,19 +28,26 @@ async def encounter(client: Client) -> str:
     [
         (b'{"command": {"type": "generic.next_turn"', 400, "truncated"),
         (b'{"command": {"type": "generic.next_turn", "extra": 1}}', 400, "extra"),
-        (b'{"command": {"type": "generic.damage", "target": "alice", "amount": "five"}}', 400, "int"),
+        (
+            b'{"command": {"type": "generic.damage", "target": "alice", "amount": "five"}}',
+            400,
+            "int",
+        ),
         (b'{"command": {"type": "generic.fly"}}', 400, "generic.fly"),
         (b'{"command": {"type": "generic.next_turn"}, "unknown": true}', 400, "unknown"),
-        (b'[1, 2, 3]', 400, "object"),
-        (b'\xff\xfe not utf-8', 400, ""),
+        (b"[1, 2, 3]", 400, "object"),
+        (b"\xff\xfe not utf-8", 400, ""),
     ],
 )
 async def test_malformed_bodies_are_400_and_append_nothing(
     client: Client, encounter: str, body: bytes, status: int, fragment: str
 ) -> None:
     before = await _version(client, encounter)
-    response = await client.post(f"/encounters/{encounter}/commands", content=body,
-                                 headers={"content-type": "application/json"})
+    response = await client.post(
+        f"/encounters/{encounter}/commands",
+        content=body,
+        headers={"content-type": "application/json"},
+    )
     assert response.status_code == status, response.text
     assert response.headers["content-type"].startswith(PROBLEM)
     problem = response.json()
@@ -50,9 +57,11 @@ async def test_malformed_bodies_are_400_and_append_nothing(
 
 
 async def test_oversized_body_is_413(client: Client, encounter: str) -> None:
-    response = await client.post(f"/encounters/{encounter}/commands",
-                                 content=b'{"command": {"type": "generic.next_turn"}, "x": "' + b"a" * 200_000 + b'"}',
-                                 headers={"content-type": "application/json"})
+    response = await client.post(
+        f"/encounters/{encounter}/commands",
+        content=b'{"command": {"type": "generic.next_turn"}, "x": "' + b"a" * 200_000 + b'"}',
+        headers={"content-type": "application/json"},
+    )
     assert response.status_code == 413
     assert response.headers["content-type"].startswith(PROBLEM)
 
@@ -63,36 +72,76 @@ async def test_unknown_ids_are_404(client: Client) -> None:
         response = await client.get(f"/encounters/{missing}{path}")
         assert response.status_code == 404, path
         assert str(missing) in response.json()["detail"]
-    response = await client.post(f"/encounters/{missing}/commands", json={"command": {"type": "generic.next_turn"}})
+    response = await client.post(
+        f"/encounters/{missing}/commands", json={"command": {"type": "generic.next_turn"}}
+    )
     assert response.status_code == 404
     assert (await client.get("/rulesets/chess")).status_code == 404
     assert (await client.get("/encounters/not-a-uuid")).status_code in (400, 404)
 
 
-async def test_rule_violation_is_422_in_words_and_appends_nothing(client: Client, encounter: str) -> None:
+async def test_rule_violation_is_422_in_words_and_appends_nothing(
+    client: Client, encounter: str
+) -> None:
     before = await _version(client, encounter)
-    problem = await command(client, encounter, {"type": "generic.heal", "target": "alice", "amount": 3}, expect=422)
+    problem = await command(
+        client, encounter, {"type": "generic.heal", "target": "alice", "amount": 3}, expect=422
+    )
     assert problem["type"].endswith("/rule-violation")
     assert "Alice" in problem["detail"]
-    bad_dice = await command(client, encounter, {"type": "generic.attack", "attacker": "alice",
-                                                 "target": "goblin", "notation": "1000000d6"}, expect=422)
+    bad_dice = await command(
+        client,
+        encounter,
+        {
+            "type": "generic.attack",
+            "attacker": "alice",
+            "target": "goblin",
+            "notation": "1000000d6",
+        },
+        expect=422,
+    )
     assert "MAX_DICE" in bad_dice["detail"] or "1000" in bad_dice["detail"]
-    too_few = await command(client, encounter, {"type": "generic.attack", "attacker": "alice", "target": "goblin",
-                                                "notation": "1d20", "damage": "1d6"}, manual=[[20]], expect=422)
+    too_few = await command(
+        client,
+        encounter,
+        {
+            "type": "generic.attack",
+            "attacker": "alice",
+            "target": "goblin",
+            "notation": "1d20",
+            "damage": "1d6",
+        },
+        manual=[[20]],
+        expect=422,
+    )
     assert "manual" in too_few["detail"]
     assert await _version(client, encounter) == before
 
 
 async def test_if_match_stale_is_409_with_current_version(client: Client, encounter: str) -> None:
     current = await _version(client, encounter)
-    ok = await command(client, encounter, {"type": "generic.damage", "target": "goblin", "amount": 1},
-                       headers={"If-Match": f'"{current}"'})
+    ok = await command(
+        client,
+        encounter,
+        {"type": "generic.damage", "target": "goblin", "amount": 1},
+        headers={"If-Match": f'"{current}"'},
+    )
     assert ok["version"] == current + 1
-    problem = await command(client, encounter, {"type": "generic.damage", "target": "goblin", "amount": 1},
-                            headers={"If-Match": f'"{current}"'}, expect=409)
+    problem = await command(
+        client,
+        encounter,
+        {"type": "generic.damage", "target": "goblin", "amount": 1},
+        headers={"If-Match": f'"{current}"'},
+        expect=409,
+    )
     assert problem["current_version"] == current + 1
-    bad = await command(client, encounter, {"type": "generic.next_turn"}, headers={"If-Match": "yesterday"},
-                        expect=400)
+    bad = await command(
+        client,
+        encounter,
+        {"type": "generic.next_turn"},
+        headers={"If-Match": "yesterday"},
+        expect=400,
+    )
     assert "If-Match" in bad["detail"]
 
 
@@ -103,16 +152,23 @@ async def test_idempotency_key_appends_once(client: Client, encounter: str) -> N
     again = await command(client, encounter, cmd, headers={"Idempotency-Key": "swing-1"})
     assert first == again
     assert await _version(client, encounter) == before + len(first["events"])
-    other = await command(client, encounter, {**cmd, "notation": "1d20+4"},
-                          headers={"Idempotency-Key": "swing-1"}, expect=422)
+    other = await command(
+        client,
+        encounter,
+        {**cmd, "notation": "1d20+4"},
+        headers={"Idempotency-Key": "swing-1"},
+        expect=422,
+    )
     assert "swing-1" in other["detail"]
 
 
 async def test_create_refuses_unknown_ruleset_and_bad_options(client: Client) -> None:
     response = await client.post("/encounters", json={"ruleset": "chess", "name": "x"})
     assert response.status_code == 422 and "generic" in response.json()["detail"]
-    response = await client.post("/encounters", json={"ruleset": "generic", "name": "x",
-                                                      "options": {"initiative_notation": 5}})
+    response = await client.post(
+        "/encounters",
+        json={"ruleset": "generic", "name": "x", "options": {"initiative_notation": 5}},
+    )
     assert response.status_code == 422
     response = await client.post("/encounters", json={"ruleset": "generic", "name": ""})
     assert response.status_code == 400
@@ -123,8 +179,12 @@ async def test_lists_page_with_cursor(client: Client) -> None:
         await create(client, f"page-{i}")
     first = (await client.get("/encounters", params={"limit": 2})).json()
     assert len(first["items"]) == 2 and first["next_cursor"]
-    second = (await client.get("/encounters", params={"limit": 2, "cursor": first["next_cursor"]})).json()
-    assert {i["encounter_id"] for i in first["items"]}.isdisjoint(i["encounter_id"] for i in second["items"])
+    second = (
+        await client.get("/encounters", params={"limit": 2, "cursor": first["next_cursor"]})
+    ).json()
+    assert {i["encounter_id"] for i in first["items"]}.isdisjoint(
+        i["encounter_id"] for i in second["items"]
+    )
     assert (await client.get("/encounters", params={"limit": 5000})).status_code == 400
     assert (await client.get("/encounters", params={"cursor": "garbage!"})).status_code == 400
 

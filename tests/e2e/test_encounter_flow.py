@@ -11,33 +11,94 @@ from tests.e2e.helpers import Client, combatant, command, create
 
 async def test_complete_generic_encounter(client: Client, database_url: str) -> None:
     eid = await create(client, "Bridge fight", options={"initiative_stat": "dex"})
-    for c in (combatant("alice", 20, ac=14, dex=3), combatant("bob", 16, ac=12, dex=1),
-              combatant("orc", 15, ac=13, dex=0)):
+    for c in (
+        combatant("alice", 20, ac=14, dex=3),
+        combatant("bob", 16, ac=12, dex=1),
+        combatant("orc", 15, ac=13, dex=0),
+    ):
         await command(client, eid, c)
     init = await command(client, eid, {"type": "generic.roll_initiative"}, manual=[[10], [12], [9]])
     state = (await client.get(f"/encounters/{eid}")).json()["state"]["game"]
-    assert [slot["combatant"] for slot in state["order"]] == ["alice", "bob", "orc"]  # 13, 13 (dex 3 beats 1), 9
+    assert [slot["combatant"] for slot in state["order"]] == [
+        "alice",
+        "bob",
+        "orc",
+    ]  # 13, 13 (dex 3 beats 1), 9
     assert init["events"][0]["data"]["rolls"][0]["modifiers"][0] == {"label": "dex", "value": 3}
 
     # Round 1: alice hits the orc, bob misses, the orc is slowed for 1 round, then hits bob.
-    hit = await command(client, eid, {"type": "generic.attack", "attacker": "alice", "target": "orc",
-                                      "notation": "1d20+5", "damage": "1d8+2"}, manual=[[11], [6]])
-    assert [r["outcome"] for e in hit["events"] for r in e["data"].get("rolls", [])][0] == "hit"
+    hit = await command(
+        client,
+        eid,
+        {
+            "type": "generic.attack",
+            "attacker": "alice",
+            "target": "orc",
+            "notation": "1d20+5",
+            "damage": "1d8+2",
+        },
+        manual=[[11], [6]],
+    )
+    assert hit["events"][0]["data"]["rolls"][0]["outcome"] == "hit"
     await command(client, eid, {"type": "generic.next_turn"})
-    await command(client, eid, {"type": "generic.attack", "attacker": "bob", "target": "orc",
-                                "notation": "1d20+2", "damage": "1d6"}, manual=[[3]])
-    await command(client, eid, {"type": "generic.add_condition", "target": "orc", "condition": "slowed",
-                                "duration_rounds": 1})
+    await command(
+        client,
+        eid,
+        {
+            "type": "generic.attack",
+            "attacker": "bob",
+            "target": "orc",
+            "notation": "1d20+2",
+            "damage": "1d6",
+        },
+        manual=[[3]],
+    )
+    await command(
+        client,
+        eid,
+        {
+            "type": "generic.add_condition",
+            "target": "orc",
+            "condition": "slowed",
+            "duration_rounds": 1,
+        },
+    )
     await command(client, eid, {"type": "generic.next_turn"})
-    await command(client, eid, {"type": "generic.attack", "attacker": "orc", "target": "bob",
-                                "notation": "1d20+4", "damage": "1d12"}, manual=[[15], [7]])
+    await command(
+        client,
+        eid,
+        {
+            "type": "generic.attack",
+            "attacker": "orc",
+            "target": "bob",
+            "notation": "1d20+4",
+            "damage": "1d12",
+        },
+        manual=[[15], [7]],
+    )
     # Round 2 (server dice): the condition expires when round 2 begins.
     turn = await command(client, eid, {"type": "generic.next_turn"})
     assert "generic.condition_expired" in [e["type"] for e in turn["events"]]
-    await command(client, eid, {"type": "generic.attack", "attacker": "alice", "target": "orc",
-                                "notation": "1d20+5", "damage": "1d8+2"})
-    await command(client, eid, {"type": "generic.adjudicate", "reason": "the orc's armour was cracked",
-                                "ruling": {"type": "set_value", "combatant": "orc", "field": "stat:ac", "value": 11}})
+    await command(
+        client,
+        eid,
+        {
+            "type": "generic.attack",
+            "attacker": "alice",
+            "target": "orc",
+            "notation": "1d20+5",
+            "damage": "1d8+2",
+        },
+    )
+    await command(
+        client,
+        eid,
+        {
+            "type": "generic.adjudicate",
+            "reason": "the orc's armour was cracked",
+            "ruling": {"type": "set_value", "combatant": "orc", "field": "stat:ac", "value": 11},
+        },
+    )
 
     response = await client.get(f"/encounters/{eid}")
     view = response.json()
@@ -56,9 +117,13 @@ async def test_complete_generic_encounter(client: Client, database_url: str) -> 
 
     conn = await asyncpg.connect(database_url)
     try:
-        before = await conn.fetchval("SELECT state FROM encounter_state WHERE encounter_id = $1", eid)
+        before = await conn.fetchval(
+            "SELECT state FROM encounter_state WHERE encounter_id = $1", eid
+        )
         await rebuild_stream(conn, __import__("uuid").UUID(eid))
-        after = await conn.fetchval("SELECT state FROM encounter_state WHERE encounter_id = $1", eid)
+        after = await conn.fetchval(
+            "SELECT state FROM encounter_state WHERE encounter_id = $1", eid
+        )
     finally:
         await conn.close()
     assert before == after
@@ -78,14 +143,27 @@ async def test_complete_generic_encounter(client: Client, database_url: str) -> 
     assert verify["ok"] and verify["chain"]["events_checked"] == view["version"]
 
 
-async def test_server_rolls_recompute_from_revealed_seed_with_hashlib_and_hmac(client: Client) -> None:
+async def test_server_rolls_recompute_from_revealed_seed_with_hashlib_and_hmac(
+    client: Client,
+) -> None:
     eid = await create(client, "Fairness", client_seed="players-chose-this")
     await command(client, eid, combatant("a", 10, ac=10))
     await command(client, eid, combatant("b", 10, ac=10))
     for _ in range(5):
-        await command(client, eid, {"type": "generic.attack", "attacker": "a", "target": "b",
-                                    "notation": "4d6kh3+1", "damage": "1d6!"})
-    reveal = await client.post(f"/encounters/{eid}/dice/reveal", json={"next_client_seed": "round-two"})
+        await command(
+            client,
+            eid,
+            {
+                "type": "generic.attack",
+                "attacker": "a",
+                "target": "b",
+                "notation": "4d6kh3+1",
+                "damage": "1d6!",
+            },
+        )
+    reveal = await client.post(
+        f"/encounters/{eid}/dice/reveal", json={"next_client_seed": "round-two"}
+    )
     assert reveal.status_code == 200, reveal.text
     seed_hex = reveal.json()["events"][0]["data"]["seed"]
     rolls = (await client.get(f"/encounters/{eid}/rolls")).json()["rolls"]
@@ -103,7 +181,7 @@ async def test_server_rolls_recompute_from_revealed_seed_with_hashlib_and_hmac(c
             mac = hmac.new(seed, msg.encode(), hashlib.sha256).digest()
             limit = 2**32 - (2**32 % sides)
             for i in range(0, 32, 4):
-                word = int.from_bytes(mac[i:i + 4], "big")
+                word = int.from_bytes(mac[i : i + 4], "big")
                 if word < limit:
                     return word % sides + 1
             j += 1
@@ -111,8 +189,9 @@ async def test_server_rolls_recompute_from_revealed_seed_with_hashlib_and_hmac(c
     server_rolls = [r for r in rolls if r["source"] == "server"]
     assert len(server_rolls) >= 5
     for roll in server_rolls:
-        assert [d["face"] for d in roll["dice"]] == [face(roll["index"] + i, d["sides"])
-                                                     for i, d in enumerate(roll["dice"])]
+        assert [d["face"] for d in roll["dice"]] == [
+            face(roll["index"] + i, d["sides"]) for i, d in enumerate(roll["dice"])
+        ]
     verify = (await client.get(f"/encounters/{eid}/verify")).json()
     assert verify["dice"]["epochs"][0]["verified"] == len(server_rolls)
     assert verify["dice"]["epochs"][1]["revealed"] is False

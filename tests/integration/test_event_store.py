@@ -1,4 +1,4 @@
-"""The event store against a real PostgreSQL: append, conflicts, immutability, chain, idempotency."""
+"""The event store on a real PostgreSQL: append, conflicts, immutability, chain, idempotency."""
 
 from __future__ import annotations
 
@@ -21,8 +21,14 @@ async def _new_stream(pool: asyncpg.Pool, events: int = 0) -> UUID:
     async with pool.acquire() as conn, conn.transaction():
         head = await create_stream(conn, stream_id)
         if events:
-            await append(conn, stream_id, head, [NewEvent(type="t.e", data={"n": i}) for i in range(events)],
-                         metadata={"actor": {"role": "gm"}}, recorded_at=datetime.now(UTC))
+            await append(
+                conn,
+                stream_id,
+                head,
+                [NewEvent(type="t.e", data={"n": i}) for i in range(events)],
+                metadata={"actor": {"role": "gm"}},
+                recorded_at=datetime.now(UTC),
+            )
     return stream_id
 
 
@@ -44,8 +50,14 @@ async def test_stale_expected_version_is_a_conflict_across_connections(pool: asy
         async with pool.acquire() as conn:
             try:
                 async with conn.transaction():
-                    await append(conn, stream_id, head, [NewEvent(type="t.e", data={"w": n})],
-                                 metadata={}, recorded_at=datetime.now(UTC))
+                    await append(
+                        conn,
+                        stream_id,
+                        head,
+                        [NewEvent(type="t.e", data={"w": n})],
+                        metadata={},
+                        recorded_at=datetime.now(UTC),
+                    )
                     await asyncio.sleep(0.05)  # hold the transaction open so both overlap
                 return "won"
             except VersionConflict as exc:
@@ -82,7 +94,8 @@ async def test_verify_names_the_first_altered_event(pool: asyncpg.Pool) -> None:
     async with pool.acquire() as conn, conn.transaction():
         await conn.execute("ALTER TABLE events DISABLE TRIGGER events_no_update_delete")
         await conn.execute(
-            "UPDATE events SET data = '{\"n\": 99}'::jsonb WHERE stream_id = $1 AND stream_version = 3",
+            "UPDATE events SET data = '{\"n\": 99}'::jsonb"
+            " WHERE stream_id = $1 AND stream_version = 3",
             stream_id,
         )
         await conn.execute("ALTER TABLE events ENABLE TRIGGER events_no_update_delete")
@@ -99,14 +112,18 @@ async def test_verify_names_a_deleted_event(pool: asyncpg.Pool) -> None:
     stream_id = await _new_stream(pool, events=3)
     async with pool.acquire() as conn, conn.transaction():
         await conn.execute("ALTER TABLE events DISABLE TRIGGER events_no_update_delete")
-        await conn.execute("DELETE FROM events WHERE stream_id = $1 AND stream_version = 2", stream_id)
+        await conn.execute(
+            "DELETE FROM events WHERE stream_id = $1 AND stream_version = 2", stream_id
+        )
         await conn.execute("ALTER TABLE events ENABLE TRIGGER events_no_update_delete")
     report = await verify_chain(pool, stream_id)
     assert report.first_broken is not None and report.first_broken.version == 2
     assert "missing" in report.first_broken.reason
 
 
-async def test_idempotency_key_returns_first_response_and_refuses_other_bodies(pool: asyncpg.Pool) -> None:
+async def test_idempotency_key_returns_first_response_and_refuses_other_bodies(
+    pool: asyncpg.Pool,
+) -> None:
     stream_id = await _new_stream(pool)
     async with pool.acquire() as conn, conn.transaction():
         await save_response(conn, stream_id, "k1", "hash-a", b'{"version": 1}')
@@ -126,5 +143,11 @@ async def test_append_to_missing_stream_is_refused(pool: asyncpg.Pool) -> None:
     async with pool.acquire() as conn:
         with pytest.raises(StreamNotFound):
             async with conn.transaction():
-                await append(conn, uuid4(), StreamHead(0, GENESIS_HASH), [NewEvent(type="t", data={})],
-                             metadata={}, recorded_at=datetime.now(UTC))
+                await append(
+                    conn,
+                    uuid4(),
+                    StreamHead(0, GENESIS_HASH),
+                    [NewEvent(type="t", data={})],
+                    metadata={},
+                    recorded_at=datetime.now(UTC),
+                )

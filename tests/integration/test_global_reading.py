@@ -24,14 +24,28 @@ async def test_reader_sees_late_committing_event_after_a_later_position(pool: as
         slow_tx = slow_conn.transaction()
         await slow_tx.start()
         # The slow writer takes its global position first ...
-        await append(slow_conn, slow_id, await _head(slow_conn, slow_id), [NewEvent(type="t.slow", data={})],
-                     metadata={}, recorded_at=datetime.now(UTC))
+        await append(
+            slow_conn,
+            slow_id,
+            await _head(slow_conn, slow_id),
+            [NewEvent(type="t.slow", data={})],
+            metadata={},
+            recorded_at=datetime.now(UTC),
+        )
         # ... a fast writer takes a later one and commits.
         async with pool.acquire() as conn, conn.transaction():
-            await append(conn, fast_id, await _head(conn, fast_id), [NewEvent(type="t.fast", data={})],
-                         metadata={}, recorded_at=datetime.now(UTC))
+            await append(
+                conn,
+                fast_id,
+                await _head(conn, fast_id),
+                [NewEvent(type="t.fast", data={})],
+                metadata={},
+                recorded_at=datetime.now(UTC),
+            )
         seen, checkpoint = await read_all(pool, start)
-        assert [e.type for e in seen if e.stream_id in (slow_id, fast_id)] == []  # nothing past the open tx
+        assert [
+            e.type for e in seen if e.stream_id in (slow_id, fast_id)
+        ] == []  # nothing past the open tx
         await slow_tx.commit()
     finally:
         await pool.release(slow_conn)
@@ -45,7 +59,9 @@ async def _head(conn: asyncpg.Connection, stream_id: object):  # type: ignore[no
     return await stream_head(conn, stream_id)  # type: ignore[arg-type]
 
 
-async def test_follower_sees_every_committed_event_once_and_no_rolled_back_one(pool: asyncpg.Pool) -> None:
+async def test_follower_sees_every_committed_event_once_and_no_rolled_back_one(
+    pool: asyncpg.Pool,
+) -> None:
     """8 writers with overlapping, deliberately slow transactions; some roll back."""
     _, start = await read_all(pool, Checkpoint(), limit=1_000_000)
     committed: set[tuple[str, int]] = set()
@@ -61,8 +77,14 @@ async def test_follower_sees_every_committed_event_once_and_no_rolled_back_one(p
                 tx = conn.transaction()
                 await tx.start()
                 head = await _head(conn, sid)
-                await append(conn, sid, head, [NewEvent(type="t.w", data={"w": w, "i": i})],
-                             metadata={}, recorded_at=datetime.now(UTC))
+                await append(
+                    conn,
+                    sid,
+                    head,
+                    [NewEvent(type="t.w", data={"w": w, "i": i})],
+                    metadata={},
+                    recorded_at=datetime.now(UTC),
+                )
                 await asyncio.sleep(rng.uniform(0, 0.03))
                 if rng.random() < 0.25:
                     await tx.rollback()

@@ -16,39 +16,53 @@ from projections.inline import InlineProjector
 from service.commands import Actor, CommandEnvelope
 from service.loading import load
 from service.pipeline import CommandPipeline
-from service.rulesets.generic.commands import AddCombatant, Attack, Damage
 from service.ruleset import RuleViolation
+from service.rulesets.generic.commands import AddCombatant, Attack, Damage
 
 GM = Actor(role="gm")
 
 
 async def new_encounter(pipeline: CommandPipeline, name: str = "Test") -> UUID:
     created = msgspec.json.decode(
-        await pipeline.create_encounter(ruleset="generic", name=name, options={}, client_seed=None, actor=GM)
+        await pipeline.create_encounter(
+            ruleset="generic", name=name, options={}, client_seed=None, actor=GM
+        )
     )
     return UUID(created["encounter_id"])
 
 
-async def run(pipeline: CommandPipeline, encounter_id: UUID, command: Any, **kwargs: Any) -> dict[str, Any]:
+async def run(
+    pipeline: CommandPipeline, encounter_id: UUID, command: Any, **kwargs: Any
+) -> dict[str, Any]:
     result: dict[str, Any] = msgspec.json.decode(
-        await pipeline.execute(encounter_id, CommandEnvelope(command=command, manual_dice=kwargs.pop("manual", None)),
-                               actor=GM, **kwargs)
+        await pipeline.execute(
+            encounter_id,
+            CommandEnvelope(command=command, manual_dice=kwargs.pop("manual", None)),
+            actor=GM,
+            **kwargs,
+        )
     )
     return result
 
 
 async def add(pipeline: CommandPipeline, encounter_id: UUID, ident: str, hp: int = 10) -> None:
-    await run(pipeline, encounter_id, AddCombatant(id=ident, name=ident.title(), hp=hp, stats={"ac": 12}))
+    await run(
+        pipeline, encounter_id, AddCombatant(id=ident, name=ident.title(), hp=hp, stats={"ac": 12})
+    )
 
 
-async def test_rejected_command_appends_nothing(pipeline: CommandPipeline, pool: asyncpg.Pool) -> None:
+async def test_rejected_command_appends_nothing(
+    pipeline: CommandPipeline, pool: asyncpg.Pool
+) -> None:
     encounter_id = await new_encounter(pipeline)
     await add(pipeline, encounter_id, "alice")
     before = await read_stream(pool, encounter_id)
     with pytest.raises(RuleViolation):
         await run(pipeline, encounter_id, AddCombatant(id="alice", name="Alice again", hp=5))
     assert await read_stream(pool, encounter_id) == before
-    state_version = await pool.fetchval("SELECT version FROM encounter_state WHERE encounter_id = $1", encounter_id)
+    state_version = await pool.fetchval(
+        "SELECT version FROM encounter_state WHERE encounter_id = $1", encounter_id
+    )
     assert state_version == before[-1].stream_version
 
 
@@ -78,7 +92,9 @@ async def test_two_writers_with_same_expected_version_one_wins(pool: asyncpg.Poo
     assert sorted(await asyncio.gather(hit(a), hit(b))) == ["conflict", "ok"]
 
 
-async def test_200_concurrent_commands_from_20_clients_leave_versions_gapless(pool: asyncpg.Pool) -> None:
+async def test_200_concurrent_commands_from_20_clients_leave_versions_gapless(
+    pool: asyncpg.Pool,
+) -> None:
     # Four pipelines stand for four processes: each has its own stale-able cache.
     pipelines = [CommandPipeline(pool, InlineProjector()) for _ in range(4)]
     encounter_id = await new_encounter(pipelines[0])
@@ -113,13 +129,19 @@ async def test_snapshots_are_written_every_n_and_loading_uses_them(pool: asyncpg
     await add(pipeline, encounter_id, "alice", hp=100)
     for _ in range(9):
         await run(pipeline, encounter_id, Damage(target="alice", amount=1))
-    versions = [r["version"] for r in await pool.fetch(
-        "SELECT version FROM snapshots WHERE stream_id = $1 ORDER BY version", encounter_id)]
+    versions = [
+        r["version"]
+        for r in await pool.fetch(
+            "SELECT version FROM snapshots WHERE stream_id = $1 ORDER BY version", encounter_id
+        )
+    ]
     assert versions == [5, 10]
     loaded = await load(pool, encounter_id)
     assert loaded.encounter.version == 12 and loaded.encounter.game.combatants["alice"].hp == 91
     # A snapshot of another state schema is ignored, not decoded.
-    await pool.execute("UPDATE snapshots SET schema_version = -1 WHERE stream_id = $1", encounter_id)
+    await pool.execute(
+        "UPDATE snapshots SET schema_version = -1 WHERE stream_id = $1", encounter_id
+    )
     assert (await load(pool, encounter_id)).encounter == loaded.encounter
 
 
@@ -127,9 +149,12 @@ async def test_manual_dice_are_recorded_as_manual(pipeline: CommandPipeline) -> 
     encounter_id = await new_encounter(pipeline)
     await add(pipeline, encounter_id, "alice")
     await add(pipeline, encounter_id, "goblin")
-    result = await run(pipeline, encounter_id,
-                       Attack(attacker="alice", target="goblin", notation="1d20+3", damage="1d6"),
-                       manual=[[15], [4]])
+    result = await run(
+        pipeline,
+        encounter_id,
+        Attack(attacker="alice", target="goblin", notation="1d20+3", damage="1d6"),
+        manual=[[15], [4]],
+    )
     rolls = [r for e in result["events"] for r in e["data"].get("rolls", [])]
     assert [r["source"] for r in rolls] == ["manual", "manual"]
     assert rolls[0]["dice"][0]["face"] == 15 and rolls[0]["total"] == 18

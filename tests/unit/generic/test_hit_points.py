@@ -51,7 +51,7 @@ def test_custom_down_condition() -> None:
 @pytest.mark.parametrize(
     ("command", "message"),
     [
-        (Damage(target="goblin"), "either an amount or a notation for the damage"),
+        (Damage(target="goblin"), "give an amount or a notation for the damage$"),
         (Damage(target="goblin", amount=1, notation="1d4"), "not both"),
         (Damage(target="goblin", amount=-2), r"damage amount cannot be negative \(-2\)"),
         (Damage(target="orc", amount=2), "no combatant with id 'orc'"),
@@ -107,5 +107,5 @@ def test_healing_at_full_hp_is_refused() -> None:
 
 def test_healing_needs_exactly_one_amount() -> None:
     given(RULESET, alice(), HURT).when(Heal(target="alice")).rejected(
-        match="either an amount or a notation for the healing"
+        match="give an amount or a notation for the healing$"
     )

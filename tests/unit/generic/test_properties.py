@@ -7,6 +7,8 @@ trip (snapshots and the event store rely on it), and every event can be narrated
 
 from __future__ import annotations
 
+import os
+
 import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -131,7 +133,11 @@ def play(options: GenericOptions, commands: list[Command]) -> tuple[list[Event],
     return events, states
 
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=int(os.environ.get("GENERIC_EXAMPLES", "150")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 @SETTINGS

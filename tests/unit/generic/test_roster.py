@@ -55,7 +55,8 @@ def test_adding_at_zero_hp_adds_the_down_condition() -> None:
     [
         (AddCombatant(id="alice", name="Alicia", hp=3), "id 'alice' is already used by Alice"),
         (AddCombatant(id="x", name="  ", hp=3), "name cannot be empty"),
-        (AddCombatant(id=" ", name="X", hp=3), "id cannot be empty"),
+        (AddCombatant(id=" ", name="X", hp=3), "' ' is not a valid id"),
+        (AddCombatant(id="a b", name="X", hp=3), "'a b' is not a valid id"),
         (AddCombatant(id="x", name="X", hp=-1), "X cannot start with negative hit points"),
         (AddCombatant(id="x", name="X", hp=0, max_hp=0), "at least 1, not 0"),
         (AddCombatant(id="x", name="X", hp=9, max_hp=8), "9 hp, above max hp 8"),
@@ -90,13 +91,13 @@ def test_removing_someone_else_keeps_the_turn_and_leaves_the_order() -> None:
 
 def test_removing_the_combatant_whose_turn_it_is_passes_the_turn() -> None:
     given(RULESET, *everyone_in_combat(turn="bob")).when(RemoveCombatant(id="bob")).then(
-        CombatantRemoved(combatant="bob"), TurnStarted(combatant="goblin")
+        TurnStarted(combatant="goblin"), CombatantRemoved(combatant="bob")
     )
 
 
 def test_removing_the_last_in_the_order_on_their_turn_starts_the_next_round() -> None:
     given(RULESET, *everyone_in_combat(turn="goblin")).when(RemoveCombatant(id="goblin")).then(
-        CombatantRemoved(combatant="goblin"), RoundStarted(round=2, combatant="alice")
+        RoundStarted(round=2, combatant="alice"), CombatantRemoved(combatant="goblin")
     )
 
 

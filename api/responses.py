@@ -1,0 +1,22 @@
+"""Responses whose body is JSON the service already encoded.
+
+The pipeline hands back the exact bytes it stored for idempotent replay; re-decoding and
+re-encoding them would cost time and could change them.  The handler keeps its precise
+return annotation (``Response[CommandResult]`` ...) so the OpenAPI document stays exact.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Response
+
+
+def json_bytes(
+    body: bytes, *, status_code: int = 200, headers: dict[str, str] | None = None
+) -> Response[Any]:
+    return Response(body, status_code=status_code, media_type="application/json", headers=headers)
+
+
+def plain_text(body: str) -> Response[Any]:
+    return Response(body, media_type="text/plain; charset=utf-8")
