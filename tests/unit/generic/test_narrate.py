@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from service.dice import ManualFaces, RollingDice
 from service.rulesets.generic.commands import (
     Adjudicate,
     Attack,
@@ -123,8 +124,6 @@ def test_healing_and_rulings() -> None:
 
 
 def test_a_secret_roll_is_told_only_as_having_happened() -> None:
-    from service.dice import ManualFaces, RollingDice
-
     dice = RollingDice(ManualFaces([[17]]), next_roll_number=1, hidden=True)
     given_ = given(RULESET, goblin())
     check = Check(combatant="goblin", notation="1d20", label="Stealth", target_number=12)

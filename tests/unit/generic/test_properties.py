@@ -7,8 +7,6 @@ trip (snapshots and the event store rely on it), and every event can be narrated
 
 from __future__ import annotations
 
-import os
-
 import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -134,7 +132,7 @@ def play(options: GenericOptions, commands: list[Command]) -> tuple[list[Event],
 
 
 SETTINGS = settings(
-    max_examples=int(os.environ.get("GENERIC_EXAMPLES", "150")),
+    max_examples=150,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )

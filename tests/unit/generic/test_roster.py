@@ -20,7 +20,7 @@ from service.rulesets.generic.events import (
 )
 from service.rulesets.generic.options import GenericOptions
 from tests.unit.deciders import given
-from tests.unit.generic.fixtures import RULESET, alice, bob, everyone_in_combat, goblin
+from tests.unit.generic.fixtures import RULESET, alice, bob, everyone_in_combat, goblin, in_combat
 
 
 def test_add_combatant_defaults_max_hp_to_hp() -> None:
@@ -101,9 +101,16 @@ def test_removing_the_last_in_the_order_on_their_turn_starts_the_next_round() ->
     )
 
 
-def test_the_only_combatant_in_the_order_cannot_be_removed_on_their_turn() -> None:
-    from tests.unit.generic.fixtures import in_combat
+def test_a_removed_combatant_gets_no_expiry_events() -> None:
+    prone = ConditionAdded(
+        combatant="goblin", condition="prone", duration_rounds=1, expires_at_round=2
+    )
+    given(RULESET, *everyone_in_combat(turn="goblin"), prone).when(
+        RemoveCombatant(id="goblin")
+    ).then(RoundStarted(round=2, combatant="alice"), CombatantRemoved(combatant="goblin"))
 
+
+def test_the_only_combatant_in_the_order_cannot_be_removed_on_their_turn() -> None:
     given(RULESET, alice(), goblin(), *in_combat("goblin")).when(
         RemoveCombatant(id="goblin")
     ).rejected(match="Goblin is the only combatant in the initiative order; end the encounter")

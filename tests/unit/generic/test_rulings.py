@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from service.dice.model import RollRecord
 from service.rulesets.generic.commands import (
     AddCombatant,
     AddCondition,
@@ -43,8 +44,6 @@ def ruling(what: object, reason: str = "the table agreed") -> Adjudicate:
 
 def missed(roll_id: str) -> AttackRolled:
     """A miss whose attack roll has ``roll_id`` (the record's other fields do not matter)."""
-    from service.dice.model import RollRecord
-
     record = RollRecord(
         roll_id=roll_id, roller="alice", purpose="attack", notation="1d20", dice=(), total=3,
         source="manual", outcome="miss",
