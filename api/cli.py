@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import logging
 import os
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -35,6 +36,10 @@ def _serve(args: argparse.Namespace) -> int:
         os.environ.pop("REDIS_URL", None)
     host, port = args.host or settings.host, args.port or settings.port
     print(f"aeon-ledger: serving on http://{host}:{port} (API docs at /schema)", flush=True)
+    if handle is not None:
+        # uvicorn re-raises SIGTERM after its graceful shutdown; exiting through SystemExit
+        # instead of the default handler lets the embedded PostgreSQL stop cleanly below.
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         uvicorn.run(
             "api.app:create_app",

@@ -1,0 +1,63 @@
+"""The README's first command on a machine with no servers: `aeon-ledger serve` with no
+DATABASE_URL and no REDIS_URL starts the embedded PostgreSQL, and the demo plays against it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+BIN = Path(sys.executable).parent
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_serve_on_embedded_default_then_demo(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen(
+        [str(BIN / "aeon-ledger"), "serve", "--port", str(port)],
+        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            assert server.poll() is None, server.stdout.read() if server.stdout else ""
+            try:
+                if httpx.get(f"{url}/health/ready", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "the embedded service did not become ready in 90 s"
+            time.sleep(0.5)
+        ready = httpx.get(f"{url}/health/ready").json()
+        assert ready["checks"]["postgres"] == "ok"
+        assert "in-process" in ready["checks"]["redis"]
+        assert (tmp_path / ".aeon-ledger" / "pgdata").is_dir()
+
+        demo = subprocess.run([str(BIN / "aeon-ledger"), "demo", "--url", url], env=env,
+                              capture_output=True, text=True, timeout=120)
+        assert demo.returncode == 0, demo.stderr
+        out = demo.stdout
+        assert "rolls 1d20+5 for attack on Grak the Goblin: d20 [16] +5 notation = 21 vs 13: hit" in out
+        assert "takes 8 damage" in out
+        assert "hash chain ok: True" in out
+        assert "refused" not in demo.stderr
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
