@@ -28,7 +28,11 @@ def test_serve_on_embedded_default_then_demo(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
         [str(BIN / "aeon-ledger"), "serve", "--port", str(port)],
-        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
         start_new_session=True,
     )
     try:
@@ -47,11 +51,19 @@ def test_serve_on_embedded_default_then_demo(tmp_path: Path) -> None:
         assert "in-process" in ready["checks"]["redis"]
         assert (tmp_path / ".aeon-ledger" / "pgdata").is_dir()
 
-        demo = subprocess.run([str(BIN / "aeon-ledger"), "demo", "--url", url], env=env,
-                              capture_output=True, text=True, timeout=120)
+        demo = subprocess.run(
+            [str(BIN / "aeon-ledger"), "demo", "--url", url],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert demo.returncode == 0, demo.stderr
         out = demo.stdout
-        assert "rolls 1d20+5 for attack on Grak the Goblin: d20 [16] +5 notation = 21 vs 13: hit" in out
+        assert (
+            "rolls 1d20+5 for attack on Grak the Goblin: d20 [16] +5 notation = 21 vs 13: hit"
+            in out
+        )
         assert "takes 8 damage" in out
         assert "hash chain ok: True" in out
         assert "refused" not in demo.stderr
