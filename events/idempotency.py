@@ -36,8 +36,7 @@ async def find_response(db: Database, stream_id: UUID, key: str, request_hash: s
         return None
     if row["request_hash"] != request_hash:
         raise IdempotencyKeyReused(key)
-    response: str = row["response"]
-    return response.encode()
+    return bytes(row["response"])
 
 
 async def save_response(
@@ -50,9 +49,9 @@ async def save_response(
     """
     await conn.execute(
         """INSERT INTO idempotency_keys (stream_id, key, request_hash, response)
-           VALUES ($1, $2, $3, $4::jsonb)""",
+           VALUES ($1, $2, $3, $4)""",
         stream_id,
         key,
         request_hash,
-        response.decode(),
+        response,
     )

@@ -48,7 +48,7 @@ CREATE TABLE idempotency_keys (
     stream_id     uuid NOT NULL,
     key           text NOT NULL,
     request_hash  text NOT NULL,
-    response      jsonb NOT NULL,
+    response      bytea NOT NULL,  -- the exact bytes first sent, replayed byte for byte
     created_at    timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (stream_id, key)
 );

@@ -159,3 +159,25 @@ async def test_manual_dice_are_recorded_as_manual(pipeline: CommandPipeline) -> 
     assert [r["source"] for r in rolls] == ["manual", "manual"]
     assert rolls[0]["dice"][0]["face"] == 15 and rolls[0]["total"] == 18
     assert result["events"][0]["metadata"]["roll_source"] == "manual"
+
+
+async def test_concurrent_requests_with_one_idempotency_key_append_once(
+    pool: asyncpg.Pool,
+) -> None:
+    a = CommandPipeline(pool, InlineProjector())
+    b = CommandPipeline(pool, InlineProjector())
+    encounter_id = await new_encounter(a)
+    await add(a, encounter_id, "alice", hp=50)
+
+    async def send(p: CommandPipeline) -> bytes:
+        return await p.execute(
+            encounter_id,
+            CommandEnvelope(command=Damage(target="alice", notation="1d6")),
+            actor=GM,
+            idempotency_key="once",
+            request_hash="same-body",
+        )
+
+    responses = await asyncio.gather(*(send(p) for p in (a, b, a, b)))
+    assert len(set(responses)) == 1
+    assert len(await read_stream(pool, encounter_id)) == 4
