@@ -16,6 +16,7 @@ Module map (each module has one job; copy this layout for a new rule system):
 - ``roster``    adding and removing combatants and conditions
 - ``initiative`` / ``turns`` / ``actions`` / ``rulings``   the rules of each command
 - ``narrate``   one replay-log line per event
+- ``examples``  one instance of every command and event, for the API documentation
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from service.rulesets.generic.commands import COMMAND_TYPES, Command
 from service.rulesets.generic.decide import decide
 from service.rulesets.generic.events import EVENT_TYPES, Event
 from service.rulesets.generic.evolve import evolve
+from service.rulesets.generic.examples import EXAMPLES
 from service.rulesets.generic.narrate import narrate
 from service.rulesets.generic.options import OPTION_NOTES, GenericOptions
 from service.rulesets.generic.state import State, initial_state, round_of
@@ -50,6 +52,7 @@ RULESET: Ruleset[State, Command, Event, GenericOptions] = Ruleset(
     evolve=evolve,
     narrate=narrate,
     round_of=round_of,
+    examples=EXAMPLES,
 )
 
 __all__ = ["RULESET", "Command", "Event", "GenericOptions", "State"]

@@ -17,7 +17,7 @@ def _start() -> object:
 
 
 def test_stream_must_start_with_encounter_created() -> None:
-    with pytest.raises(ValueError, match="encounter.created"):
+    with pytest.raises(ValueError, match=r"encounter\.created"):
         evolve(RULESET, None, SeedCommitted(epoch=1, commitment="c", client_seed="s"))
 
 
