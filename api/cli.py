@@ -37,9 +37,11 @@ def _serve(args: argparse.Namespace) -> int:
     host, port = args.host or settings.host, args.port or settings.port
     print(f"aeon-ledger: serving on http://{host}:{port} (API docs at /schema)", flush=True)
     if handle is not None:
-        # uvicorn re-raises SIGTERM after its graceful shutdown; exiting through SystemExit
-        # instead of the default handler lets the embedded PostgreSQL stop cleanly below.
-        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        # uvicorn re-raises SIGTERM after its graceful shutdown, and a closed terminal sends
+        # SIGHUP; leaving through SystemExit rather than the default handlers lets the
+        # embedded PostgreSQL stop cleanly in the finally below.
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            signal.signal(signum, lambda *_: sys.exit(0))
     try:
         uvicorn.run(
             "api.app:create_app",
