@@ -35,6 +35,8 @@ class DiceReport(msgspec.Struct, kw_only=True):
     manual_rolls: int
     unverifiable_rolls: int
     """Server rolls of epochs whose seed is still secret."""
+    error: str | None = None
+    """Why the rolls could not be checked at all (events that no longer decode)."""
 
 
 def verify_dice(events: Iterable[object]) -> DiceReport:

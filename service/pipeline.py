@@ -128,24 +128,31 @@ class CommandPipeline:
             new_seed=(1, seed, client),
         )
         codec = codec_for(ruleset)
-        async with self._pool.acquire() as conn, conn.transaction():
-            head = await create_stream(conn, encounter_id)
-            recorded, final = await self._write(
-                conn, codec, encounter_id, None, head, decision, actor, None
-            )
-            response = _encode(
-                CreatedEncounter(
-                    encounter_id=encounter_id,
-                    ruleset=ruleset,
-                    name=name,
-                    version=final.version,
-                    dice_commitment=final.dice.commitment,
-                    client_seed=client,
-                    events=recorded,
+        try:
+            async with self._pool.acquire() as conn, conn.transaction():
+                head = await create_stream(conn, encounter_id)
+                recorded, final = await self._write(
+                    conn, codec, encounter_id, None, head, decision, actor, None
                 )
+                response = _encode(
+                    CreatedEncounter(
+                        encounter_id=encounter_id,
+                        ruleset=ruleset,
+                        name=name,
+                        version=final.version,
+                        dice_commitment=final.dice.commitment,
+                        client_seed=client,
+                        events=recorded,
+                    )
+                )
+                if idempotency_key:
+                    await save_response(
+                        conn, CREATE_NAMESPACE, idempotency_key, request_hash, response
+                    )
+        except asyncpg.UniqueViolationError as clash:
+            return await self._first_response(
+                clash, CREATE_NAMESPACE, idempotency_key, request_hash
             )
-            if idempotency_key:
-                await save_response(conn, CREATE_NAMESPACE, idempotency_key, request_hash, response)
         self._cache.put(encounter_id, Loaded(final, _head_after(recorded)))
         await self._notify(encounter_id, recorded)
         return response
@@ -165,7 +172,7 @@ class CommandPipeline:
         def decide(loaded: Loaded, codec: EventCodec) -> Decision:
             if not codec.owns_command(envelope.command):
                 raise RuleViolation(
-                    f"{type(envelope.command).__name__} is not a command of the "
+                    f"{_command_tag(envelope.command)} is not a command of the "
                     f"{codec.ruleset.name!r} ruleset this encounter runs"
                 )
             dice = self._dice_for(encounter_id, loaded.encounter, envelope)
@@ -272,17 +279,27 @@ class CommandPipeline:
                 )
                 if idempotency_key:
                     await save_response(conn, encounter_id, idempotency_key, request_hash, response)
-        except asyncpg.UniqueViolationError:
-            # The same Idempotency-Key committed first on another connection.
-            if idempotency_key is None:
-                raise
-            stored = await find_response(self._pool, encounter_id, idempotency_key, request_hash)
-            if stored is None:
-                raise
-            return stored
+        except asyncpg.UniqueViolationError as clash:
+            return await self._first_response(clash, encounter_id, idempotency_key, request_hash)
         self._cache.put(encounter_id, Loaded(final, _head_after(recorded)))
         await self._notify(encounter_id, recorded)
         return response
+
+    async def _first_response(
+        self,
+        clash: asyncpg.UniqueViolationError,
+        stream_id: UUID,
+        idempotency_key: str | None,
+        request_hash: str,
+    ) -> bytes:
+        """After a unique violation: when the same Idempotency-Key committed first on
+        another connection, its stored response is the answer; any other clash is a bug."""
+        stored = None
+        if idempotency_key is not None:
+            stored = await find_response(self._pool, stream_id, idempotency_key, request_hash)
+        if stored is None:
+            raise clash
+        return stored
 
     async def _lock_and_load(
         self, conn: Connection, codec: EventCodec, encounter_id: UUID

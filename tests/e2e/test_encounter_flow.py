@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from uuid import UUID
+
+import asyncpg
+import msgspec
 
 from projections.rebuild import rebuild_stream
+from service.loading import load
 from tests.e2e.helpers import Client, combatant, command, create
 
 
@@ -113,29 +118,23 @@ async def test_complete_generic_encounter(client: Client, database_url: str) -> 
     assert "no longer slowed" in log and "the orc's armour was cracked" in log
 
     # The inline state equals the state rebuilt from scratch from the events.
-    import asyncpg
-
     conn = await asyncpg.connect(database_url)
     try:
         before = await conn.fetchval(
             "SELECT state FROM encounter_state WHERE encounter_id = $1", eid
         )
-        await rebuild_stream(conn, __import__("uuid").UUID(eid))
+        await rebuild_stream(conn, UUID(eid))
         after = await conn.fetchval(
             "SELECT state FROM encounter_state WHERE encounter_id = $1", eid
         )
     finally:
         await conn.close()
     assert before == after
-    from service.loading import load
-
     pool_conn = await asyncpg.connect(database_url)
     try:
-        folded = await load(pool_conn, __import__("uuid").UUID(eid))
+        folded = await load(pool_conn, UUID(eid))
     finally:
         await pool_conn.close()
-    import msgspec
-
     rebuilt = msgspec.json.decode(msgspec.json.encode(folded.encounter))
     assert rebuilt == view["state"]
 
@@ -196,3 +195,39 @@ def _readme_fairness_script() -> str:
     readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
     section = readme.split("### Provably fair server rolls", 1)[1]
     return section.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+async def test_verify_reports_a_tampered_event_by_version(
+    client: Client, database_url: str
+) -> None:
+    eid = await create(client, "Tampered")
+    await command(client, eid, combatant("a", 10, ac=10))
+    await command(client, eid, combatant("b", 10, ac=10))
+    await command(client, eid, {"type": "generic.damage", "target": "b", "amount": 3})
+    conn = await asyncpg.connect(database_url)
+    try:
+        async with conn.transaction():
+            await conn.execute("ALTER TABLE events DISABLE TRIGGER events_no_update_delete")
+            await conn.execute(
+                "UPDATE events SET data = jsonb_set(data, '{amount}', '1')"
+                " WHERE stream_id = $1 AND stream_version = 5",
+                UUID(eid),
+            )
+            await conn.execute("ALTER TABLE events ENABLE TRIGGER events_no_update_delete")
+        async with conn.transaction():
+            await conn.execute("ALTER TABLE events DISABLE TRIGGER events_no_update_delete")
+            await conn.execute(
+                "UPDATE events SET data = '{\"nonsense\": true}'::jsonb"
+                " WHERE stream_id = $1 AND stream_version = 4",
+                UUID(eid),
+            )
+            await conn.execute("ALTER TABLE events ENABLE TRIGGER events_no_update_delete")
+    finally:
+        await conn.close()
+    response = await client.get(f"/encounters/{eid}/verify")
+    assert response.status_code == 200
+    report = response.json()
+    assert report["ok"] is False
+    assert report["chain"]["first_broken"]["version"] == 4
+    assert report["chain"]["first_broken"]["stream_id"] == eid
+    assert report["dice"]["error"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import asyncpg
 import msgspec
@@ -181,3 +181,24 @@ async def test_concurrent_requests_with_one_idempotency_key_append_once(
     responses = await asyncio.gather(*(send(p) for p in (a, b, a, b)))
     assert len(set(responses)) == 1
     assert len(await read_stream(pool, encounter_id)) == 4
+
+
+async def test_concurrent_creates_with_one_idempotency_key_create_one_encounter(
+    pool: asyncpg.Pool,
+) -> None:
+    pipelines = [CommandPipeline(pool, InlineProjector()) for _ in range(3)]
+    key = f"create-{uuid4()}"
+
+    async def create(p: CommandPipeline) -> bytes:
+        return await p.create_encounter(
+            ruleset="generic",
+            name="Once",
+            options={},
+            client_seed=None,
+            actor=GM,
+            idempotency_key=key,
+            request_hash="body",
+        )
+
+    responses = await asyncio.gather(*(create(p) for p in pipelines))
+    assert len(set(responses)) == 1
