@@ -231,3 +231,24 @@ async def test_verify_reports_a_tampered_event_by_version(
     assert report["chain"]["first_broken"]["version"] == 4
     assert report["chain"]["first_broken"]["stream_id"] == eid
     assert report["dice"]["error"]
+
+
+async def test_hidden_gm_roll_is_recorded_but_announced_as_secret(client: Client) -> None:
+    eid = await create(client, "Secrets")
+    await command(client, eid, combatant("scout", 8, ac=10))
+    body = {
+        "command": {
+            "type": "generic.check",
+            "combatant": "scout",
+            "notation": "1d20+2",
+            "label": "Perception",
+            "target_number": 15,
+        },
+        "hidden": True,
+    }
+    response = await client.post(f"/encounters/{eid}/commands", json=body)
+    assert response.status_code == 200, response.text
+    roll = response.json()["events"][0]["data"]["rolls"][0]
+    assert roll["hidden"] is True and roll["source"] == "server" and roll["dice"][0]["face"] >= 1
+    log = (await client.get(f"/encounters/{eid}/log", params={"format": "text"})).text
+    assert "secretly" in log and f"= {roll['total']}" not in log
