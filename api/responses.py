@@ -8,8 +8,21 @@ return annotation (``Response[CommandResult]`` ...) so the OpenAPI document stay
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
+import msgspec
 from litestar import Response
+
+
+class ResponseHead(msgspec.Struct):
+    """The two fields of a pipeline response that headers need; decoding only these skips
+    the events the response carries."""
+
+    encounter_id: UUID
+    version: int
+
+
+read_head = msgspec.json.Decoder(ResponseHead).decode
 
 
 def json_bytes(

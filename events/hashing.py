@@ -16,7 +16,8 @@ import msgspec
 _encoder = msgspec.json.Encoder(order="sorted")
 
 
-def canonical_bytes(
+def event_hash(
+    prev_hash: str,
     *,
     stream_id: UUID,
     stream_version: int,
@@ -25,8 +26,9 @@ def canonical_bytes(
     data: dict[str, Any],
     metadata: dict[str, Any],
     recorded_at: datetime,
-) -> bytes:
-    return _encoder.encode(
+) -> str:
+    """The link of one event in its stream's chain; append and verify both use this."""
+    canonical = _encoder.encode(
         {
             "stream_id": str(stream_id),
             "stream_version": stream_version,
@@ -37,7 +39,4 @@ def canonical_bytes(
             "recorded_at": recorded_at.isoformat(),
         }
     )
-
-
-def chain_hash(prev_hash: str, event_bytes: bytes) -> str:
-    return hashlib.sha256(prev_hash.encode("ascii") + event_bytes).hexdigest()
+    return hashlib.sha256(prev_hash.encode("ascii") + canonical).hexdigest()

@@ -18,7 +18,7 @@ import msgspec
 from events.db import Connection, Database
 from events.envelope import GENESIS_HASH, NewEvent, RecordedEvent
 from events.errors import StreamNotFound, VersionConflict
-from events.hashing import canonical_bytes, chain_hash
+from events.hashing import event_hash
 
 _json = msgspec.json.Encoder()
 _decode_dict = msgspec.json.Decoder(dict[str, Any])
@@ -99,17 +99,15 @@ async def append(
     meta_bytes = _json.encode(metadata)
     for event in new_events:
         version += 1
-        digest = chain_hash(
+        digest = event_hash(
             prev,
-            canonical_bytes(
-                stream_id=stream_id,
-                stream_version=version,
-                type=event.type,
-                type_version=event.type_version,
-                data=event.data,
-                metadata=metadata,
-                recorded_at=recorded_at,
-            ),
+            stream_id=stream_id,
+            stream_version=version,
+            type=event.type,
+            type_version=event.type_version,
+            data=event.data,
+            metadata=metadata,
+            recorded_at=recorded_at,
         )
         rows.append(
             (version, event.type, event.type_version, _json.encode(event.data), prev, digest)

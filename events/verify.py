@@ -8,7 +8,7 @@ import msgspec
 
 from events.db import Database
 from events.envelope import GENESIS_HASH
-from events.hashing import canonical_bytes, chain_hash
+from events.hashing import event_hash
 from events.store import read_stream, stream_head
 
 _PAGE = 2000
@@ -55,17 +55,15 @@ async def verify_chain(db: Database, stream_id: UUID) -> ChainReport:
                 return broken(expected_version, f"version {expected_version} is missing")
             if event.prev_hash != prev:
                 return broken(event.stream_version, "prev_hash does not match the previous event")
-            recomputed = chain_hash(
+            recomputed = event_hash(
                 prev,
-                canonical_bytes(
-                    stream_id=event.stream_id,
-                    stream_version=event.stream_version,
-                    type=event.type,
-                    type_version=event.type_version,
-                    data=event.data,
-                    metadata=event.metadata,
-                    recorded_at=event.recorded_at,
-                ),
+                stream_id=event.stream_id,
+                stream_version=event.stream_version,
+                type=event.type,
+                type_version=event.type_version,
+                data=event.data,
+                metadata=event.metadata,
+                recorded_at=event.recorded_at,
             )
             if recomputed != event.hash:
                 return broken(event.stream_version, "content does not match its hash (altered)")

@@ -15,9 +15,9 @@ import asyncpg
 from events.db import Connection
 from events.store import read_stream
 from projections.inline import InlineProjector
-from service.encounter import Encounter, evolve
+from service.encounter import Encounter
 from service.loading import ruleset_of
-from service.pipeline import AppliedEvent
+from service.pipeline import applied_steps
 from service.registry import codec_for
 
 _PAGE = 5000
@@ -34,12 +34,10 @@ async def rebuild_stream(conn: Connection, encounter_id: UUID) -> int:
         after, folded = 0, 0
         while True:
             page = await read_stream(conn, encounter_id, after_version=after, limit=_PAGE)
-            applied = []
-            for recorded in page:
-                event = codec.from_recorded(recorded)
-                new_state = evolve(codec.ruleset, state, event)
-                applied.append(AppliedEvent(recorded, event, state, new_state))
-                state = new_state
+            events = [codec.from_recorded(recorded) for recorded in page]
+            applied = applied_steps(codec.ruleset, state, page, events)
+            if applied:
+                state = applied[-1].after
             await projector.apply(conn, codec, applied)
             folded += len(page)
             if len(page) < _PAGE:

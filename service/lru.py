@@ -25,9 +25,3 @@ class LRU(Generic[K, V]):
         self._items.move_to_end(key)
         if len(self._items) > self._capacity:
             self._items.popitem(last=False)
-
-    def discard(self, key: K) -> None:
-        self._items.pop(key, None)
-
-    def clear(self) -> None:
-        self._items.clear()

@@ -35,7 +35,7 @@ from service.encounter import Encounter, evolve, schema_version
 from service.loading import Loaded, fold, load, ruleset_of
 from service.lru import LRU
 from service.registry import codec_for, get_ruleset
-from service.ruleset import RuleViolation
+from service.ruleset import Ruleset, RuleViolation, tag_of
 
 CREATE_NAMESPACE = UUID(int=0)
 """Idempotency keys of encounter creation live under this stream id."""
@@ -51,6 +51,21 @@ class AppliedEvent(msgspec.Struct, frozen=True):
     event: Any
     before: Encounter[Any] | None
     after: Encounter[Any]
+
+
+def applied_steps(
+    ruleset: Ruleset[Any, Any, Any, Any],
+    state: Encounter[Any] | None,
+    recorded: Sequence[RecordedEvent],
+    events: Sequence[Any],
+) -> list[AppliedEvent]:
+    """Fold ``events`` (the typed form of ``recorded``) one at a time from ``state``."""
+    steps: list[AppliedEvent] = []
+    for rec, event in zip(recorded, events, strict=True):
+        after = evolve(ruleset, state, event)
+        steps.append(AppliedEvent(rec, event, state, after))
+        state = after
+    return steps
 
 
 class Projector(Protocol):
@@ -153,7 +168,7 @@ class CommandPipeline:
             return await self._first_response(
                 clash, CREATE_NAMESPACE, idempotency_key, request_hash
             )
-        self._cache.put(encounter_id, Loaded(final, _head_after(recorded)))
+        self._committed(encounter_id, decision, final, recorded)
         await self._notify(encounter_id, recorded)
         return response
 
@@ -172,7 +187,7 @@ class CommandPipeline:
         def decide(loaded: Loaded, codec: EventCodec) -> Decision:
             if not codec.owns_command(envelope.command):
                 raise RuleViolation(
-                    f"{_command_tag(envelope.command)} is not a command of the "
+                    f"{tag_of(type(envelope.command))} is not a command of the "
                     f"{codec.ruleset.name!r} ruleset this encounter runs"
                 )
             dice = self._dice_for(encounter_id, loaded.encounter, envelope)
@@ -190,7 +205,7 @@ class CommandPipeline:
             expected_version,
             idempotency_key,
             request_hash,
-            command_type=_command_tag(envelope.command),
+            command_type=tag_of(type(envelope.command)),
         )
 
     async def reveal_seed(
@@ -228,10 +243,6 @@ class CommandPipeline:
             request_hash,
             command_type="dice.reveal_seed",
         )
-
-    def forget(self, encounter_id: UUID) -> None:
-        """Drop cached state, e.g. after read models were rebuilt under this process."""
-        self._cache.discard(encounter_id)
 
     # -- the shared path ---------------------------------------------------------------
 
@@ -281,9 +292,24 @@ class CommandPipeline:
                     await save_response(conn, encounter_id, idempotency_key, request_hash, response)
         except asyncpg.UniqueViolationError as clash:
             return await self._first_response(clash, encounter_id, idempotency_key, request_hash)
-        self._cache.put(encounter_id, Loaded(final, _head_after(recorded)))
+        self._committed(encounter_id, decision, final, recorded)
         await self._notify(encounter_id, recorded)
         return response
+
+    def _committed(
+        self,
+        encounter_id: UUID,
+        decision: Decision,
+        final: Encounter[Any],
+        recorded: Sequence[RecordedEvent],
+    ) -> None:
+        """Remember what a committed command produced.  Only after the commit: a seed
+        cached from a transaction that rolled back would make this process roll dice from
+        a seed nobody committed to."""
+        self._cache.put(encounter_id, Loaded(final, _head_after(recorded)))
+        if decision.new_seed is not None:
+            epoch, seed, _client = decision.new_seed
+            self._seeds.put((encounter_id, epoch), seed)
 
     async def _first_response(
         self,
@@ -369,24 +395,18 @@ class CommandPipeline:
                 client,
                 commitment(seed),
             )
-            self._seeds.put((encounter_id, epoch), seed)
-        applied: list[AppliedEvent] = []
-        state = encounter
-        for rec, event in zip(recorded, decision.events, strict=True):
-            after = evolve(codec.ruleset, state, event)
-            applied.append(AppliedEvent(rec, event, state, after))
-            if after.version % self._snapshot_every == 0:
+        applied = applied_steps(codec.ruleset, encounter, recorded, decision.events)
+        for step in applied:
+            if step.after.version % self._snapshot_every == 0:
                 await save_snapshot(
                     conn,
                     encounter_id,
-                    after.version,
+                    step.after.version,
                     schema_version(codec.ruleset),
-                    codec.encode_state(after),
+                    codec.encode_state(step.after),
                 )
-            state = after
         await self._projector.apply(conn, codec, applied)
-        assert state is not None
-        return recorded, state
+        return recorded, applied[-1].after
 
     def _dice_for(
         self, encounter_id: UUID, encounter: Encounter[Any], envelope: CommandEnvelope
@@ -427,8 +447,3 @@ class CommandPipeline:
 def _head_after(recorded: Sequence[RecordedEvent]) -> StreamHead:
     last = recorded[-1]
     return StreamHead(version=last.stream_version, last_hash=last.hash)
-
-
-def _command_tag(command: msgspec.Struct) -> str:
-    tag = type(command).__struct_config__.tag
-    return str(tag) if tag is not None else type(command).__name__

@@ -24,6 +24,11 @@ Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 """Turns the stored ``data`` of an event at version v into its shape at version v + 1."""
 
 
+def tag_of(struct_type: type[msgspec.Struct]) -> str:
+    """The stable tag of a command or event Struct (``generic.attack``)."""
+    return str(struct_type.__struct_config__.tag)
+
+
 class RuleViolation(Exception):
     """A command the rules forbid.  The message is shown to players as is, so it says
     what the rules say, in their words ("Alice already used her Minor action this round")."""

@@ -9,13 +9,12 @@ from __future__ import annotations
 from typing import Annotated, Any
 from uuid import UUID
 
-import msgspec
 from litestar import Request, Response, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, HeaderParameter, JSONBody
 
 from api.headers import etag, expected_version, idempotency_key
-from api.responses import json_bytes
+from api.responses import json_bytes, read_head
 from api.schemas import CommandBody, RevealSeed
 from api.state import Services
 from events.idempotency import request_fingerprint
@@ -33,12 +32,9 @@ IdempotencyKey = Annotated[
 ]
 CorrelationId = Annotated[str | None, HeaderParameter(name="X-Correlation-ID", max_length=200)]
 
-_version_only = msgspec.json.Decoder(type=dict[str, object])
-
 
 def _respond(response: bytes) -> Response[CommandResult]:
-    version = _version_only.decode(response)["version"]
-    return json_bytes(response, headers={"ETag": etag(int(str(version)))})
+    return json_bytes(response, headers={"ETag": etag(read_head(response).version)})
 
 
 @post(

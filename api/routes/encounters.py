@@ -14,7 +14,7 @@ from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, Quer
 
 from api.headers import etag, idempotency_key
 from api.problems import problem
-from api.responses import json_bytes
+from api.responses import json_bytes, read_head
 from api.schemas import CreateEncounter, EncounterPage, EncounterView
 from api.state import Services
 from events.idempotency import request_fingerprint
@@ -42,7 +42,7 @@ async def create_encounter(
         idempotency_key=idempotency_key(idempotency),
         request_hash=request_fingerprint(body),
     )
-    created = msgspec.json.decode(response, type=CreatedEncounter)
+    created = read_head(response)
     return json_bytes(
         response,
         status_code=201,

@@ -52,20 +52,7 @@ async def get_events(
     events = await read_stream(
         services.pool, encounter_id, after_version=after_version, limit=limit
     )
-    out = [
-        EventOut(
-            global_position=e.global_position,
-            stream_version=e.stream_version,
-            type=e.type,
-            type_version=e.type_version,
-            data=e.data,
-            metadata=e.metadata,
-            recorded_at=e.recorded_at,
-            prev_hash=e.prev_hash,
-            hash=e.hash,
-        )
-        for e in events
-    ]
+    out = [EventOut(**{f: getattr(e, f) for f in EventOut.__struct_fields__}) for e in events]
     return EventPage(
         events=out, next_after_version=_next([e.stream_version for e in events], limit)
     )

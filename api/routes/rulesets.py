@@ -13,11 +13,7 @@ from litestar.params import FromPath
 from api.problems import problem
 from api.schemas import CommandExample, EventExample, OptionInfo, RulesetInfo
 from service.registry import RULESETS, UnknownRuleset, codec_for, get_ruleset
-from service.ruleset import Ruleset
-
-
-def _tag(struct_type: type[Any]) -> str:
-    return str(struct_type.__struct_config__.tag)
+from service.ruleset import Ruleset, tag_of
 
 
 def describe(ruleset: Ruleset[Any, Any, Any, Any]) -> RulesetInfo:
@@ -32,14 +28,14 @@ def describe(ruleset: Ruleset[Any, Any, Any, Any]) -> RulesetInfo:
             for o in ruleset.option_notes
         ],
         commands=[
-            CommandExample(type=_tag(type(e)), example=e)
+            CommandExample(type=tag_of(type(e)), example=e)
             for e in ruleset.examples
             if type(e) in command_types
         ],
         events=[
             EventExample(
-                type=_tag(type(e)),
-                version=codec.upcasters.current_version(_tag(type(e))),
+                type=tag_of(type(e)),
+                version=codec.upcasters.current_version(tag_of(type(e))),
                 example=e,
             )
             for e in ruleset.examples

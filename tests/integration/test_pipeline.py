@@ -202,3 +202,33 @@ async def test_concurrent_creates_with_one_idempotency_key_create_one_encounter(
 
     responses = await asyncio.gather(*(create(p) for p in pipelines))
     assert len(set(responses)) == 1
+
+
+async def test_a_rolled_back_reveal_leaves_no_seed_behind(pool: asyncpg.Pool) -> None:
+    """Two processes reveal with one Idempotency-Key: the loser's transaction rolls back,
+    and the seed it drew for the next epoch must not linger in its cache, or its later
+    server rolls would come from a seed nobody committed to."""
+    from service.fairness import verify_dice
+    from service.loading import ruleset_of
+    from service.registry import codec_for
+
+    a, b, c = (CommandPipeline(pool, InlineProjector()) for _ in range(3))
+    encounter_id = await new_encounter(a)
+    await add(a, encounter_id, "alice", hp=500)
+    await add(a, encounter_id, "bob", hp=500)
+    await asyncio.gather(
+        *(
+            p.reveal_seed(encounter_id, actor=GM, idempotency_key="reveal", request_hash="x")
+            for p in (a, b)
+        )
+    )
+    await c.reveal_seed(encounter_id, actor=GM)  # epoch 3 opens with c's seed
+    for p in (a, b, a, b):
+        await run(
+            p, encounter_id, Attack(attacker="alice", target="bob", notation="1d20", damage="1d4")
+        )
+    await c.reveal_seed(encounter_id, actor=GM)
+    codec = codec_for(await ruleset_of(pool, encounter_id))
+    report = verify_dice(codec.from_recorded(e) for e in await read_stream(pool, encounter_id))
+    assert report.ok, report
+    assert sum(e.verified for e in report.epochs) >= 4
