@@ -24,6 +24,11 @@ Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 """Turns the stored ``data`` of an event at version v into its shape at version v + 1."""
 
 
+def gm_only(state: Any, command: Any) -> frozenset[str] | None:
+    """The default access rule: no player may issue any command of the ruleset."""
+    return None
+
+
 def tag_of(struct_type: type[msgspec.Struct]) -> str:
     """The stable tag of a command or event Struct (``generic.attack``)."""
     return str(struct_type.__struct_config__.tag)
@@ -80,6 +85,11 @@ class Ruleset(Generic[StateT, CommandT, EventT, OptionsT]):
     """Current schema version per event tag; tags not listed are at version 1."""
     upcasters: Mapping[tuple[str, int], Upcaster] = field(default_factory=dict)
     """(tag, from_version) -> function lifting stored data one version up."""
+    acts_for: Callable[[StateT, CommandT], frozenset[str] | None] = gm_only
+    """Whose command this is: the ids of the combatants (units, sides) it acts for.  A
+    player token may issue it only when bound to every one of them; ``None`` makes the
+    command GM-only (adjudication, adding combatants, anything that speaks for the table).
+    An empty set means any player of the encounter may issue it."""
     examples: tuple[msgspec.Struct, ...] = ()
     """One realistic instance of every command and event type, shown in the OpenAPI
     document and ``GET /rulesets/{name}``; a test checks that none is missing."""

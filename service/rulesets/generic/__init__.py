@@ -16,12 +16,14 @@ Module map (each module has one job; copy this layout for a new rule system):
 - ``roster``    adding and removing combatants and conditions
 - ``initiative`` / ``turns`` / ``actions`` / ``rulings``   the rules of each command
 - ``narrate``   one replay-log line per event
+- ``access``    which combatants a player must hold to issue each command
 - ``examples``  one instance of every command and event, for the API documentation
 """
 
 from __future__ import annotations
 
 from service.ruleset import Ruleset
+from service.rulesets.generic.access import acts_for
 from service.rulesets.generic.commands import COMMAND_TYPES, Command
 from service.rulesets.generic.decide import decide
 from service.rulesets.generic.events import EVENT_TYPES, Event
@@ -52,6 +54,7 @@ RULESET: Ruleset[State, Command, Event, GenericOptions] = Ruleset(
     evolve=evolve,
     narrate=narrate,
     round_of=round_of,
+    acts_for=acts_for,
     examples=EXAMPLES,
 )
 
