@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.core_events import EncounterCreated, SeedCommitted, SeedRevealed
+from service.core_events import (
+    CommandSpan,
+    EncounterCreated,
+    EncounterForked,
+    Redone,
+    SeedCommitted,
+    SeedRevealed,
+    Undone,
+)
 from service.encounter import Encounter
 from service.ruleset import Ruleset
 
@@ -20,6 +28,18 @@ def narrate(
                 f"Dice epoch {event.epoch}: the server commits to seed hash {event.commitment}"
                 f" (client seed {event.client_seed!r})."
             )
+        case EncounterForked():
+            return (
+                f"Encounter {event.name!r} forks from encounter {event.origin_id} at version"
+                f" {event.origin_version}: a what-if branch under the {event.ruleset} rules."
+            )
+        case Undone():
+            return f"The GM undoes {_spans(event.commands)}.{_reason(event.reason)}"
+        case Redone():
+            return (
+                f"The GM redoes what the undo at #{event.undo_version} took back:"
+                f" {_spans(event.commands)}.{_reason(event.reason)}"
+            )
         case SeedRevealed():
             return (
                 f"Dice epoch {event.epoch} ends: seed revealed as {event.seed};"
@@ -27,3 +47,16 @@ def narrate(
             )
     assert before is not None
     return ruleset.narrate(before.game, event)
+
+
+def _spans(spans: tuple[CommandSpan, ...]) -> str:
+    return ", ".join(
+        f"{s.command_type} (#{s.first})"
+        if s.first == s.last
+        else f"{s.command_type} (#{s.first}-#{s.last})"
+        for s in spans
+    )
+
+
+def _reason(reason: str | None) -> str:
+    return f" Reason: {reason}" if reason else ""

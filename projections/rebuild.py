@@ -13,11 +13,13 @@ from uuid import UUID
 import asyncpg
 
 from events.db import Connection
+from events.envelope import RecordedEvent
 from events.store import read_stream
 from projections.inline import InlineProjector
+from service.core_events import Redone, Undone
 from service.encounter import Encounter
-from service.loading import ruleset_of
-from service.pipeline import applied_steps
+from service.loading import fold, ruleset_of
+from service.pipeline import AppliedEvent, applied_steps
 from service.registry import codec_for
 
 _PAGE = 5000
@@ -31,17 +33,27 @@ async def rebuild_stream(conn: Connection, encounter_id: UUID) -> int:
         for table in ("log_entries", "roll_ledger", "encounter_state"):
             await conn.execute(f"DELETE FROM {table} WHERE encounter_id = $1", encounter_id)  # noqa: S608
         state: Encounter[Any] | None = None
-        after, folded = 0, 0
+        seen: list[RecordedEvent] = []
+        after = 0
         while True:
             page = await read_stream(conn, encounter_id, after_version=after, limit=_PAGE)
-            events = [codec.from_recorded(recorded) for recorded in page]
-            applied = applied_steps(codec.ruleset, state, page, events)
-            if applied:
-                state = applied[-1].after
+            applied: list[AppliedEvent] = []
+            for recorded in page:
+                seen.append(recorded)
+                event = codec.from_recorded(recorded)
+                if isinstance(event, Undone | Redone):
+                    # As the live path does: the state after an undo or redo is a refold
+                    # of everything in effect as of it (here from memory, not snapshots).
+                    refolded = fold(codec, None, seen)
+                    assert refolded is not None
+                    step = AppliedEvent(recorded, event, state, refolded)
+                else:
+                    (step,) = applied_steps(codec.ruleset, state, [recorded], [event])
+                applied.append(step)
+                state = step.after
             await projector.apply(conn, codec, applied)
-            folded += len(page)
             if len(page) < _PAGE:
-                return folded
+                return len(seen)
             after = page[-1].stream_version
 
 

@@ -12,6 +12,7 @@ from uuid import UUID
 import msgspec
 
 from events.envelope import RecordedEvent
+from service.encounter import ForkOrigin
 
 
 class Actor(msgspec.Struct, frozen=True, kw_only=True):
@@ -45,4 +46,6 @@ class CreatedEncounter(msgspec.Struct, frozen=True, kw_only=True):
     dice_commitment: str
     """sha256(seed) of fairness epoch 1, published before any roll."""
     client_seed: str
+    forked_from: ForkOrigin | None = None
+    """For a fork: the encounter and version its state started from."""
     events: list[RecordedEvent]

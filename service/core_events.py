@@ -1,11 +1,14 @@
-"""Events every encounter has, whatever its ruleset: creation and the dice commitments.
+"""Events every encounter has, whatever its ruleset: creation or fork, the dice
+commitments, and the undo/redo marks of design section 4.
 
-They use the ``encounter.`` and ``dice.`` tag prefixes, which no ruleset may use.
+They use the ``encounter.``, ``dice.`` and ``history.`` tag prefixes, which no ruleset
+may use.
 """
 
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 import msgspec
 
@@ -45,6 +48,60 @@ class SeedRevealed(
     """The seed as lowercase hex."""
 
 
-CoreEvent = EncounterCreated | SeedCommitted | SeedRevealed
-CORE_EVENT_TYPES: tuple[type[msgspec.Struct], ...] = (EncounterCreated, SeedCommitted, SeedRevealed)
-CORE_TAG_PREFIXES = ("encounter.", "dice.")
+class EncounterForked(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="encounter.forked"
+):
+    """The first event of a fork: a what-if branch starting from another encounter's
+    state at one version.  The state travels in the event, so the fork's stream is
+    complete on its own and the origin is never read again to fold it."""
+
+    name: str
+    ruleset: str
+    options: dict[str, Any]
+    origin_id: UUID
+    origin_version: int
+    game: dict[str, Any]
+    """The ruleset state of the origin at ``origin_version``."""
+    rolls_made: int
+    """Rolls the origin had made by then, so the fork's roll ids continue after them."""
+
+
+class CommandSpan(msgspec.Struct, frozen=True, kw_only=True):
+    """The events one command appended: versions ``first`` to ``last``."""
+
+    first: int
+    last: int
+    command_type: str
+
+    def versions(self) -> range:
+        return range(self.first, self.last + 1)
+
+
+class Undone(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="history.undone"):
+    """Commands taken back.  Their events stay in the stream; folds skip them from here on
+    and the log and roll ledger show them struck through."""
+
+    commands: tuple[CommandSpan, ...]
+    reason: str | None = None
+
+
+class Redone(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="history.redone"):
+    """What the undo at ``undo_version`` took back is in effect again, with the same
+    events and the same dice (nothing is re-rolled)."""
+
+    undo_version: int
+    commands: tuple[CommandSpan, ...]
+    reason: str | None = None
+
+
+HistoryEvent = Undone | Redone
+CoreEvent = EncounterCreated | EncounterForked | SeedCommitted | SeedRevealed | Undone | Redone
+CORE_EVENT_TYPES: tuple[type[msgspec.Struct], ...] = (
+    EncounterCreated,
+    EncounterForked,
+    SeedCommitted,
+    SeedRevealed,
+    Undone,
+    Redone,
+)
+CORE_TAG_PREFIXES = ("encounter.", "dice.", "history.")

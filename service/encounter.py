@@ -11,13 +11,21 @@ from typing import Any, Generic, TypeVar, assert_never
 
 import msgspec
 
-from service.core_events import EncounterCreated, SeedCommitted, SeedRevealed
+from service.core_events import (
+    EncounterCreated,
+    EncounterForked,
+    Redone,
+    SeedCommitted,
+    SeedRevealed,
+    Undone,
+)
 from service.dice.model import RollRecord
 from service.ruleset import Ruleset
 
 S = TypeVar("S")
 
-CORE_SCHEMA_VERSION = 1
+CORE_SCHEMA_VERSION = 2
+"""2: forks (``forked_from``)."""
 
 
 class DiceCounters(msgspec.Struct, frozen=True, kw_only=True):
@@ -31,12 +39,18 @@ class DiceCounters(msgspec.Struct, frozen=True, kw_only=True):
     revealed_epochs: tuple[int, ...] = ()
 
 
+class ForkOrigin(msgspec.Struct, frozen=True, kw_only=True):
+    encounter_id: str
+    version: int
+
+
 class Encounter(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
     name: str = ""
     ruleset: str = ""
     options: dict[str, Any] = {}
     version: int = 0
     dice: DiceCounters = DiceCounters()
+    forked_from: ForkOrigin | None = None
     game: S
 
 
@@ -89,26 +103,53 @@ def evolve_core(
             assert_never(unreachable)
 
 
-def start(ruleset: Ruleset[Any, Any, Any, Any], created: EncounterCreated) -> Encounter[Any]:
+def start(
+    ruleset: Ruleset[Any, Any, Any, Any], first: EncounterCreated | EncounterForked
+) -> Encounter[Any]:
     """The encounter right after its first event, version 1."""
-    options = msgspec.convert(created.options, ruleset.options_type)
+    options = msgspec.convert(first.options, ruleset.options_type)
+    if isinstance(first, EncounterForked):
+        return Encounter(
+            name=first.name,
+            ruleset=first.ruleset,
+            options=first.options,
+            version=1,
+            dice=DiceCounters(rolls_made=first.rolls_made),
+            forked_from=ForkOrigin(encounter_id=str(first.origin_id), version=first.origin_version),
+            game=msgspec.convert(first.game, ruleset.state_type),
+        )
     enc: Encounter[Any] = Encounter(game=ruleset.initial_state(options))
-    return msgspec.structs.replace(evolve_core(enc, created), version=1)
+    return msgspec.structs.replace(evolve_core(enc, first), version=1)
 
 
 def evolve(
-    ruleset: Ruleset[Any, Any, Any, Any], enc: Encounter[Any] | None, event: object
+    ruleset: Ruleset[Any, Any, Any, Any],
+    enc: Encounter[Any] | None,
+    event: object,
+    *,
+    reverted: bool = False,
 ) -> Encounter[Any]:
     """Fold one domain event (core or ruleset) into the encounter, version + 1.
 
-    ``enc`` is None only before the first event, which must be EncounterCreated.
+    ``enc`` is None only before the first event, which must be EncounterCreated or
+    EncounterForked.  A ``reverted`` event (taken back by an undo) leaves the game as
+    it was but still counts its dice: a server die index is never handed out twice, so
+    a re-roll after an undo is a new roll, not a replay of the old one.  History events
+    only advance the version here; what they change is worked out by the caller, which
+    knows which events are in effect (service/loading.py).
     """
     if enc is None:
-        if not isinstance(event, EncounterCreated):
+        if not isinstance(event, EncounterCreated | EncounterForked):
             raise ValueError(f"a stream must start with encounter.created, not {event!r}")
         return start(ruleset, event)
-    if isinstance(event, EncounterCreated | SeedCommitted | SeedRevealed):
+    if isinstance(event, EncounterCreated | EncounterForked):
+        raise ValueError(f"{event!r} can only be the first event of a stream")
+    if isinstance(event, SeedCommitted | SeedRevealed):
         enc = evolve_core(enc, event)
+    elif isinstance(event, Undone | Redone):
+        pass
+    elif reverted:
+        enc = msgspec.structs.replace(enc, dice=count_rolls(enc.dice, rolls_of(event)))
     else:
         enc = msgspec.structs.replace(
             enc,

@@ -1,4 +1,10 @@
-"""Rebuilding an encounter from the store: latest snapshot plus the events after it."""
+"""Rebuilding an encounter from the store: latest snapshot plus the events after it.
+
+Undo makes "the events after it" need care: an event is folded only if it is in effect
+as of the last event read.  A history event can only take back or restore events after
+every snapshot still stored (the undo deletes the snapshots it invalidates, in its own
+transaction), so the history events of the tail alone say which tail events count.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +14,13 @@ from uuid import UUID
 import msgspec
 
 from events.db import Database
+from events.envelope import RecordedEvent
 from events.errors import StreamNotFound
 from events.store import StreamHead, latest_snapshot, read_stream, stream_head
 from service.codec import EventCodec
+from service.core_events import CommandSpan, HistoryEvent, Redone, Undone
 from service.encounter import Encounter, evolve, schema_version
+from service.history import Entry, Outline, earliest_touched, kind_of, reverted_versions
 from service.registry import codec_for
 
 
@@ -30,11 +39,31 @@ async def ruleset_of(db: Database, encounter_id: UUID) -> str:
     return str(name)
 
 
+class HistoryBeforeBase(Exception):
+    """A history event in the tail changes events at or before the state it would be
+    folded into: that state must be rebuilt from an earlier point instead."""
+
+
 def fold(
-    codec: EventCodec, encounter: Encounter[Any] | None, events: list[Any]
+    codec: EventCodec, encounter: Encounter[Any] | None, events: list[RecordedEvent]
 ) -> Encounter[Any] | None:
-    for recorded in events:
-        encounter = evolve(codec.ruleset, encounter, codec.from_recorded(recorded))
+    """``encounter`` with ``events`` folded in, skipping those out of effect as of the last.
+
+    Raises HistoryBeforeBase when an undo or redo among ``events`` reaches back to or
+    before ``encounter``'s version (a cached state that is now behind an undo).
+    """
+    decoded = [codec.from_recorded(recorded) for recorded in events]
+    history = [e for e in decoded if isinstance(e, Undone | Redone)]
+    reverted: set[int] = set()
+    if history:
+        base = encounter.version if encounter is not None else 0
+        if min(earliest_touched(e) for e in history) <= base:
+            raise HistoryBeforeBase(base)
+        reverted = reverted_versions(history)
+    for recorded, event in zip(events, decoded, strict=True):
+        encounter = evolve(
+            codec.ruleset, encounter, event, reverted=recorded.stream_version in reverted
+        )
     return encounter
 
 
@@ -65,8 +94,47 @@ async def load(db: Database, encounter_id: UUID, *, ruleset: str | None = None) 
     return Loaded(await _fold_up_to(db, codec, encounter_id, head.version), head)
 
 
+class VersionNotReached(LookupError):
+    def __init__(self, encounter_id: UUID, version: int, head: int) -> None:
+        super().__init__(
+            f"encounter {encounter_id} has no version {version} yet: its latest is {head}"
+        )
+        self.version = version
+        self.head = head
+
+
 async def load_at(db: Database, encounter_id: UUID, version: int) -> Encounter[Any]:
-    """The encounter as it was right after event ``version`` (time travel)."""
+    """The encounter as the table saw it right after event ``version`` (time travel):
+    undos appended later do not change the past, so an event undone at version 20 is
+    still in the state at version 15."""
     codec = codec_for(await ruleset_of(db, encounter_id))
     head = await stream_head(db, encounter_id)
-    return await _fold_up_to(db, codec, encounter_id, min(version, head.version))
+    if version > head.version:
+        raise VersionNotReached(encounter_id, version, head.version)
+    return await _fold_up_to(db, codec, encounter_id, version)
+
+
+async def read_outline(db: Database, encounter_id: UUID) -> Outline:
+    """The stream as one entry per command, for planning an undo or a redo."""
+    rows = await db.fetch(
+        """SELECT min(stream_version) AS first, max(stream_version) AS last,
+                  (array_agg(type ORDER BY stream_version))[1] AS type,
+                  min(metadata->>'command_type') AS command_type,
+                  (array_agg(data ORDER BY stream_version))[1] AS data
+           FROM events WHERE stream_id = $1
+           GROUP BY metadata->>'command_id'
+           ORDER BY first""",
+        encounter_id,
+    )
+    entries = []
+    for row in rows:
+        kind = kind_of(row["type"])
+        history = None
+        if kind in ("undo", "redo"):
+            data = msgspec.json.decode(row["data"])
+            history = msgspec.convert({**data, "type": row["type"]}, HistoryEvent)
+        span = CommandSpan(
+            first=row["first"], last=row["last"], command_type=row["command_type"] or row["type"]
+        )
+        entries.append(Entry(span=span, kind=kind, history=history))
+    return Outline(entries)

@@ -25,14 +25,37 @@ from events.db import Connection
 from events.envelope import RecordedEvent
 from events.errors import StreamNotFound, VersionConflict
 from events.idempotency import find_response, save_response
-from events.store import StreamHead, append, create_stream, read_stream, save_snapshot
+from events.store import (
+    StreamHead,
+    append,
+    create_stream,
+    read_stream,
+    save_snapshot,
+    stream_head,
+)
 from service.codec import EventCodec
 from service.commands import Actor, CommandEnvelope, CommandResult, CreatedEncounter
-from service.core_events import EncounterCreated, SeedCommitted, SeedRevealed
+from service.core_events import (
+    EncounterCreated,
+    EncounterForked,
+    Redone,
+    SeedCommitted,
+    SeedRevealed,
+    Undone,
+)
 from service.dice import ManualFaces, RollingDice, ServerFaces
 from service.dice.fair import commitment, new_seed
 from service.encounter import Encounter, evolve, schema_version
-from service.loading import Loaded, fold, load, ruleset_of
+from service.history import earliest_touched, plan_redo, plan_undo
+from service.loading import (
+    HistoryBeforeBase,
+    Loaded,
+    fold,
+    load,
+    load_at,
+    read_outline,
+    ruleset_of,
+)
 from service.lru import LRU
 from service.registry import codec_for, get_ruleset
 from service.ruleset import Ruleset, RuleViolation, tag_of
@@ -120,29 +143,70 @@ class CommandPipeline:
         request_hash: str = "",
     ) -> bytes:
         """Open a stream with encounter.created and the first dice commitment."""
-        if idempotency_key:
-            stored = await find_response(
-                self._pool, CREATE_NAMESPACE, idempotency_key, request_hash
-            )
-            if stored is not None:
-                return stored
         rules = get_ruleset(ruleset)
         try:
             typed_options = msgspec.convert(options, rules.options_type)
         except msgspec.ValidationError as exc:
             raise RuleViolation(f"invalid options for ruleset {ruleset!r}: {exc}") from None
+        first = EncounterCreated(
+            name=name, ruleset=ruleset, options=msgspec.to_builtins(typed_options)
+        )
+        return await self._open(
+            first, client_seed, actor, CREATE_NAMESPACE, idempotency_key, request_hash
+        )
+
+    async def fork(
+        self,
+        origin_id: UUID,
+        *,
+        at_version: int | None,
+        name: str | None,
+        client_seed: str | None,
+        actor: Actor,
+        idempotency_key: str | None = None,
+        request_hash: str = "",
+    ) -> bytes:
+        """Open a new stream whose state starts as the origin's at ``at_version``.
+
+        The origin is only read.  The fork gets its own dice commitment: its rolls can be
+        verified without trusting anything about the origin's seed.
+        """
+        head = await stream_head(self._pool, origin_id)
+        version = head.version if at_version is None else at_version
+        origin = await load_at(self._pool, origin_id, version)
+        codec = codec_for(origin.ruleset)
+        first = EncounterForked(
+            name=name or f"{origin.name} (fork at version {version})",
+            ruleset=origin.ruleset,
+            options=origin.options,
+            origin_id=origin_id,
+            origin_version=version,
+            game=msgspec.to_builtins(origin.game),
+            rolls_made=origin.dice.rolls_made,
+        )
+        assert codec.ruleset.name == first.ruleset
+        return await self._open(first, client_seed, actor, origin_id, idempotency_key, request_hash)
+
+    async def _open(
+        self,
+        first: EncounterCreated | EncounterForked,
+        client_seed: str | None,
+        actor: Actor,
+        namespace: UUID,
+        idempotency_key: str | None,
+        request_hash: str,
+    ) -> bytes:
+        if idempotency_key:
+            stored = await find_response(self._pool, namespace, idempotency_key, request_hash)
+            if stored is not None:
+                return stored
         encounter_id = uuid4()
         seed, client = new_seed(), client_seed or str(encounter_id)
         decision = Decision(
-            events=(
-                EncounterCreated(
-                    name=name, ruleset=ruleset, options=msgspec.to_builtins(typed_options)
-                ),
-                SeedCommitted(epoch=1, commitment=commitment(seed), client_seed=client),
-            ),
+            events=(first, SeedCommitted(epoch=1, commitment=commitment(seed), client_seed=client)),
             new_seed=(1, seed, client),
         )
-        codec = codec_for(ruleset)
+        codec = codec_for(first.ruleset)
         try:
             async with self._pool.acquire() as conn, conn.transaction():
                 head = await create_stream(conn, encounter_id)
@@ -152,22 +216,19 @@ class CommandPipeline:
                 response = _encode(
                     CreatedEncounter(
                         encounter_id=encounter_id,
-                        ruleset=ruleset,
-                        name=name,
+                        ruleset=first.ruleset,
+                        name=first.name,
                         version=final.version,
                         dice_commitment=final.dice.commitment,
                         client_seed=client,
+                        forked_from=final.forked_from,
                         events=recorded,
                     )
                 )
                 if idempotency_key:
-                    await save_response(
-                        conn, CREATE_NAMESPACE, idempotency_key, request_hash, response
-                    )
+                    await save_response(conn, namespace, idempotency_key, request_hash, response)
         except asyncpg.UniqueViolationError as clash:
-            return await self._first_response(
-                clash, CREATE_NAMESPACE, idempotency_key, request_hash
-            )
+            return await self._first_response(clash, namespace, idempotency_key, request_hash)
         self._committed(encounter_id, decision, final, recorded)
         await self._notify(encounter_id, recorded)
         return response
@@ -184,7 +245,7 @@ class CommandPipeline:
     ) -> bytes:
         """Decide a ruleset command and append its events; returns the JSON response."""
 
-        def decide(loaded: Loaded, codec: EventCodec) -> Decision:
+        async def decide(_conn: Connection, loaded: Loaded, codec: EventCodec) -> Decision:
             if not codec.owns_command(envelope.command):
                 raise RuleViolation(
                     f"{tag_of(type(envelope.command))} is not a command of the "
@@ -220,7 +281,7 @@ class CommandPipeline:
     ) -> bytes:
         """Publish the current epoch's seed and commit to a fresh one (a new epoch)."""
 
-        def decide(loaded: Loaded, codec: EventCodec) -> Decision:
+        async def decide(_conn: Connection, loaded: Loaded, codec: EventCodec) -> Decision:
             dice = loaded.encounter.dice
             seed = self._seeds.get((encounter_id, dice.epoch))
             assert seed is not None  # _run preloads it
@@ -244,12 +305,68 @@ class CommandPipeline:
             command_type="dice.reveal_seed",
         )
 
+    async def undo(
+        self,
+        encounter_id: UUID,
+        *,
+        steps: int | None = None,
+        to_version: int | None = None,
+        reason: str | None = None,
+        actor: Actor,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+        request_hash: str = "",
+    ) -> bytes:
+        """Take back the last command, the last ``steps`` or all after ``to_version``
+        (service/history.py says exactly what each means)."""
+
+        async def decide(conn: Connection, _loaded: Loaded, _codec: EventCodec) -> Decision:
+            outline = await read_outline(conn, encounter_id)
+            planned = plan_undo(outline, steps=steps, to_version=to_version, reason=reason)
+            return Decision(events=(planned,))
+
+        return await self._run(
+            encounter_id,
+            decide,
+            actor,
+            expected_version,
+            idempotency_key,
+            request_hash,
+            command_type="history.undo",
+        )
+
+    async def redo(
+        self,
+        encounter_id: UUID,
+        *,
+        reason: str | None = None,
+        actor: Actor,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+        request_hash: str = "",
+    ) -> bytes:
+        """Re-apply what the newest undo took back, unless a command came in since."""
+
+        async def decide(conn: Connection, _loaded: Loaded, _codec: EventCodec) -> Decision:
+            outline = await read_outline(conn, encounter_id)
+            return Decision(events=(plan_redo(outline, reason=reason),))
+
+        return await self._run(
+            encounter_id,
+            decide,
+            actor,
+            expected_version,
+            idempotency_key,
+            request_hash,
+            command_type="history.redo",
+        )
+
     # -- the shared path ---------------------------------------------------------------
 
     async def _run(
         self,
         encounter_id: UUID,
-        decide: Callable[[Loaded, EventCodec], Decision],
+        decide: Callable[[Connection, Loaded, EventCodec], Awaitable[Decision]],
         actor: Actor,
         expected_version: int | None,
         idempotency_key: str | None,
@@ -268,7 +385,7 @@ class CommandPipeline:
                 if expected_version is not None and loaded.head.version != expected_version:
                     raise VersionConflict(encounter_id, expected_version, loaded.head.version)
                 await self._ensure_seed(conn, encounter_id, loaded.encounter)
-                decision = decide(loaded, codec)
+                decision = await decide(conn, loaded, codec)
                 if not decision.events:
                     return _encode(
                         CommandResult(
@@ -347,9 +464,12 @@ class CommandPipeline:
             loaded = await load(conn, encounter_id, ruleset=codec.ruleset.name)
         elif cached.head.version < head.version:
             tail = await read_stream(conn, encounter_id, after_version=cached.head.version)
-            folded = fold(codec, cached.encounter, tail)
-            assert folded is not None
-            loaded = Loaded(folded, head)
+            try:
+                folded = fold(codec, cached.encounter, tail)
+                assert folded is not None
+                loaded = Loaded(folded, head)
+            except HistoryBeforeBase:
+                loaded = await load(conn, encounter_id, ruleset=codec.ruleset.name)
         else:
             loaded = cached
         self._cache.put(encounter_id, loaded)
@@ -395,7 +515,10 @@ class CommandPipeline:
                 client,
                 commitment(seed),
             )
-        applied = applied_steps(codec.ruleset, encounter, recorded, decision.events)
+        if isinstance(decision.events[0], Undone | Redone):
+            applied = await self._rewrite_history(conn, codec, encounter, recorded, decision)
+        else:
+            applied = applied_steps(codec.ruleset, encounter, recorded, decision.events)
         for step in applied:
             if step.after.version % self._snapshot_every == 0:
                 await save_snapshot(
@@ -407,6 +530,29 @@ class CommandPipeline:
                 )
         await self._projector.apply(conn, codec, applied)
         return recorded, applied[-1].after
+
+    async def _rewrite_history(
+        self,
+        conn: Connection,
+        codec: EventCodec,
+        before: Encounter[Any] | None,
+        recorded: Sequence[RecordedEvent],
+        decision: Decision,
+    ) -> list[AppliedEvent]:
+        """Apply an undo or redo: drop the snapshots it makes wrong, then refold.
+
+        Snapshots at or after the first version it touches describe a history that no
+        longer holds; deleting them in this transaction is what lets every later load
+        trust any snapshot it finds (service/loading.py).
+        """
+        (event,) = decision.events
+        await conn.execute(
+            "DELETE FROM snapshots WHERE stream_id = $1 AND version >= $2",
+            recorded[0].stream_id,
+            earliest_touched(event),
+        )
+        after = await load(conn, recorded[0].stream_id, ruleset=codec.ruleset.name)
+        return [AppliedEvent(recorded[0], event, before, after.encounter)]
 
     def _dice_for(
         self, encounter_id: UUID, encounter: Encounter[Any], envelope: CommandEnvelope
