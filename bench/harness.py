@@ -1,0 +1,151 @@
+"""What every benchmark needs: a fresh database, the service on a spare loopback port,
+latency statistics and a table printer.
+
+Each benchmark makes its own database on the server named by ``BENCH_DATABASE_URL``
+(default: the machine's PostgreSQL on 127.0.0.1:5432) and drops it afterwards, so runs
+never see each other's rows and the baseline shares the server with what it is compared to.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+import httpx
+
+SERVER_URL = os.environ.get("BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+BIN = Path(sys.executable).parent
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def with_database(url: str, database: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, "/" + database, parts.query, parts.fragment))
+
+
+@asynccontextmanager
+async def fresh_database(prefix: str = "aeon_bench") -> AsyncIterator[str]:
+    """A new, empty database on the benchmark server; dropped on exit."""
+    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    admin = await asyncpg.connect(SERVER_URL)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    try:
+        yield with_database(SERVER_URL, name)
+    finally:
+        admin = await asyncpg.connect(SERVER_URL)
+        try:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await admin.close()
+
+
+@contextmanager
+def service(database_url: str, *, workers: int, extra_env: dict[str, str] | None = None) -> Iterator[
+    tuple[str, subprocess.Popen[bytes]]
+]:
+    """``aeon-ledger serve`` as production runs it (uvicorn, ``workers`` processes) on a
+    spare loopback port; yields (base url, process) once it is ready, stops it on exit."""
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": database_url, **(extra_env or {})}
+    env.pop("REDIS_URL", None)
+    proc = subprocess.Popen(
+        [str(BIN / "aeon-ledger"), "serve", "--port", str(port), "--workers", str(workers)]
+        + ["--log-level", "warning"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_ready(url, proc)
+        yield url, proc
+    finally:
+        stop(proc)
+
+
+def wait_ready(url: str, proc: subprocess.Popen[bytes], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the service exited with {proc.returncode} before it was ready")
+        try:
+            if httpx.get(f"{url}/health/ready", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the service at {url} was not ready within {timeout} s")
+        time.sleep(0.2)
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM the service's process group, then SIGKILL what is left after 20 s."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def tree_rss_bytes(pid: int) -> int:
+    """Resident memory of a process and all its descendants (uvicorn's workers), from /proc."""
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo.extend(int(c) for c in (task / "children").read_text().split())
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+    return total
+
+
+def percentile(sorted_values: Sequence[float], q: float) -> float:
+    """Nearest-rank percentile of an already sorted sequence."""
+    if not sorted_values:
+        return float("nan")
+    rank = max(0, min(len(sorted_values) - 1, round(q / 100 * len(sorted_values) + 0.5) - 1))
+    return sorted_values[rank]
+
+
+def print_table(title: str, header: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
+    cells = [[str(h) for h in header], *[[_fmt(c) for c in row] for row in rows]]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
+    print(f"\n{title}")
+    for n, row in enumerate(cells):
+        print("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))))
+        if n == 0:
+            print("  ".join("-" * w for w in widths))
+
+
+def _fmt(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:,.2f}" if value < 100 else f"{value:,.0f}"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return str(value)

@@ -1,0 +1,274 @@
+"""Benchmark 1 and 2: command throughput and latency of the service, against the asyncpg
+ceiling and the eventsourcing peer, all measured in this run on the same PostgreSQL.
+
+    python -m bench.throughput                  # 1, 8, 32 clients, 10 s each
+    python -m bench.throughput --seconds 30     # longer windows
+    python -m bench.throughput --soak 300       # memory over a 5-minute run at 32 clients
+
+The service runs as production runs it: ``aeon-ledger serve --workers <cores>`` (uvicorn),
+in its own fresh database.  The load generator (bench/client.py) shares the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import time
+from datetime import UTC, datetime
+from uuid import uuid4
+
+import asyncpg
+import msgspec
+
+from bench import peer
+from bench.api import Table, create_encounter, send_command
+from bench.client import Connection
+from bench.harness import fresh_database, print_table, service, tree_rss_bytes
+from bench.load import Operation, Result, closed_loop
+from bench.mix import SETUP, step
+
+ENCOUNTERS = 100
+LEVELS = (1, 8, 32)
+_EVENT = msgspec.json.encode(
+    {
+        "attacker": "alda",
+        "target": "brom",
+        "outcome": "hit",
+        "rolls": [
+            {
+                "roll_id": "r12",
+                "roller": "alda",
+                "purpose": "attack on brom",
+                "notation": "1d20+5",
+                "dice": [{"sides": 20, "face": 14, "kept": True}],
+                "modifiers": [{"label": "notation", "value": 5}],
+                "total": 19,
+                "target": 12,
+                "outcome": "hit",
+                "source": "server",
+                "epoch": 1,
+                "index": 40,
+            }
+        ],
+    }
+).decode()
+
+
+# -- the asyncpg ceiling -----------------------------------------------------------------
+
+_BASELINE_DDL = """
+CREATE TABLE IF NOT EXISTS bench_events (
+    global_position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    stream_id uuid NOT NULL, stream_version integer NOT NULL, type text NOT NULL,
+    data jsonb NOT NULL, metadata jsonb NOT NULL, recorded_at timestamptz NOT NULL,
+    UNIQUE (stream_id, stream_version))"""
+_INSERT = (
+    "INSERT INTO bench_events (stream_id, stream_version, type, data, metadata, recorded_at)"
+    " VALUES ($1, $2, 'generic.attack_rolled', $3::jsonb, '{}'::jsonb, $4)"
+)
+
+
+async def baseline(database_url: str, clients: int, seconds: float) -> Result:
+    """asyncpg inserting one event row per transaction (a single autocommitted INSERT:
+    one round trip, one WAL flush), one connection per client."""
+    pool = await asyncpg.create_pool(database_url, min_size=clients, max_size=clients)
+    try:
+        await pool.execute(_BASELINE_DDL)
+
+        def op_for() -> Operation:
+            stream, version = uuid4(), 0
+
+            async def op() -> bool:
+                nonlocal version
+                version += 1
+                await pool.execute(_INSERT, stream, version, _EVENT, datetime.now(UTC))
+                return True
+
+            return op
+
+        return await closed_loop("asyncpg ceiling", [op_for() for _ in range(clients)], seconds)
+    finally:
+        await pool.close()
+
+
+# -- the service -------------------------------------------------------------------------
+
+
+async def setup_tables(url: str, count: int) -> list[Table]:
+    async def one(i: int) -> Table:
+        http = Connection(url)
+        try:
+            table = await create_encounter(http, f"bench table {i}")
+            for command in SETUP:
+                r = await send_command(http, table, command)
+                if r.status != 200:
+                    raise RuntimeError(f"setup command failed: {r.status} {r.body!r}")
+            return table
+        finally:
+            await http.close()
+
+    tables: list[Table] = []
+    for start in range(0, count, 8):
+        tables += await asyncio.gather(*(one(i) for i in range(start, min(count, start + 8))))
+    return tables
+
+
+async def service_level(
+    url: str, tables: list[Table], positions: dict[str, int], clients: int, seconds: float
+) -> Result:
+    connections = [Connection(url) for _ in range(clients)]
+    failures: list[str] = []
+
+    def op_for(i: int) -> Operation:
+        mine, http, j = tables[i::clients], connections[i], 0
+
+        async def op() -> bool:
+            nonlocal j
+            table = mine[j % len(mine)]
+            j += 1
+            n = positions[table.encounter_id]
+            positions[table.encounter_id] = n + 1
+            try:
+                r = await send_command(http, table, step(n))
+            except ConnectionError as exc:
+                failures.append(str(exc))
+                return False
+            if r.status != 200 and len(failures) < 5:
+                failures.append(f"{r.status} {r.body[:200]!r}")
+            return r.status == 200
+
+        return op
+
+    try:
+        result = await closed_loop(
+            "aeon-ledger service", [op_for(i) for i in range(clients)], seconds
+        )
+    finally:
+        for c in connections:
+            await c.close()
+    for f in failures:
+        print(f"  failure: {f}")
+    result.label = "aeon-ledger service"
+    return result
+
+
+class MemorySampler:
+    """Resident memory of the service's process tree, sampled every ``every`` seconds."""
+
+    def __init__(self, pid: int, every: float = 1.0) -> None:
+        self.pid, self.every = pid, every
+        self.samples: list[tuple[float, int]] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def _run(self) -> None:
+        t0 = time.monotonic()
+        while True:
+            self.samples.append((time.monotonic() - t0, tree_rss_bytes(self.pid)))
+            await asyncio.sleep(self.every)
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        assert self._task is not None
+        self._task.cancel()
+        try:
+            await self._task
+        except asyncio.CancelledError:
+            pass
+
+
+def _row(r: Result, ceiling: Result | None = None, peer_r: Result | None = None) -> list[object]:
+    row: list[object] = [r.label, r.clients, r.rate, r.p(50), r.p(95), r.p(99), r.errors]
+    row.append(f"{r.rate / ceiling.rate:.0%}" if ceiling else "")
+    row.append(f"{r.rate / peer_r.rate:.2f}x" if peer_r else "")
+    return row
+
+
+async def main(args: argparse.Namespace) -> None:
+    workers = args.workers or os.cpu_count() or 1
+    async with fresh_database() as db_url:
+        ceilings = {c: await baseline(db_url, c, args.seconds) for c in LEVELS}
+        print("asyncpg ceiling measured", flush=True)
+        with service(db_url, workers=workers) as (url, proc):
+            tables = await setup_tables(url, ENCOUNTERS)
+            positions = {t.encounter_id: 0 for t in tables}
+            memory = MemorySampler(proc.pid)
+            memory.start()
+            ours = {}
+            for c in LEVELS:
+                ours[c] = await service_level(url, tables, positions, c, args.seconds)
+                print(f"service at {c} clients measured", flush=True)
+            await memory.stop()
+        app = peer.make_app(db_url, max(LEVELS))
+        try:
+            ids = await asyncio.to_thread(peer.setup, app, ENCOUNTERS)
+            peer_positions = dict.fromkeys(ids, 0)
+            peers = {}
+            for c in LEVELS:
+                peers[c] = await asyncio.to_thread(peer.run, app, ids, peer_positions, c, args.seconds)
+            print("peer measured", flush=True)
+        finally:
+            app.close()
+
+    header = ["system", "clients", "commands/s", "p50 ms", "p95 ms", "p99 ms", "errors",
+              "of ceiling", "vs peer"]
+    rows: list[list[object]] = []
+    for c in LEVELS:
+        rows.append(_row(ceilings[c]))
+        rows.append(_row(peers[c], ceilings[c]))
+        rows.append(_row(ours[c], ceilings[c], peers[c]))
+    print_table(
+        f"Command throughput, {args.seconds:g} s per level, {ENCOUNTERS} encounters, "
+        f"service with {workers} uvicorn workers",
+        header,
+        rows,
+    )
+    rss = [b for _, b in memory.samples]
+    print(f"\nservice memory (all processes): start {rss[0] / 2**20:.0f} MiB, "
+          f"peak {max(rss) / 2**20:.0f} MiB, end {rss[-1] / 2**20:.0f} MiB")
+    print("\ntargets:")
+    c32, c8 = ours[32], ours[8]
+    print(f"  32 clients >= 35% of ceiling: {c32.rate / ceilings[32].rate:.0%} "
+          f"{'holds' if c32.rate >= 0.35 * ceilings[32].rate else 'MISSED'}")
+    print(f"  32 clients >= 2x peer: {c32.rate / peers[32].rate:.2f}x "
+          f"{'holds' if c32.rate >= 2 * peers[32].rate else 'MISSED'}")
+    print(f"  p99 at 8 clients < 25 ms: {c8.p(99):.1f} ms "
+          f"{'holds' if c8.p(99) < 25 else 'MISSED'}")
+
+
+async def soak(args: argparse.Namespace) -> None:
+    """32 clients for ``args.soak`` seconds; memory and throughput per interval."""
+    workers = args.workers or os.cpu_count() or 1
+    interval = 30.0
+    async with fresh_database() as db_url:
+        with service(db_url, workers=workers) as (url, proc):
+            tables = await setup_tables(url, ENCOUNTERS)
+            positions = {t.encounter_id: 0 for t in tables}
+            rows: list[list[object]] = []
+            elapsed = 0.0
+            while elapsed < args.soak:
+                r = await service_level(url, tables, positions, 32, interval)
+                elapsed += interval + 1.0
+                rows.append([f"{elapsed:.0f} s", r.rate, r.p(99), tree_rss_bytes(proc.pid) / 2**20])
+                print(f"  {rows[-1]}", flush=True)
+    print_table(f"Soak: 32 clients for {args.soak:g} s", ["at", "commands/s", "p99 ms", "RSS MiB"], rows)
+    first, last = rows[0][3], rows[-1][3]
+    assert isinstance(first, float) and isinstance(last, float)
+    growth = last - first
+    print(f"\nmemory from the first to the last interval: {first:.0f} -> {last:.0f} MiB "
+          f"({growth:+.0f} MiB); {'flat' if abs(growth) < 0.1 * first else 'NOT flat'}")
+
+
+def cli() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=10.0, help="measured window per level")
+    parser.add_argument("--workers", type=int, default=0, help="uvicorn workers (default: cores)")
+    parser.add_argument("--soak", type=float, default=0.0, help="run the memory soak instead")
+    args = parser.parse_args()
+    asyncio.run(soak(args) if args.soak else main(args))
+
+
+if __name__ == "__main__":
+    cli()
