@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import os
 import signal
@@ -76,10 +77,8 @@ def _run_uvicorn(host: str, port: int, workers: int, log_level: str) -> None:
     bound = config.bind_socket()
     sock = socket.socket(bound.family, bound.type, socket.IPPROTO_TCP, fileno=bound.detach())
     sock.set_inheritable(True)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         Multiprocess(config, sockets=[sock]).run()
-    except KeyboardInterrupt:
-        pass
 
 
 def _database_url(args: argparse.Namespace) -> tuple[object, str]:

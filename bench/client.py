@@ -9,6 +9,7 @@ does exactly one request at a time per connection, with Content-Length bodies on
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from urllib.parse import urlsplit
 
 import msgspec
@@ -65,8 +66,6 @@ class Connection:
     async def close(self) -> None:
         if self._writer is not None:
             self._writer.close()
-            try:
+            with contextlib.suppress(ConnectionError):
                 await self._writer.wait_closed()
-            except ConnectionError:
-                pass
         self._reader = self._writer = None

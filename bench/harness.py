@@ -59,17 +59,17 @@ async def fresh_database(prefix: str = "aeon_bench") -> AsyncIterator[str]:
 
 
 @contextmanager
-def service(database_url: str, *, workers: int, extra_env: dict[str, str] | None = None) -> Iterator[
-    tuple[str, subprocess.Popen[bytes]]
-]:
+def service(
+    database_url: str, *, workers: int, extra_env: dict[str, str] | None = None
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """``aeon-ledger serve`` as production runs it (uvicorn, ``workers`` processes) on a
     spare loopback port; yields (base url, process) once it is ready, stops it on exit."""
     port = free_port()
     env = {**os.environ, "DATABASE_URL": database_url, **(extra_env or {})}
     env.pop("REDIS_URL", None)
-    proc = subprocess.Popen(
-        [str(BIN / "aeon-ledger"), "serve", "--port", str(port), "--workers", str(workers)]
-        + ["--log-level", "warning"],
+    command = [str(BIN / "aeon-ledger"), "serve", "--port", str(port), "--workers", str(workers)]
+    proc = subprocess.Popen(  # noqa: S603 (our own executable, arguments built here)
+        [*command, "--log-level", "warning"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -138,7 +138,11 @@ def print_table(title: str, header: Sequence[str], rows: Sequence[Sequence[objec
     widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
     print(f"\n{title}")
     for n, row in enumerate(cells):
-        print("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))))
+        padded = (
+            c.rjust(w) if i else c.ljust(w)
+            for i, (c, w) in enumerate(zip(row, widths, strict=True))
+        )
+        print("  ".join(padded))
         if n == 0:
             print("  ".join("-" * w for w in widths))
 

@@ -25,7 +25,9 @@ from bench.load import Result
 from bench.mix import CYCLE, FIGHTERS
 
 
-def _roll(rng: random.Random, roller: str, purpose: str, count: int, sides: int, bonus: int) -> dict[str, Any]:
+def _roll(
+    rng: random.Random, roller: str, purpose: str, count: int, sides: int, bonus: int
+) -> dict[str, Any]:
     faces = [rng.randint(1, sides) for _ in range(count)]
     return {
         "roll_id": f"r{rng.getrandbits(32)}",
@@ -58,7 +60,9 @@ class Encounter(Aggregate):
         self.order = sorted({*self.order, *(r["combatant"] for r in results)})
 
     @event("AttackRolled")
-    def attack(self, attacker: str, target: str, hit: bool, damage: int, rolls: list[dict[str, Any]]) -> None:
+    def attack(
+        self, attacker: str, target: str, hit: bool, damage: int, rolls: list[dict[str, Any]]
+    ) -> None:
         self.hp[target] -= damage
 
     @event("DamageDealt")
@@ -100,7 +104,7 @@ def _apply(enc: Encounter, n: int, rng: random.Random) -> None:
         enc.next_turn()
 
 
-def make_app(database_url: str, pool_size: int) -> Application:
+def make_app(database_url: str, pool_size: int) -> Application[UUID]:
     parts = urlsplit(database_url)
     env = {
         "PERSISTENCE_MODULE": "eventsourcing.postgres",
@@ -117,7 +121,7 @@ def make_app(database_url: str, pool_size: int) -> Application:
     return Application(env=env)
 
 
-def setup(app: Application, tables: int) -> list[UUID]:
+def setup(app: Application[UUID], tables: int) -> list[UUID]:
     ids = []
     for t in range(tables):
         enc = Encounter(f"table {t}")
@@ -129,7 +133,14 @@ def setup(app: Application, tables: int) -> list[UUID]:
     return ids
 
 
-def run(app: Application, ids: list[UUID], positions: dict[UUID, int], clients: int, seconds: float, warmup: float = 1.0) -> Result:
+def run(
+    app: Application[UUID],
+    ids: list[UUID],
+    positions: dict[UUID, int],
+    clients: int,
+    seconds: float,
+    warmup: float = 1.0,
+) -> Result:
     """Closed loop with ``clients`` threads, each on its own share of the encounters."""
     latencies: list[float] = []
     errors = [0]
@@ -149,7 +160,7 @@ def run(app: Application, ids: list[UUID], positions: dict[UUID, int], clients: 
             j += 1
             ok = True
             try:
-                enc = app.repository.get(eid)
+                enc: Encounter = app.repository.get(eid)
                 _apply(enc, positions[eid], rng)
                 app.save(enc)
                 positions[eid] += 1

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import time
 from datetime import UTC, datetime
@@ -173,10 +174,8 @@ class MemorySampler:
     async def stop(self) -> None:
         assert self._task is not None
         self._task.cancel()
-        try:
+        with contextlib.suppress(asyncio.CancelledError):
             await self._task
-        except asyncio.CancelledError:
-            pass
 
 
 def _row(r: Result, ceiling: Result | None = None, peer_r: Result | None = None) -> list[object]:
@@ -207,13 +206,24 @@ async def main(args: argparse.Namespace) -> None:
             peer_positions = dict.fromkeys(ids, 0)
             peers = {}
             for c in LEVELS:
-                peers[c] = await asyncio.to_thread(peer.run, app, ids, peer_positions, c, args.seconds)
+                peers[c] = await asyncio.to_thread(
+                    peer.run, app, ids, peer_positions, c, args.seconds
+                )
             print("peer measured", flush=True)
         finally:
             app.close()
 
-    header = ["system", "clients", "commands/s", "p50 ms", "p95 ms", "p99 ms", "errors",
-              "of ceiling", "vs peer"]
+    header = [
+        "system",
+        "clients",
+        "commands/s",
+        "p50 ms",
+        "p95 ms",
+        "p99 ms",
+        "errors",
+        "of ceiling",
+        "vs peer",
+    ]
     rows: list[list[object]] = []
     for c in LEVELS:
         rows.append(_row(ceilings[c]))
@@ -226,16 +236,21 @@ async def main(args: argparse.Namespace) -> None:
         rows,
     )
     rss = [b for _, b in memory.samples]
-    print(f"\nservice memory (all processes): start {rss[0] / 2**20:.0f} MiB, "
-          f"peak {max(rss) / 2**20:.0f} MiB, end {rss[-1] / 2**20:.0f} MiB")
+    print(
+        f"\nservice memory (all processes): start {rss[0] / 2**20:.0f} MiB, "
+        f"peak {max(rss) / 2**20:.0f} MiB, end {rss[-1] / 2**20:.0f} MiB"
+    )
     print("\ntargets:")
     c32, c8 = ours[32], ours[8]
-    print(f"  32 clients >= 35% of ceiling: {c32.rate / ceilings[32].rate:.0%} "
-          f"{'holds' if c32.rate >= 0.35 * ceilings[32].rate else 'MISSED'}")
-    print(f"  32 clients >= 2x peer: {c32.rate / peers[32].rate:.2f}x "
-          f"{'holds' if c32.rate >= 2 * peers[32].rate else 'MISSED'}")
-    print(f"  p99 at 8 clients < 25 ms: {c8.p(99):.1f} ms "
-          f"{'holds' if c8.p(99) < 25 else 'MISSED'}")
+    print(
+        f"  32 clients >= 35% of ceiling: {c32.rate / ceilings[32].rate:.0%} "
+        f"{'holds' if c32.rate >= 0.35 * ceilings[32].rate else 'MISSED'}"
+    )
+    print(
+        f"  32 clients >= 2x peer: {c32.rate / peers[32].rate:.2f}x "
+        f"{'holds' if c32.rate >= 2 * peers[32].rate else 'MISSED'}"
+    )
+    print(f"  p99 at 8 clients < 25 ms: {c8.p(99):.1f} ms {'holds' if c8.p(99) < 25 else 'MISSED'}")
 
 
 async def soak(args: argparse.Namespace) -> None:
@@ -253,16 +268,22 @@ async def soak(args: argparse.Namespace) -> None:
                 elapsed += interval + 1.0
                 rows.append([f"{elapsed:.0f} s", r.rate, r.p(99), tree_rss_bytes(proc.pid) / 2**20])
                 print(f"  {rows[-1]}", flush=True)
-    print_table(f"Soak: 32 clients for {args.soak:g} s", ["at", "commands/s", "p99 ms", "RSS MiB"], rows)
+    print_table(
+        f"Soak: 32 clients for {args.soak:g} s", ["at", "commands/s", "p99 ms", "RSS MiB"], rows
+    )
     first, last = rows[0][3], rows[-1][3]
     assert isinstance(first, float) and isinstance(last, float)
     growth = last - first
-    print(f"\nmemory from the first to the last interval: {first:.0f} -> {last:.0f} MiB "
-          f"({growth:+.0f} MiB); {'flat' if abs(growth) < 0.1 * first else 'NOT flat'}")
+    print(
+        f"\nmemory from the first to the last interval: {first:.0f} -> {last:.0f} MiB "
+        f"({growth:+.0f} MiB); {'flat' if abs(growth) < 0.1 * first else 'NOT flat'}"
+    )
 
 
 def cli() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--seconds", type=float, default=10.0, help="measured window per level")
     parser.add_argument("--workers", type=int, default=0, help="uvicorn workers (default: cores)")
     parser.add_argument("--soak", type=float, default=0.0, help="run the memory soak instead")
