@@ -21,7 +21,7 @@ from litestar.plugins.problem_details import ProblemDetailsPlugin
 from redis.asyncio import Redis
 
 from api.problems import problem_details_config
-from api.routes import commands, encounters, health, reads, rulesets
+from api.routes import commands, encounters, health, history, reads, rulesets
 from api.settings import Settings
 from api.state import Services
 from events.migrate import apply_migrations
@@ -89,6 +89,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
             encounters.get_encounter,
             commands.post_command,
             commands.reveal_seed,
+            history.undo,
+            history.redo,
+            history.fork,
+            history.replay_round,
             reads.get_events,
             reads.get_log,
             reads.get_rolls,

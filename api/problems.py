@@ -20,6 +20,8 @@ from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetail
 from events.errors import IdempotencyKeyReused, StreamNotFound, VersionConflict
 from events.upcasting import MissingUpcaster
 from service.dice.model import DiceError
+from service.history import CannotUndo, NothingToRedo
+from service.loading import VersionNotReached
 from service.registry import UnknownRuleset
 from service.ruleset import RuleViolation
 
@@ -85,6 +87,9 @@ _MAP: dict[type[Exception], Callable[[Any], ProblemDetailsException]] = {
     VersionConflict: _conflict,
     IdempotencyKeyReused: lambda e: problem(422, "idempotency-key-reused", str(e)),
     RuleViolation: _rule,
+    CannotUndo: lambda e: problem(422, "cannot-undo", str(e)),
+    NothingToRedo: lambda e: problem(409, "nothing-to-redo", str(e)),
+    VersionNotReached: lambda e: problem(404, "version-not-found", str(e), current_version=e.head),
     DiceError: lambda e: problem(422, "invalid-dice", str(e)),
     UnknownRuleset: lambda e: problem(422, "unknown-ruleset", str(e)),
     msgspec.ValidationError: lambda e: problem(400, "bad-request", str(e)),

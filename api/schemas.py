@@ -16,7 +16,7 @@ from uuid import UUID
 import msgspec
 
 from events.verify import ChainReport
-from projections.queries import EncounterSummary, LogEntry
+from projections.queries import EncounterSummary, LogEntry, UndoneMark
 from service.core_events import CORE_EVENT_TYPES
 from service.fairness import DiceReport
 from service.registry import all_command_types, all_event_types
@@ -53,6 +53,47 @@ class CommandBody(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 class RevealSeed(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     next_client_seed: ClientSeed | None = None
     """Client seed of the new epoch; defaults to the current one."""
+
+
+Reason = Annotated[str, msgspec.Meta(min_length=1, max_length=500, examples=["wrong target"])]
+
+
+class UndoRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """Empty: take back the last command (an undo's undo is a redo). ``steps``: the last
+    n ruleset commands in effect. ``to_version``: every ruleset command after it."""
+
+    steps: Annotated[int, msgspec.Meta(ge=1, le=1000)] | None = None
+    to_version: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    reason: Reason | None = None
+
+
+class RedoRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    reason: Reason | None = None
+
+
+class ForkRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    at_version: Annotated[int, msgspec.Meta(ge=1)] | None = None
+    """The origin's version the fork starts from; defaults to its latest."""
+    name: Name | None = None
+    """Defaults to the origin's name with "(fork at version N)"."""
+    client_seed: ClientSeed | None = None
+
+
+class RoundStep(msgspec.Struct, kw_only=True):
+    version: int
+    type: str
+    text: str
+    rolls: list[Any]
+    undone: UndoneMark | None
+    """Set when an undo took this event back: it is shown, but the state does not change."""
+    state: Any
+    """The encounter right after this event, as GET /encounters/{id} shows it."""
+
+
+class RoundReplay(msgspec.Struct, kw_only=True):
+    encounter_id: UUID
+    round: int
+    steps: list[RoundStep]
 
 
 class EncounterView(msgspec.Struct, kw_only=True):

@@ -29,6 +29,17 @@ class StateRow(msgspec.Struct, frozen=True):
     """The encounter state JSON exactly as stored, passed through without re-encoding."""
 
 
+class UndoneMark(msgspec.Struct, frozen=True, kw_only=True):
+    """Shown on a log entry or roll that an undo took back: it stays visible, struck
+    through, so a re-roll after an undo is plain to every player."""
+
+    undo_version: int
+    """The version of the ``history.undone`` event."""
+    by: dict[str, Any]
+    """The actor who undid it (role and token id, never a token)."""
+    at: datetime
+
+
 class LogEntry(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     round: int | None
@@ -36,6 +47,41 @@ class LogEntry(msgspec.Struct, frozen=True, kw_only=True):
     text: str
     recorded_at: datetime
     rolls: list[Any] = []
+    undone: UndoneMark | None = None
+
+
+async def undone_marks(
+    db: Database, encounter_id: UUID, *, up_to_version: int | None = None
+) -> dict[int, UndoneMark]:
+    """Versions out of effect as of ``up_to_version`` (default: now), with who undid them.
+
+    Worked out from the history events themselves (a partial index keeps this to the few
+    undo and redo rows), so time travel and the current view can never disagree.
+    """
+    rows = await db.fetch(
+        """SELECT stream_version, type, data, metadata->'actor' AS actor, recorded_at
+           FROM events
+           WHERE stream_id = $1 AND type LIKE 'history.%'
+             AND ($2::int IS NULL OR stream_version <= $2)
+           ORDER BY stream_version""",
+        encounter_id,
+        up_to_version,
+    )
+    marks: dict[int, UndoneMark] = {}
+    for row in rows:
+        data = _decode_any.decode(row["data"])
+        versions = [v for span in data["commands"] for v in range(span["first"], span["last"] + 1)]
+        if row["type"] == "history.undone":
+            mark = UndoneMark(
+                undo_version=row["stream_version"],
+                by=_decode_any.decode(row["actor"]) if row["actor"] else {},
+                at=row["recorded_at"],
+            )
+            marks.update(dict.fromkeys(versions, mark))
+        else:
+            for version in versions:
+                marks.pop(version, None)
+    return marks
 
 
 async def current_state(db: Database, encounter_id: UUID) -> StateRow | None:
@@ -71,7 +117,13 @@ async def list_encounters(
 
 
 async def log_entries(
-    db: Database, encounter_id: UUID, *, after_version: int, limit: int
+    db: Database,
+    encounter_id: UUID,
+    *,
+    after_version: int,
+    limit: int,
+    up_to_version: int | None = None,
+    round_number: int | None = None,
 ) -> list[LogEntry]:
     rows = await db.fetch(
         """SELECT l.version, l.round, l.type, l.text, l.recorded_at,
@@ -81,11 +133,16 @@ async def log_entries(
                            '[]') AS rolls
            FROM log_entries l
            WHERE l.encounter_id = $1 AND l.version > $2
+             AND ($4::int IS NULL OR l.version <= $4)
+             AND ($5::int IS NULL OR l.round = $5)
            ORDER BY l.version LIMIT $3""",
         encounter_id,
         after_version,
         limit,
+        up_to_version,
+        round_number,
     )
+    marks = await undone_marks(db, encounter_id, up_to_version=up_to_version) if rows else {}
     return [
         LogEntry(
             version=r["version"],
@@ -94,23 +151,37 @@ async def log_entries(
             text=r["text"],
             recorded_at=r["recorded_at"],
             rolls=_decode_any.decode(r["rolls"]),
+            undone=marks.get(r["version"]),
         )
         for r in rows
     ]
 
 
 async def rolls(
-    db: Database, encounter_id: UUID, *, after_version: int, limit: int
+    db: Database,
+    encounter_id: UUID,
+    *,
+    after_version: int,
+    limit: int,
+    up_to_version: int | None = None,
 ) -> list[dict[str, Any]]:
     rows = await db.fetch(
         """SELECT version, round, record FROM roll_ledger
            WHERE encounter_id = $1 AND version > $2
+             AND ($4::int IS NULL OR version <= $4)
            ORDER BY version, length(roll_id), roll_id LIMIT $3""",
         encounter_id,
         after_version,
         limit,
+        up_to_version,
     )
+    marks = await undone_marks(db, encounter_id, up_to_version=up_to_version) if rows else {}
     return [
-        {"version": r["version"], "round": r["round"], **_decode_any.decode(r["record"])}
+        {
+            "version": r["version"],
+            "round": r["round"],
+            **_decode_any.decode(r["record"]),
+            "undone": msgspec.to_builtins(marks[r["version"]]) if r["version"] in marks else None,
+        }
         for r in rows
     ]

@@ -33,7 +33,7 @@ IdempotencyKey = Annotated[
 CorrelationId = Annotated[str | None, HeaderParameter(name="X-Correlation-ID", max_length=200)]
 
 
-def _respond(response: bytes) -> Response[CommandResult]:
+def respond(response: bytes) -> Response[CommandResult]:
     return json_bytes(response, headers={"ETag": etag(read_head(response).version)})
 
 
@@ -65,7 +65,7 @@ async def post_command(
         idempotency_key=idempotency_key(idempotency),
         request_hash=request_fingerprint(await request.body()),
     )
-    return _respond(response)
+    return respond(response)
 
 
 @post(
@@ -93,4 +93,4 @@ async def reveal_seed(
         idempotency_key=idempotency_key(idempotency),
         request_hash=request_fingerprint(await request.body()),
     )
-    return _respond(response)
+    return respond(response)

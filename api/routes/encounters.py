@@ -15,11 +15,14 @@ from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, Quer
 from api.headers import etag, idempotency_key
 from api.problems import problem
 from api.responses import json_bytes, read_head
+from api.routes.reads import At
 from api.schemas import CreateEncounter, EncounterPage, EncounterView
 from api.state import Services
 from events.idempotency import request_fingerprint
 from projections.queries import current_state, list_encounters
 from service.commands import Actor, CreatedEncounter
+from service.loading import load_at
+from service.registry import codec_for
 
 Limit = Annotated[int, QueryParameter(ge=1, le=1000, description="Page size (at most 1000).")]
 
@@ -73,8 +76,20 @@ async def get_encounter(
     encounter_id: FromPath[UUID],
     services: NamedDependency[Services],
     if_none_match: Annotated[str | None, HeaderParameter(name="If-None-Match")] = None,
+    at: At = None,
 ) -> Response[EncounterView]:
-    """The folded state with `ETag` = stream version (send it back as `If-Match`)."""
+    """The folded state with `ETag` = stream version (send it back as `If-Match`).
+    `?at=N` gives the state as the table saw it right after version N."""
+    if at is not None:
+        past = await load_at(services.pool, encounter_id, at)
+        codec = codec_for(past.ruleset)
+        view = EncounterView(
+            encounter_id=encounter_id,
+            ruleset=past.ruleset,
+            version=past.version,
+            state=msgspec.Raw(codec.encode_state(past)),
+        )
+        return json_bytes(msgspec.json.encode(view))
     row = await current_state(services.pool, encounter_id)
     if row is None:
         raise problem(404, "encounter-not-found", f"No encounter has id {encounter_id}.")

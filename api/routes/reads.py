@@ -20,20 +20,32 @@ from events.upcasting import MissingUpcaster
 from events.verify import verify_chain
 from projections.queries import log_entries, rolls
 from service.fairness import DiceReport, verify_dice
-from service.loading import ruleset_of
+from service.loading import VersionNotReached, ruleset_of
 from service.registry import codec_for
 
 After = Annotated[
     int, QueryParameter(ge=0, description="Return entries after this stream version.")
 ]
 Limit = Annotated[int, QueryParameter(ge=1, le=1000, description="Page size (at most 1000).")]
+At = Annotated[
+    int | None,
+    QueryParameter(
+        ge=1,
+        description="Time travel: as the table saw it right after this stream version "
+        "(undos appended later do not change the past).",
+    ),
+]
 
 
-async def _exists(services: NamedDependency[Services], encounter_id: UUID) -> None:
+async def _exists(
+    services: NamedDependency[Services], encounter_id: UUID, at: int | None = None
+) -> None:
     try:
-        await stream_head(services.pool, encounter_id)
+        head = await stream_head(services.pool, encounter_id)
     except StreamNotFound:
         raise problem(404, "encounter-not-found", f"No encounter has id {encounter_id}.") from None
+    if at is not None and at > head.version:
+        raise VersionNotReached(encounter_id, at, head.version)
 
 
 def _next(versions: list[int], limit: int) -> int | None:
@@ -46,11 +58,12 @@ async def get_events(
     services: NamedDependency[Services],
     after_version: After = 0,
     limit: Limit = 500,
+    at: At = None,
 ) -> EventPage:
     """The stored events in stream order, with their hash chain links."""
-    await _exists(services, encounter_id)
+    await _exists(services, encounter_id, at)
     events = await read_stream(
-        services.pool, encounter_id, after_version=after_version, limit=limit
+        services.pool, encounter_id, after_version=after_version, up_to_version=at, limit=limit
     )
     out = [EventOut(**{f: getattr(e, f) for f in EventOut.__struct_fields__}) for e in events]
     return EventPage(
@@ -65,17 +78,20 @@ async def get_log(
     after_version: After = 0,
     limit: Limit = 500,
     format: FromQuery[Literal["json", "text"]] = "json",
+    at: At = None,
 ) -> Response[LogPage]:
-    """One line per event, as a GM would announce it; `format=text` gives plain text."""
-    await _exists(services, encounter_id)
+    """One line per event, as a GM would announce it; `format=text` gives plain text.
+    Entries an undo took back stay, with `undone` saying when and by whom."""
+    await _exists(services, encounter_id, at)
     entries = await log_entries(
-        services.pool, encounter_id, after_version=after_version, limit=limit
+        services.pool, encounter_id, after_version=after_version, limit=limit, up_to_version=at
     )
     if format == "text":
         lines = []
         for e in entries:
             where = f"round {e.round}" if e.round is not None else "setup"
-            lines.append(f"#{e.version:<4} [{where}] {e.text}")
+            undone = f"[undone at #{e.undone.undo_version}] " if e.undone else ""
+            lines.append(f"#{e.version:<4} [{where}] {undone}{e.text}")
         return plain_text("\n".join(lines) + ("\n" if lines else ""))
     return Response(
         LogPage(entries=entries, next_after_version=_next([e.version for e in entries], limit))
@@ -88,10 +104,14 @@ async def get_rolls(
     services: NamedDependency[Services],
     after_version: After = 0,
     limit: Limit = 500,
+    at: At = None,
 ) -> RollPage:
-    """Every roll with its raw faces, modifiers, total, target, outcome, source and index."""
-    await _exists(services, encounter_id)
-    found = await rolls(services.pool, encounter_id, after_version=after_version, limit=limit)
+    """Every roll with its raw faces, modifiers, total, target, outcome, source and index;
+    rolls an undo took back stay, with `undone` saying when and by whom."""
+    await _exists(services, encounter_id, at)
+    found = await rolls(
+        services.pool, encounter_id, after_version=after_version, limit=limit, up_to_version=at
+    )
     return RollPage(
         rolls=found, next_after_version=_next([int(r["version"]) for r in found], limit)
     )

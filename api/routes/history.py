@@ -1,0 +1,166 @@
+"""The GM's safety net (design section 4): undo, redo, fork and round replay.
+
+Undo and redo are commands like any other: they honour If-Match and Idempotency-Key and
+append one event; nothing is deleted.  Round replay and fork only read the origin.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+import msgspec
+from litestar import Request, Response, get, post
+from litestar.di import NamedDependency
+from litestar.params import FromPath, JSONBody
+
+from api.headers import etag, expected_version, idempotency_key
+from api.problems import problem
+from api.responses import json_bytes, read_head
+from api.routes.commands import CorrelationId, IdempotencyKey, IfMatch, respond
+from api.schemas import ForkRequest, RedoRequest, RoundReplay, RoundStep, UndoRequest
+from api.state import Services
+from events.idempotency import request_fingerprint
+from events.store import read_stream
+from projections.queries import log_entries, undone_marks
+from service.commands import Actor, CommandResult, CreatedEncounter
+from service.encounter import evolve
+from service.loading import load_at, ruleset_of
+from service.registry import codec_for
+
+
+@post(
+    "/encounters/{encounter_id:uuid}/undo",
+    operation_id="undo",
+    status_code=200,
+    summary="Undo the last command, the last n, or everything after a version",
+)
+async def undo(
+    encounter_id: FromPath[UUID],
+    request: Request[Any, Any, Any],
+    services: NamedDependency[Services],
+    data: JSONBody[UndoRequest | None] = None,
+    if_match: IfMatch = None,
+    idempotency: IdempotencyKey = None,
+    correlation: CorrelationId = None,
+) -> Response[CommandResult]:
+    """Appends `history.undone`: the commands stay in the stream and in the log and roll
+    ledger, marked undone; the state no longer includes them. Undoing an undo redoes it.
+    422 when there is nothing to undo or the request reaches past the start."""
+    body = data or UndoRequest()
+    response = await services.pipeline.undo(
+        encounter_id,
+        steps=body.steps,
+        to_version=body.to_version,
+        reason=body.reason,
+        actor=Actor(role="gm", correlation_id=correlation),
+        expected_version=expected_version(if_match),
+        idempotency_key=idempotency_key(idempotency),
+        request_hash=request_fingerprint(await request.body()),
+    )
+    return respond(response)
+
+
+@post(
+    "/encounters/{encounter_id:uuid}/redo",
+    operation_id="redo",
+    status_code=200,
+    summary="Redo what the last undo took back",
+)
+async def redo(
+    encounter_id: FromPath[UUID],
+    request: Request[Any, Any, Any],
+    services: NamedDependency[Services],
+    data: JSONBody[RedoRequest | None] = None,
+    if_match: IfMatch = None,
+    idempotency: IdempotencyKey = None,
+    correlation: CorrelationId = None,
+) -> Response[CommandResult]:
+    """Appends `history.redone`: the same events, with the same dice, are in effect again.
+    409 when a command came in after the undo, or nothing was undone."""
+    response = await services.pipeline.redo(
+        encounter_id,
+        reason=data.reason if data else None,
+        actor=Actor(role="gm", correlation_id=correlation),
+        expected_version=expected_version(if_match),
+        idempotency_key=idempotency_key(idempotency),
+        request_hash=request_fingerprint(await request.body()),
+    )
+    return respond(response)
+
+
+@post(
+    "/encounters/{encounter_id:uuid}/fork",
+    operation_id="fork",
+    status_code=201,
+    summary="Start a what-if branch from a version",
+)
+async def fork(
+    encounter_id: FromPath[UUID],
+    request: Request[Any, Any, Any],
+    services: NamedDependency[Services],
+    data: JSONBody[ForkRequest | None] = None,
+    idempotency: IdempotencyKey = None,
+) -> Response[CreatedEncounter]:
+    """A new encounter whose state starts as this one's at `at_version`, linked back to it
+    (`forked_from`), with its own dice commitment. The origin is not changed."""
+    body = data or ForkRequest()
+    response = await services.pipeline.fork(
+        encounter_id,
+        at_version=body.at_version,
+        name=body.name,
+        client_seed=body.client_seed,
+        actor=Actor(role="gm"),
+        idempotency_key=idempotency_key(idempotency),
+        request_hash=request_fingerprint(await request.body()),
+    )
+    created = read_head(response)
+    return json_bytes(
+        response,
+        status_code=201,
+        headers={"Location": f"/encounters/{created.encounter_id}", "ETag": etag(created.version)},
+    )
+
+
+@get(
+    "/encounters/{encounter_id:uuid}/rounds/{number:int}",
+    operation_id="replayRound",
+    summary="Step through one round",
+)
+async def replay_round(
+    encounter_id: FromPath[UUID], number: FromPath[int], services: NamedDependency[Services]
+) -> RoundReplay:
+    """The events of round `number` in order, each with its log line, rolls and the state
+    right after it, as the encounter stands now: an event taken back by an undo is listed,
+    marked undone, and leaves the state unchanged."""
+    db = services.pool
+    codec = codec_for(await ruleset_of(db, encounter_id))
+    entries = await log_entries(
+        db, encounter_id, after_version=0, limit=100_000, round_number=number
+    )
+    if not entries:
+        raise problem(404, "round-not-found", f"Round {number} has not been played.")
+    first, last = entries[0].version, entries[-1].version
+    shown = {e.version: e for e in entries}
+    reverted = await undone_marks(db, encounter_id)
+    state = await load_at(db, encounter_id, first - 1) if first > 1 else None
+    steps = []
+    for recorded in await read_stream(
+        db, encounter_id, after_version=first - 1, up_to_version=last
+    ):
+        version = recorded.stream_version
+        state = evolve(
+            codec.ruleset, state, codec.from_recorded(recorded), reverted=version in reverted
+        )
+        if (entry := shown.get(version)) is not None:
+            steps.append(
+                RoundStep(
+                    version=version,
+                    type=entry.type,
+                    text=entry.text,
+                    rolls=entry.rolls,
+                    undone=entry.undone,
+                    state=msgspec.Raw(codec.encode_state(state)),
+                )
+            )
+    return RoundReplay(encounter_id=encounter_id, round=number, steps=steps)
