@@ -88,8 +88,8 @@ async def append(
     """Append ``new_events`` after ``head`` inside the caller's transaction.
 
     The conditional UPDATE of the stream row is the concurrency control: of two writers
-    that read the same head, on any process, the second finds the version moved and gets
-    VersionConflict; its transaction must then be rolled back by the caller.
+    that read the same head, on any process, the second finds the version moved, appends
+    nothing and gets VersionConflict; its transaction must then be rolled back by the caller.
     """
     if not new_events:
         return []
@@ -113,27 +113,26 @@ async def append(
             (version, event.type, event.type_version, _json.encode(event.data), prev, digest)
         )
         prev = digest
-    moved = await conn.execute(
-        "UPDATE streams SET version = $3, last_hash = $4 WHERE stream_id = $1 AND version = $2",
+    # One round trip: the conditional UPDATE of the stream row and the INSERT of the
+    # events run as one statement; the INSERT adds nothing unless the UPDATE moved the row.
+    inserted = await conn.fetch(
+        f"""WITH moved AS (
+                UPDATE streams SET version = $3, last_hash = $4
+                WHERE stream_id = $1 AND version = $2
+                RETURNING stream_id
+            )
+            INSERT INTO events (stream_id, stream_version, type, type_version, data, metadata,
+                                recorded_at, prev_hash, hash)
+            SELECT $1, u.v, u.t, u.tv, u.d::jsonb, $5::jsonb, $6, u.ph, u.h
+            FROM unnest($7::int[], $8::text[], $9::int[], $10::text[], $11::text[], $12::text[])
+                 AS u(v, t, tv, d, ph, h)
+            WHERE EXISTS (SELECT FROM moved)
+            ORDER BY u.v
+            RETURNING {_EVENT_COLUMNS}""",
         stream_id,
         head.version,
         version,
         prev,
-    )
-    if moved != "UPDATE 1":
-        actual = await conn.fetchval("SELECT version FROM streams WHERE stream_id = $1", stream_id)
-        if actual is None:
-            raise StreamNotFound(stream_id)
-        raise VersionConflict(stream_id, head.version, actual)
-    inserted = await conn.fetch(
-        f"""INSERT INTO events (stream_id, stream_version, type, type_version, data, metadata,
-                                recorded_at, prev_hash, hash)
-            SELECT $1, u.v, u.t, u.tv, u.d::jsonb, $2::jsonb, $3, u.ph, u.h
-            FROM unnest($4::int[], $5::text[], $6::int[], $7::text[], $8::text[], $9::text[])
-                 AS u(v, t, tv, d, ph, h)
-            ORDER BY u.v
-            RETURNING {_EVENT_COLUMNS}""",
-        stream_id,
         meta_bytes.decode(),
         recorded_at,
         [r[0] for r in rows],
@@ -143,6 +142,11 @@ async def append(
         [r[4] for r in rows],
         [r[5] for r in rows],
     )
+    if not inserted:
+        actual = await conn.fetchval("SELECT version FROM streams WHERE stream_id = $1", stream_id)
+        if actual is None:
+            raise StreamNotFound(stream_id)
+        raise VersionConflict(stream_id, head.version, actual)
     return sorted((_record(r) for r in inserted), key=lambda e: e.stream_version)
 
 
