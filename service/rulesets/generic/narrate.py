@@ -39,7 +39,7 @@ def narrate(state: State, event: Event) -> str:
     name = _Names(state)
     match event:
         case CombatantAdded():
-            stats = ", ".join(f"{k} {v}" for k, v in event.stats.items())
+            stats = ", ".join(f"{k} {v}" for k, v in sorted(event.stats.items()))
             side = f", side {event.side}" if event.side else ""
             details = f"{event.hp}/{event.max_hp} hp{side}" + (f"; {stats}" if stats else "")
             return f"{event.name} joins the encounter ({details})"
