@@ -1,0 +1,65 @@
+"""The two places where reliability tests talk to a running service's write API, so that
+adding access tokens (creation returns a GM token, commands carry it) changes only these."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+
+class Table:
+    """An encounter as a client holds it: its id and the headers its commands carry."""
+
+    def __init__(self, encounter_id: str, headers: dict[str, str] | None = None) -> None:
+        self.encounter_id = encounter_id
+        self.headers = headers or {}
+
+
+async def create_encounter(client: httpx.AsyncClient, name: str = "reliability") -> Table:
+    response = await client.post("/encounters", json={"ruleset": "generic", "name": name})
+    assert response.status_code == 201, response.text
+    return Table(str(response.json()["encounter_id"]))
+
+
+async def send_command(
+    client: httpx.AsyncClient,
+    table: Table,
+    command: dict[str, Any],
+    *,
+    idempotency_key: str | None = None,
+) -> httpx.Response:
+    headers = dict(table.headers)
+    if idempotency_key is not None:
+        headers["Idempotency-Key"] = idempotency_key
+    return await client.post(
+        f"/encounters/{table.encounter_id}/commands", json={"command": command}, headers=headers
+    )
+
+
+def fighter(ident: str) -> dict[str, Any]:
+    return {
+        "type": "generic.add_combatant",
+        "id": ident,
+        "name": ident.title(),
+        "hp": 1_000_000,
+        "stats": {"ac": 10},
+    }
+
+
+def command_mix(n: int) -> dict[str, Any]:
+    """Commands that are always legal for a table set up with ``fighter("a")`` and
+    ``fighter("b")``: attacks with damage, rolled damage, next turn (server dice)."""
+    match n % 3:
+        case 0:
+            return {
+                "type": "generic.attack",
+                "attacker": "a",
+                "target": "b",
+                "notation": "1d20+2",
+                "damage": "2d6",
+            }
+        case 1:
+            return {"type": "generic.damage", "target": "a", "notation": "3d4"}
+        case _:
+            return {"type": "generic.next_turn"}
