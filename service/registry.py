@@ -10,10 +10,11 @@ from typing import Any
 
 from service.codec import EventCodec
 from service.ruleset import Ruleset
-from service.rulesets import aeonis, generic
+from service.rulesets import aeonis, aeonisk, generic
 
 RULESETS: dict[str, Ruleset[Any, Any, Any, Any]] = {
     generic.RULESET.name: generic.RULESET,
+    aeonisk.RULESET.name: aeonisk.RULESET,
     aeonis.RULESET.name: aeonis.RULESET,
 }
 
