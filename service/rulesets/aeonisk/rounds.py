@@ -64,7 +64,7 @@ def _new_round(state: State, dice: Dice, number: int) -> tuple[ev.Event, ...]:
 
 
 def _undeclared(state: State) -> list[str]:
-    return [c.name for c in resolution_order(state) if c.id not in state.declarations]
+    return [c.name for c in reversed(resolution_order(state)) if c.id not in state.declarations]
 
 
 def _cleanup(state: State, dice: Dice, number: int) -> tuple[ev.Event, ...]:

@@ -15,7 +15,7 @@ from msgspec.structs import replace
 from service.dice.model import RollRecord
 from service.ruleset import RuleViolation
 from service.rulesets.aeonisk import RULESET, AeoniskOptions, Command, Event, State
-from service.rulesets.aeonisk.commands import AddCharacter, NextPhase, SetBand
+from service.rulesets.aeonisk.commands import AddCharacter, Declare, NextPhase, React, SetBand
 from service.rulesets.aeonisk.fields import Band
 from service.rulesets.aeonisk.state import Pairing, Weapon
 from tests.unit.deciders import given
@@ -147,9 +147,21 @@ class Table:
         """next_phase from Setup or Cleanup: one d20 per living character, as added."""
         return self.do(NextPhase(), *([face] for face in initiative_d20))
 
+    def declare(self, *declarations: Declare, reactions: Sequence[React] = ()) -> None:
+        """The given declarations in order, then the Fast Phase with ``reactions``, then
+        the Slow Phase begins."""
+        for declaration in declarations:
+            self.do(declaration)
+        self.do(NextPhase())
+        for reaction in reactions:
+            self.do(reaction)
+        self.do(NextPhase())
+
     def narrated(self, events: Sequence[Event]) -> list[str]:
         """The log lines of the last ``events`` (which must end the history)."""
-        state = given(RULESET, *self.history[: len(self.history) - len(events)], options=self.options).state
+        state = given(
+            RULESET, *self.history[: len(self.history) - len(events)], options=self.options
+        ).state
         lines = []
         for event in events:
             lines.append(RULESET.narrate(state, event))

@@ -71,7 +71,9 @@ def test_kaelia_bonded_defence_16_against_attack_18_and_nyx_backlash() -> None:
         gunner(),
         bands={("gunner", "kaelia"): "near", ("gunner", "nyx"): "near", ("kaelia", "nyx"): "near"},
     )
-    table.start_round(10, 5, 9)  # Kaelia 22, Nyx 17, Gunner 17 (ties: Nyx's skill 3 = Gunner's 3, Nyx's Agility 3 > 2)
+    table.start_round(
+        10, 5, 9
+    )  # Kaelia 22, Nyx 17, Gunner 17 (ties: Nyx's skill 3 = Gunner's 3, Nyx's Agility 3 > 2)
     shot = Attack(target="kaelia", weapon="rifle", attribute="perception", skill="firearms")
     table.do(Declare(character="gunner", major=shot, defence_token="nyx"))
     table.do(Declare(character="nyx", defence_token="gunner"))
