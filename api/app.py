@@ -20,8 +20,9 @@ from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.plugins.problem_details import ProblemDetailsPlugin
 from redis.asyncio import Redis
 
+from api.auth import provide_viewer
 from api.problems import problem_details_config
-from api.routes import commands, encounters, health, history, reads, rulesets
+from api.routes import commands, encounters, health, history, reads, rulesets, tokens
 from api.settings import Settings
 from api.state import Services
 from events.migrate import apply_migrations
@@ -100,6 +101,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
             encounters.get_encounter,
             commands.post_command,
             commands.reveal_seed,
+            commands.reveal_rolls,
+            tokens.mint_token,
+            tokens.list_tokens,
+            tokens.revoke_token,
             history.undo,
             history.redo,
             history.fork,
@@ -113,7 +118,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
             health.live,
             health.ready,
         ],
-        dependencies={"services": Provide(provide_services, sync_to_thread=False)},
+        dependencies={
+            "services": Provide(provide_services, sync_to_thread=False),
+            "viewer": Provide(provide_viewer),
+        },
         lifespan=[storage],
         plugins=[ProblemDetailsPlugin(problem_details_config())],
         request_max_body_size=settings.max_body_bytes,

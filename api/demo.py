@@ -6,6 +6,7 @@ log, so a newcomer sees rolls, hits, damage and a condition expiring within a mi
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -115,10 +116,14 @@ def run_demo(url: str) -> int:
     try:
         with httpx.Client(base_url=url, timeout=10) as client:
             created = client.post(
-                "/encounters", json={"ruleset": "generic", "name": "Ambush at the ford"}
+                "/encounters",
+                json={"ruleset": "generic", "name": "Ambush at the ford"},
+                headers=service_key_header(),
             )
             created.raise_for_status()
             encounter_id = created.json()["encounter_id"]
+            # The GM token comes with the creation, once; every later request carries it.
+            client.headers["Authorization"] = f"Bearer {created.json()['gm_token']}"
             for command, manual in SCRIPT:
                 body: dict[str, Any] = {"command": command}
                 if manual is not None:
@@ -148,3 +153,9 @@ def run_demo(url: str) -> int:
     base = f"{url}/encounters/{encounter_id}"
     print(f"full state: {base}   rolls: {base}/rolls")
     return 0
+
+
+def service_key_header() -> dict[str, str]:
+    """The service key from the environment, for a service that requires one."""
+    key = os.environ.get("AEON_SERVICE_KEY")
+    return {"Authorization": f"Bearer {key}"} if key else {}

@@ -19,6 +19,7 @@ from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetail
 
 from events.errors import IdempotencyKeyReused, StreamNotFound, VersionConflict
 from events.upcasting import MissingUpcaster
+from service.authorize import Forbidden
 from service.dice.model import DiceError
 from service.history import CannotUndo, NothingToRedo
 from service.loading import VersionNotReached
@@ -41,6 +42,8 @@ def problem(status: int, slug: str, detail: str, **extra: Any) -> ProblemDetails
 def _http(exc: HTTPException) -> ProblemDetailsException:
     slugs = {
         400: "bad-request",
+        401: "unauthorized",
+        403: "forbidden",
         404: "not-found",
         405: "method-not-allowed",
         413: "body-too-large",
@@ -88,6 +91,7 @@ _MAP: dict[type[Exception], Callable[[Any], ProblemDetailsException]] = {
     IdempotencyKeyReused: lambda e: problem(422, "idempotency-key-reused", str(e)),
     RuleViolation: _rule,
     CannotUndo: lambda e: problem(422, "cannot-undo", str(e)),
+    Forbidden: lambda e: problem(403, "forbidden", str(e)),
     NothingToRedo: lambda e: problem(409, "nothing-to-redo", str(e)),
     VersionNotReached: lambda e: problem(404, "version-not-found", str(e), current_version=e.head),
     DiceError: lambda e: problem(422, "invalid-dice", str(e)),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import operator
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 import msgspec
@@ -20,6 +20,7 @@ from projections.queries import EncounterSummary, LogEntry, UndoneMark
 from service.core_events import CORE_EVENT_TYPES
 from service.fairness import DiceReport
 from service.registry import all_command_types, all_event_types
+from service.tokens import TokenInfo
 
 AnyCommand = functools.reduce(operator.or_, all_command_types())
 AnyEvent = functools.reduce(operator.or_, (*CORE_EVENT_TYPES, *all_event_types()))
@@ -39,6 +40,8 @@ class CreateEncounter(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     client_seed: ClientSeed | None = None
     """Mixed into every server roll; defaults to the encounter id. Players who want to
     be sure the server could not pick a favourable seed choose it themselves."""
+    allow_player_dice: bool = False
+    """Let players enter physical dice for their own commands (the GM always may)."""
 
 
 class CommandBody(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -48,6 +51,27 @@ class CommandBody(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     in order (explosion dice included). Recorded as manual, never as server rolls."""
     hidden: bool = False
     """A secret GM roll: recorded with its result, shown to players as 'GM rolls secretly'."""
+
+
+class RevealRolls(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    roll_ids: Annotated[
+        list[Annotated[str, msgspec.Meta(min_length=1, max_length=50)]],
+        msgspec.Meta(min_length=1, max_length=100, examples=[["r12"]]),
+    ]
+
+
+class MintToken(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    role: Literal["player", "gm"] = "player"
+    combatants: Annotated[
+        list[Annotated[str, msgspec.Meta(min_length=1, max_length=100)]],
+        msgspec.Meta(max_length=200, examples=[["aria"]]),
+    ] = []
+    """What a player may act for: combatant ids (unit or side ids in Aeonis)."""
+    label: Annotated[str, msgspec.Meta(max_length=200, examples=["Sam's phone"])] | None = None
+
+
+class TokenList(msgspec.Struct, kw_only=True):
+    tokens: list[TokenInfo]
 
 
 class RevealSeed(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):

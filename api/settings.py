@@ -21,6 +21,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     pool_max: int = 10
     max_body_bytes: int = 64 * 1024
     page_limit_max: int = 1000
+    service_key: str | None = None
+    """When set, creating and listing encounters need ``Authorization: Bearer <key>``;
+    the key also acts as GM on every encounter (to recover a lost GM token)."""
+    rate_limit_per_minute: int = 600
+    """Requests per minute per token (or per client address without one); 0 turns it off."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -36,4 +41,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             pool_min=int(env.get("AEON_POOL_MIN", d.pool_min)),
             pool_max=int(env.get("AEON_POOL_MAX", d.pool_max)),
             max_body_bytes=int(env.get("AEON_MAX_BODY_BYTES", d.max_body_bytes)),
+            service_key=env.get("AEON_SERVICE_KEY") or None,
+            rate_limit_per_minute=int(
+                env.get("AEON_RATE_LIMIT_PER_MINUTE", d.rate_limit_per_minute)
+            ),
         )

@@ -8,6 +8,7 @@ the live path cannot drift apart.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 
@@ -34,6 +35,8 @@ class InlineProjector:
         for step in applied:
             rec = step.recorded
             round_no = ruleset.round_of(step.after.game)
+            hidden = [r.roll_id for r in rolls_of(step.event) if r.hidden]
+            gm_text = narrate(ruleset, step.before, _unhidden(step.event)) if hidden else None
             log_rows.append(
                 (
                     encounter_id,
@@ -41,6 +44,8 @@ class InlineProjector:
                     round_no,
                     rec.type,
                     narrate(ruleset, step.before, step.event),
+                    gm_text,
+                    hidden,
                     rec.recorded_at,
                 )
             )
@@ -67,8 +72,9 @@ class InlineProjector:
             last.recorded.recorded_at,
         )
         await conn.executemany(
-            "INSERT INTO log_entries (encounter_id, version, round, type, text, recorded_at)"
-            " VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO log_entries"
+            " (encounter_id, version, round, type, text, gm_text, hidden_rolls, recorded_at)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
             log_rows,
         )
         if roll_rows:
@@ -77,3 +83,9 @@ class InlineProjector:
                 " VALUES ($1, $2, $3, $4, $5::jsonb)",
                 roll_rows,
             )
+
+
+def _unhidden(event: Any) -> Any:
+    """The event with its secret rolls shown: the GM's line, and everyone's once revealed."""
+    rolls = tuple(msgspec.structs.replace(r, hidden=False) for r in rolls_of(event))
+    return msgspec.structs.replace(event, rolls=rolls)

@@ -9,6 +9,7 @@ from uuid import UUID
 import msgspec
 
 from events.db import Database
+from projections.redaction import redact_roll
 
 _decode_any = msgspec.json.Decoder()
 
@@ -50,26 +51,40 @@ class LogEntry(msgspec.Struct, frozen=True, kw_only=True):
     undone: UndoneMark | None = None
 
 
-async def undone_marks(
-    db: Database, encounter_id: UUID, *, up_to_version: int | None = None
-) -> dict[int, UndoneMark]:
-    """Versions out of effect as of ``up_to_version`` (default: now), with who undid them.
+class Marks(msgspec.Struct, frozen=True):
+    """What later events say about earlier ones, as of some version."""
 
-    Worked out from the history events themselves (a partial index keeps this to the few
-    undo and redo rows), so time travel and the current view can never disagree.
+    undone: dict[int, UndoneMark]
+    """Versions out of effect, with who undid them."""
+    revealed: frozenset[str]
+    """Secret rolls the GM has shown the table."""
+
+
+async def read_marks(
+    db: Database, encounter_id: UUID, *, up_to_version: int | None = None
+) -> Marks:
+    """Undos, redos and reveals as of ``up_to_version`` (default: now).
+
+    Worked out from those events themselves (a partial index keeps this to their few
+    rows), so time travel and the current view can never disagree.
     """
     rows = await db.fetch(
         """SELECT stream_version, type, data, metadata->'actor' AS actor, recorded_at
            FROM events
-           WHERE stream_id = $1 AND type LIKE 'history.%'
+           WHERE stream_id = $1
+             AND (type LIKE 'history.%' OR type = 'dice.rolls_revealed')
              AND ($2::int IS NULL OR stream_version <= $2)
            ORDER BY stream_version""",
         encounter_id,
         up_to_version,
     )
     marks: dict[int, UndoneMark] = {}
+    revealed: set[str] = set()
     for row in rows:
         data = _decode_any.decode(row["data"])
+        if row["type"] == "dice.rolls_revealed":
+            revealed.update(data["roll_ids"])
+            continue
         versions = [v for span in data["commands"] for v in range(span["first"], span["last"] + 1)]
         if row["type"] == "history.undone":
             mark = UndoneMark(
@@ -81,7 +96,7 @@ async def undone_marks(
         else:
             for version in versions:
                 marks.pop(version, None)
-    return marks
+    return Marks(marks, frozenset(revealed))
 
 
 async def current_state(db: Database, encounter_id: UUID) -> StateRow | None:
@@ -124,9 +139,12 @@ async def log_entries(
     limit: int,
     up_to_version: int | None = None,
     round_number: int | None = None,
+    gm: bool = True,
 ) -> list[LogEntry]:
+    """Log entries with their rolls; for players (``gm=False``) secret rolls not yet
+    revealed are redacted and their line is the one that hides them."""
     rows = await db.fetch(
-        """SELECT l.version, l.round, l.type, l.text, l.recorded_at,
+        """SELECT l.version, l.round, l.type, l.text, l.gm_text, l.hidden_rolls, l.recorded_at,
                   coalesce((SELECT json_agg(r.record ORDER BY length(r.roll_id), r.roll_id)
                             FROM roll_ledger r
                             WHERE r.encounter_id = l.encounter_id AND r.version = l.version),
@@ -142,19 +160,27 @@ async def log_entries(
         up_to_version,
         round_number,
     )
-    marks = await undone_marks(db, encounter_id, up_to_version=up_to_version) if rows else {}
-    return [
-        LogEntry(
-            version=r["version"],
-            round=r["round"],
-            type=r["type"],
-            text=r["text"],
-            recorded_at=r["recorded_at"],
-            rolls=_decode_any.decode(r["rolls"]),
-            undone=marks.get(r["version"]),
+    if not rows:
+        return []
+    marks = await read_marks(db, encounter_id, up_to_version=up_to_version)
+    entries = []
+    for r in rows:
+        rolls = _decode_any.decode(r["rolls"])
+        shows_all = gm or marks.revealed.issuperset(r["hidden_rolls"])
+        if not gm:
+            rolls = [redact_roll(roll, marks.revealed) for roll in rolls]
+        entries.append(
+            LogEntry(
+                version=r["version"],
+                round=r["round"],
+                type=r["type"],
+                text=r["gm_text"] if shows_all and r["gm_text"] else r["text"],
+                recorded_at=r["recorded_at"],
+                rolls=rolls,
+                undone=marks.undone.get(r["version"]),
+            )
         )
-        for r in rows
-    ]
+    return entries
 
 
 async def rolls(
@@ -164,7 +190,10 @@ async def rolls(
     after_version: int,
     limit: int,
     up_to_version: int | None = None,
+    gm: bool = True,
 ) -> list[dict[str, Any]]:
+    """The roll ledger; for players (``gm=False``) secret rolls not yet revealed are
+    redacted."""
     rows = await db.fetch(
         """SELECT version, round, record FROM roll_ledger
            WHERE encounter_id = $1 AND version > $2
@@ -175,13 +204,17 @@ async def rolls(
         limit,
         up_to_version,
     )
-    marks = await undone_marks(db, encounter_id, up_to_version=up_to_version) if rows else {}
-    return [
-        {
+    if not rows:
+        return []
+    marks = await read_marks(db, encounter_id, up_to_version=up_to_version)
+    found = []
+    for r in rows:
+        undone = marks.undone.get(r["version"])
+        record = {
             "version": r["version"],
             "round": r["round"],
             **_decode_any.decode(r["record"]),
-            "undone": msgspec.to_builtins(marks[r["version"]]) if r["version"] in marks else None,
+            "undone": msgspec.to_builtins(undone) if undone else None,
         }
-        for r in rows
-    ]
+        found.append(record if gm else redact_roll(record, marks.revealed))
+    return found

@@ -49,3 +49,5 @@ class CreatedEncounter(msgspec.Struct, frozen=True, kw_only=True):
     forked_from: ForkOrigin | None = None
     """For a fork: the encounter and version its state started from."""
     events: list[RecordedEvent]
+    gm_token: str | None = None
+    """The GM token, in the answer to the request that created the encounter only."""

@@ -21,6 +21,8 @@ class EncounterCreated(
     name: str
     ruleset: str
     options: dict[str, Any]
+    allow_player_dice: bool = False
+    """Whether players may enter physical dice for their own commands."""
 
 
 class SeedCommitted(
@@ -58,12 +60,21 @@ class EncounterForked(
     name: str
     ruleset: str
     options: dict[str, Any]
+    allow_player_dice: bool = False
     origin_id: UUID
     origin_version: int
     game: dict[str, Any]
     """The ruleset state of the origin at ``origin_version``."""
     rolls_made: int
     """Rolls the origin had made by then, so the fork's roll ids continue after them."""
+
+
+class RollsRevealed(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="dice.rolls_revealed"
+):
+    """The GM showed the table secret rolls: from here on players see their results."""
+
+    roll_ids: tuple[str, ...]
 
 
 class CommandSpan(msgspec.Struct, frozen=True, kw_only=True):
@@ -101,6 +112,7 @@ CORE_EVENT_TYPES: tuple[type[msgspec.Struct], ...] = (
     EncounterForked,
     SeedCommitted,
     SeedRevealed,
+    RollsRevealed,
     Undone,
     Redone,
 )

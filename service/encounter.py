@@ -15,6 +15,7 @@ from service.core_events import (
     EncounterCreated,
     EncounterForked,
     Redone,
+    RollsRevealed,
     SeedCommitted,
     SeedRevealed,
     Undone,
@@ -50,6 +51,7 @@ class Encounter(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
     options: dict[str, Any] = {}
     version: int = 0
     dice: DiceCounters = DiceCounters()
+    allow_player_dice: bool = False
     forked_from: ForkOrigin | None = None
     game: S
 
@@ -83,7 +85,11 @@ def evolve_core(
     match event:
         case EncounterCreated():
             return msgspec.structs.replace(
-                enc, name=event.name, ruleset=event.ruleset, options=event.options
+                enc,
+                name=event.name,
+                ruleset=event.ruleset,
+                options=event.options,
+                allow_player_dice=event.allow_player_dice,
             )
         case SeedCommitted():
             dice = msgspec.structs.replace(
@@ -113,6 +119,7 @@ def start(
             name=first.name,
             ruleset=first.ruleset,
             options=first.options,
+            allow_player_dice=first.allow_player_dice,
             version=1,
             dice=DiceCounters(rolls_made=first.rolls_made),
             forked_from=ForkOrigin(encounter_id=str(first.origin_id), version=first.origin_version),
@@ -146,7 +153,7 @@ def evolve(
         raise ValueError(f"{event!r} can only be the first event of a stream")
     if isinstance(event, SeedCommitted | SeedRevealed):
         enc = evolve_core(enc, event)
-    elif isinstance(event, Undone | Redone):
+    elif isinstance(event, Undone | Redone | RollsRevealed):
         pass
     elif reverted:
         enc = msgspec.structs.replace(enc, dice=count_rolls(enc.dice, rolls_of(event)))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 from uuid import UUID, uuid4
 
 import asyncpg
@@ -33,12 +33,15 @@ from events.store import (
     save_snapshot,
     stream_head,
 )
+from service import tokens
+from service.authorize import authorize_player
 from service.codec import EventCodec
 from service.commands import Actor, CommandEnvelope, CommandResult, CreatedEncounter
 from service.core_events import (
     EncounterCreated,
     EncounterForked,
     Redone,
+    RollsRevealed,
     SeedCommitted,
     SeedRevealed,
     Undone,
@@ -102,6 +105,13 @@ class Projector(Protocol):
 Publish = Callable[[UUID, Sequence[RecordedEvent]], Awaitable[None]]
 
 
+class Opened(NamedTuple):
+    response: bytes
+    """The JSON answer, as stored for idempotent replay."""
+    gm_token: str | None
+    """The new encounter's GM token: only on the request that created it."""
+
+
 class Decision(msgspec.Struct, frozen=True):
     events: tuple[Any, ...]
     roll_source: str | None = None
@@ -139,9 +149,10 @@ class CommandPipeline:
         options: dict[str, Any],
         client_seed: str | None,
         actor: Actor,
+        allow_player_dice: bool = False,
         idempotency_key: str | None = None,
         request_hash: str = "",
-    ) -> bytes:
+    ) -> Opened:
         """Open a stream with encounter.created and the first dice commitment."""
         rules = get_ruleset(ruleset)
         try:
@@ -149,7 +160,10 @@ class CommandPipeline:
         except msgspec.ValidationError as exc:
             raise RuleViolation(f"invalid options for ruleset {ruleset!r}: {exc}") from None
         first = EncounterCreated(
-            name=name, ruleset=ruleset, options=msgspec.to_builtins(typed_options)
+            name=name,
+            ruleset=ruleset,
+            options=msgspec.to_builtins(typed_options),
+            allow_player_dice=allow_player_dice,
         )
         return await self._open(
             first, client_seed, actor, CREATE_NAMESPACE, idempotency_key, request_hash
@@ -165,7 +179,7 @@ class CommandPipeline:
         actor: Actor,
         idempotency_key: str | None = None,
         request_hash: str = "",
-    ) -> bytes:
+    ) -> Opened:
         """Open a new stream whose state starts as the origin's at ``at_version``.
 
         The origin is only read.  The fork gets its own dice commitment: its rolls can be
@@ -179,6 +193,7 @@ class CommandPipeline:
             name=name or f"{origin.name} (fork at version {version})",
             ruleset=origin.ruleset,
             options=origin.options,
+            allow_player_dice=origin.allow_player_dice,
             origin_id=origin_id,
             origin_version=version,
             game=msgspec.to_builtins(origin.game),
@@ -195,11 +210,16 @@ class CommandPipeline:
         namespace: UUID,
         idempotency_key: str | None,
         request_hash: str,
-    ) -> bytes:
+    ) -> Opened:
+        """Append the first events of a new stream and mint its GM token, atomically.
+
+        The token is not part of the stored response: a replay of the same request gets
+        the encounter without it, so no secret is ever kept outside its hash.
+        """
         if idempotency_key:
             stored = await find_response(self._pool, namespace, idempotency_key, request_hash)
             if stored is not None:
-                return stored
+                return Opened(stored, None)
         encounter_id = uuid4()
         seed, client = new_seed(), client_seed or str(encounter_id)
         decision = Decision(
@@ -227,11 +247,13 @@ class CommandPipeline:
                 )
                 if idempotency_key:
                     await save_response(conn, namespace, idempotency_key, request_hash, response)
+                gm = await tokens.mint(conn, encounter_id, role="gm", label="created with it")
         except asyncpg.UniqueViolationError as clash:
-            return await self._first_response(clash, namespace, idempotency_key, request_hash)
+            stored = await self._first_response(clash, namespace, idempotency_key, request_hash)
+            return Opened(stored, None)
         self._committed(encounter_id, decision, final, recorded)
         await self._notify(encounter_id, recorded)
-        return response
+        return Opened(response, gm.token)
 
     async def execute(
         self,
@@ -242,8 +264,12 @@ class CommandPipeline:
         expected_version: int | None = None,
         idempotency_key: str | None = None,
         request_hash: str = "",
+        player: frozenset[str] | None = None,
     ) -> bytes:
-        """Decide a ruleset command and append its events; returns the JSON response."""
+        """Decide a ruleset command and append its events; returns the JSON response.
+
+        ``player`` is what a player token is bound to; None means the GM is asking.
+        """
 
         async def decide(_conn: Connection, loaded: Loaded, codec: EventCodec) -> Decision:
             if not codec.owns_command(envelope.command):
@@ -251,6 +277,8 @@ class CommandPipeline:
                     f"{tag_of(type(envelope.command))} is not a command of the "
                     f"{codec.ruleset.name!r} ruleset this encounter runs"
                 )
+            if player is not None:
+                authorize_player(codec.ruleset, loaded.encounter, envelope, player)
             dice = self._dice_for(encounter_id, loaded.encounter, envelope)
             events = tuple(codec.ruleset.decide(loaded.encounter.game, envelope.command, dice))
             dice.ensure_all_used()
@@ -303,6 +331,42 @@ class CommandPipeline:
             idempotency_key,
             request_hash,
             command_type="dice.reveal_seed",
+        )
+
+    async def reveal_rolls(
+        self,
+        encounter_id: UUID,
+        roll_ids: Sequence[str],
+        *,
+        actor: Actor,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+        request_hash: str = "",
+    ) -> bytes:
+        """Show the table secret GM rolls: every read model stops redacting them."""
+
+        async def decide(conn: Connection, _loaded: Loaded, _codec: EventCodec) -> Decision:
+            hidden = {
+                r["roll_id"]
+                for r in await conn.fetch(
+                    "SELECT roll_id FROM roll_ledger WHERE encounter_id = $1"
+                    " AND roll_id = ANY($2::text[]) AND (record->>'hidden')::boolean",
+                    encounter_id,
+                    list(roll_ids),
+                )
+            }
+            if missing := [r for r in roll_ids if r not in hidden]:
+                raise RuleViolation(f"no secret roll of this encounter has id {missing[0]!r}")
+            return Decision(events=(RollsRevealed(roll_ids=tuple(dict.fromkeys(roll_ids))),))
+
+        return await self._run(
+            encounter_id,
+            decide,
+            actor,
+            expected_version,
+            idempotency_key,
+            request_hash,
+            command_type="dice.reveal_rolls",
         )
 
     async def undo(

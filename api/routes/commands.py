@@ -13,12 +13,14 @@ from litestar import Request, Response, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, HeaderParameter, JSONBody
 
+from api.auth import actor_of, require_gm
 from api.headers import etag, expected_version, idempotency_key
 from api.responses import json_bytes, read_head
-from api.schemas import CommandBody, RevealSeed
+from api.schemas import CommandBody, RevealRolls, RevealSeed
 from api.state import Services
 from events.idempotency import request_fingerprint
-from service.commands import Actor, CommandEnvelope, CommandResult
+from service.commands import CommandEnvelope, CommandResult
+from service.tokens import Viewer
 
 IfMatch = Annotated[
     str | None,
@@ -48,6 +50,7 @@ async def post_command(
     request: Request[Any, Any, Any],
     data: JSONBody[CommandBody],
     services: NamedDependency[Services],
+    viewer: NamedDependency[Viewer],
     if_match: IfMatch = None,
     idempotency: IdempotencyKey = None,
     correlation: CorrelationId = None,
@@ -55,15 +58,17 @@ async def post_command(
     """Decides the command under the encounter's rules and appends the resulting events.
 
     422 with the rule's reason when the rules forbid it (nothing is appended), 409 when
-    If-Match is stale, 200 with the appended events otherwise.
+    If-Match is stale, 403 when a player's token is not bound to whom the command acts
+    for, 200 with the appended events otherwise.
     """
     response = await services.pipeline.execute(
         encounter_id,
         CommandEnvelope(command=data.command, manual_dice=data.manual_dice, hidden=data.hidden),
-        actor=Actor(role="gm", correlation_id=correlation),
+        actor=actor_of(viewer, correlation),
         expected_version=expected_version(if_match),
         idempotency_key=idempotency_key(idempotency),
         request_hash=request_fingerprint(await request.body()),
+        player=None if viewer.is_gm else viewer.combatants,
     )
     return respond(response)
 
@@ -78,17 +83,49 @@ async def reveal_seed(
     encounter_id: FromPath[UUID],
     request: Request[Any, Any, Any],
     services: NamedDependency[Services],
+    viewer: NamedDependency[Viewer],
     data: JSONBody[RevealSeed | None] = None,
     if_match: IfMatch = None,
     idempotency: IdempotencyKey = None,
     correlation: CorrelationId = None,
 ) -> Response[CommandResult]:
     """Publishes the current epoch's secret seed, so every server roll of that epoch can be
-    recomputed, and commits to a fresh seed for the rolls that follow."""
+    recomputed, and commits to a fresh seed for the rolls that follow. GM only."""
+    require_gm(viewer, "reveal the dice seed")
     response = await services.pipeline.reveal_seed(
         encounter_id,
-        actor=Actor(role="gm", correlation_id=correlation),
+        actor=actor_of(viewer, correlation),
         next_client_seed=data.next_client_seed if data else None,
+        expected_version=expected_version(if_match),
+        idempotency_key=idempotency_key(idempotency),
+        request_hash=request_fingerprint(await request.body()),
+    )
+    return respond(response)
+
+
+@post(
+    "/encounters/{encounter_id:uuid}/rolls/reveal",
+    operation_id="revealRolls",
+    status_code=200,
+    summary="Show the table secret GM rolls",
+)
+async def reveal_rolls(
+    encounter_id: FromPath[UUID],
+    request: Request[Any, Any, Any],
+    data: JSONBody[RevealRolls],
+    services: NamedDependency[Services],
+    viewer: NamedDependency[Viewer],
+    if_match: IfMatch = None,
+    idempotency: IdempotencyKey = None,
+    correlation: CorrelationId = None,
+) -> Response[CommandResult]:
+    """Appends `dice.rolls_revealed`: players see these rolls' results from now on, in the
+    log, the roll ledger, the events and live updates. GM only."""
+    require_gm(viewer, "reveal secret rolls")
+    response = await services.pipeline.reveal_rolls(
+        encounter_id,
+        data.roll_ids,
+        actor=actor_of(viewer, correlation),
         expected_version=expected_version(if_match),
         idempotency_key=idempotency_key(idempotency),
         request_hash=request_fingerprint(await request.body()),

@@ -12,9 +12,10 @@ from litestar import Request, Response, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, QueryParameter
 
+from api.auth import require_service_key
 from api.headers import etag, idempotency_key
 from api.problems import problem
-from api.responses import json_bytes, read_head
+from api.responses import json_bytes
 from api.routes.reads import At
 from api.schemas import CreateEncounter, EncounterPage, EncounterView
 from api.state import Services
@@ -22,7 +23,11 @@ from events.idempotency import request_fingerprint
 from projections.queries import current_state, list_encounters
 from service.commands import Actor, CreatedEncounter
 from service.loading import load_at
+from service.pipeline import Opened
 from service.registry import codec_for
+from service.tokens import Viewer
+
+_decode_created = msgspec.json.Decoder(CreatedEncounter).decode
 
 Limit = Annotated[int, QueryParameter(ge=1, le=1000, description="Page size (at most 1000).")]
 
@@ -34,20 +39,32 @@ async def create_encounter(
     services: NamedDependency[Services],
     idempotency: Annotated[str | None, HeaderParameter(name="Idempotency-Key")] = None,
 ) -> Response[CreatedEncounter]:
-    """Starts a stream with `encounter.created` and the first dice commitment."""
+    """Starts a stream with `encounter.created` and the first dice commitment, and returns
+    the GM token (`gm_token`) this once: keep it. A replay of the same request with the
+    same Idempotency-Key returns the encounter without the token."""
+    require_service_key(request, services)
     body = await request.body()
-    response = await services.pipeline.create_encounter(
+    opened = await services.pipeline.create_encounter(
         ruleset=data.ruleset,
         name=data.name,
         options=data.options,
         client_seed=data.client_seed,
+        allow_player_dice=data.allow_player_dice,
         actor=Actor(role="gm"),
         idempotency_key=idempotency_key(idempotency),
         request_hash=request_fingerprint(body),
     )
-    created = read_head(response)
+    return created_response(opened)
+
+
+def created_response(opened: Opened) -> Response[CreatedEncounter]:
+    """201 with the stored answer, plus the GM token when this request minted it."""
+    created = _decode_created(opened.response)
+    body = opened.response
+    if opened.gm_token is not None:
+        body = msgspec.json.encode(msgspec.structs.replace(created, gm_token=opened.gm_token))
     return json_bytes(
-        response,
+        body,
         status_code=201,
         headers={"Location": f"/encounters/{created.encounter_id}", "ETag": etag(created.version)},
     )
@@ -55,11 +72,14 @@ async def create_encounter(
 
 @get("/encounters", operation_id="listEncounters", summary="List encounters, newest first")
 async def get_encounters(
+    request: Request[Any, Any, Any],
     services: NamedDependency[Services],
     limit: Limit = 50,
     cursor: FromQuery[str | None] = None,
     ruleset: FromQuery[str | None] = None,
 ) -> EncounterPage:
+    """Ids and names only; needs the service key when one is configured."""
+    require_service_key(request, services)
     before = _decode_cursor(cursor) if cursor else None
     items = await list_encounters(services.pool, limit=limit, before=before, ruleset=ruleset)
     next_cursor = None
@@ -75,6 +95,7 @@ async def get_encounters(
 async def get_encounter(
     encounter_id: FromPath[UUID],
     services: NamedDependency[Services],
+    viewer: NamedDependency[Viewer],
     if_none_match: Annotated[str | None, HeaderParameter(name="If-None-Match")] = None,
     at: At = None,
 ) -> Response[EncounterView]:

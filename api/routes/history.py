@@ -14,19 +14,21 @@ from litestar import Request, Response, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
-from api.headers import etag, expected_version, idempotency_key
+from api.auth import actor_of, require_gm
+from api.headers import expected_version, idempotency_key
 from api.problems import problem
-from api.responses import json_bytes, read_head
 from api.routes.commands import CorrelationId, IdempotencyKey, IfMatch, respond
+from api.routes.encounters import created_response
 from api.schemas import ForkRequest, RedoRequest, RoundReplay, RoundStep, UndoRequest
 from api.state import Services
 from events.idempotency import request_fingerprint
 from events.store import read_stream
-from projections.queries import log_entries, undone_marks
-from service.commands import Actor, CommandResult, CreatedEncounter
+from projections.queries import log_entries, read_marks
+from service.commands import CommandResult, CreatedEncounter
 from service.encounter import evolve
 from service.loading import load_at, ruleset_of
 from service.registry import codec_for
+from service.tokens import Viewer
 
 
 @post(
@@ -39,6 +41,7 @@ async def undo(
     encounter_id: FromPath[UUID],
     request: Request[Any, Any, Any],
     services: NamedDependency[Services],
+    viewer: NamedDependency[Viewer],
     data: JSONBody[UndoRequest | None] = None,
     if_match: IfMatch = None,
     idempotency: IdempotencyKey = None,
@@ -47,13 +50,14 @@ async def undo(
     """Appends `history.undone`: the commands stay in the stream and in the log and roll
     ledger, marked undone; the state no longer includes them. Undoing an undo redoes it.
     422 when there is nothing to undo or the request reaches past the start."""
+    require_gm(viewer, "undo")
     body = data or UndoRequest()
     response = await services.pipeline.undo(
         encounter_id,
         steps=body.steps,
         to_version=body.to_version,
         reason=body.reason,
-        actor=Actor(role="gm", correlation_id=correlation),
+        actor=actor_of(viewer, correlation),
         expected_version=expected_version(if_match),
         idempotency_key=idempotency_key(idempotency),
         request_hash=request_fingerprint(await request.body()),
@@ -71,6 +75,7 @@ async def redo(
     encounter_id: FromPath[UUID],
     request: Request[Any, Any, Any],
     services: NamedDependency[Services],
+    viewer: NamedDependency[Viewer],
     data: JSONBody[RedoRequest | None] = None,
     if_match: IfMatch = None,
     idempotency: IdempotencyKey = None,
@@ -78,10 +83,11 @@ async def redo(
 ) -> Response[CommandResult]:
     """Appends `history.redone`: the same events, with the same dice, are in effect again.
     409 when a command came in after the undo, or nothing was undone."""
+    require_gm(viewer, "redo")
     response = await services.pipeline.redo(
         encounter_id,
         reason=data.reason if data else None,
-        actor=Actor(role="gm", correlation_id=correlation),
+        actor=actor_of(viewer, correlation),
         expected_version=expected_version(if_match),
         idempotency_key=idempotency_key(idempotency),
         request_hash=request_fingerprint(await request.body()),
@@ -99,27 +105,25 @@ async def fork(
     encounter_id: FromPath[UUID],
     request: Request[Any, Any, Any],
     services: NamedDependency[Services],
+    viewer: NamedDependency[Viewer],
     data: JSONBody[ForkRequest | None] = None,
     idempotency: IdempotencyKey = None,
 ) -> Response[CreatedEncounter]:
     """A new encounter whose state starts as this one's at `at_version`, linked back to it
-    (`forked_from`), with its own dice commitment. The origin is not changed."""
+    (`forked_from`), with its own dice commitment and GM token (`gm_token`, shown once).
+    The origin is not changed."""
+    require_gm(viewer, "fork the encounter")
     body = data or ForkRequest()
-    response = await services.pipeline.fork(
+    opened = await services.pipeline.fork(
         encounter_id,
         at_version=body.at_version,
         name=body.name,
         client_seed=body.client_seed,
-        actor=Actor(role="gm"),
+        actor=actor_of(viewer),
         idempotency_key=idempotency_key(idempotency),
         request_hash=request_fingerprint(await request.body()),
     )
-    created = read_head(response)
-    return json_bytes(
-        response,
-        status_code=201,
-        headers={"Location": f"/encounters/{created.encounter_id}", "ETag": etag(created.version)},
-    )
+    return created_response(opened)
 
 
 @get(
@@ -128,7 +132,10 @@ async def fork(
     summary="Step through one round",
 )
 async def replay_round(
-    encounter_id: FromPath[UUID], number: FromPath[int], services: NamedDependency[Services]
+    encounter_id: FromPath[UUID],
+    number: FromPath[int],
+    services: NamedDependency[Services],
+    viewer: NamedDependency[Viewer],
 ) -> RoundReplay:
     """The events of round `number` in order, each with its log line, rolls and the state
     right after it, as the encounter stands now: an event taken back by an undo is listed,
@@ -136,13 +143,13 @@ async def replay_round(
     db = services.pool
     codec = codec_for(await ruleset_of(db, encounter_id))
     entries = await log_entries(
-        db, encounter_id, after_version=0, limit=100_000, round_number=number
+        db, encounter_id, after_version=0, limit=100_000, round_number=number, gm=viewer.is_gm
     )
     if not entries:
         raise problem(404, "round-not-found", f"Round {number} has not been played.")
     first, last = entries[0].version, entries[-1].version
     shown = {e.version: e for e in entries}
-    reverted = await undone_marks(db, encounter_id)
+    reverted = (await read_marks(db, encounter_id)).undone
     state = await load_at(db, encounter_id, first - 1) if first > 1 else None
     steps = []
     for recorded in await read_stream(

@@ -14,14 +14,17 @@ from api.problems import problem
 from api.responses import plain_text
 from api.schemas import EventOut, EventPage, LogPage, RollPage, VerifyReport
 from api.state import Services
+from events.envelope import RecordedEvent
 from events.errors import StreamNotFound
 from events.store import read_stream, stream_head
 from events.upcasting import MissingUpcaster
 from events.verify import verify_chain
-from projections.queries import log_entries, rolls
+from projections.queries import log_entries, read_marks, rolls
+from projections.redaction import redact_event_data
 from service.fairness import DiceReport, verify_dice
 from service.loading import VersionNotReached, ruleset_of
 from service.registry import codec_for
+from service.tokens import Viewer
 
 After = Annotated[
     int, QueryParameter(ge=0, description="Return entries after this stream version.")
@@ -56,16 +59,22 @@ def _next(versions: list[int], limit: int) -> int | None:
 async def get_events(
     encounter_id: FromPath[UUID],
     services: NamedDependency[Services],
+    viewer: NamedDependency[Viewer],
     after_version: After = 0,
     limit: Limit = 500,
     at: At = None,
 ) -> EventPage:
-    """The stored events in stream order, with their hash chain links."""
+    """The stored events in stream order, with their hash chain links. For players,
+    secret GM rolls not yet revealed are redacted (such an event no longer matches its
+    hash until the reveal)."""
     await _exists(services, encounter_id, at)
     events = await read_stream(
         services.pool, encounter_id, after_version=after_version, up_to_version=at, limit=limit
     )
-    out = [EventOut(**{f: getattr(e, f) for f in EventOut.__struct_fields__}) for e in events]
+    out = [event_out(e) for e in events]
+    if not viewer.is_gm and out:
+        revealed = (await read_marks(services.pool, encounter_id, up_to_version=at)).revealed
+        out = [redacted(e, revealed) for e in out]
     return EventPage(
         events=out, next_after_version=_next([e.stream_version for e in events], limit)
     )
@@ -75,6 +84,7 @@ async def get_events(
 async def get_log(
     encounter_id: FromPath[UUID],
     services: NamedDependency[Services],
+    viewer: NamedDependency[Viewer],
     after_version: After = 0,
     limit: Limit = 500,
     format: FromQuery[Literal["json", "text"]] = "json",
@@ -84,7 +94,12 @@ async def get_log(
     Entries an undo took back stay, with `undone` saying when and by whom."""
     await _exists(services, encounter_id, at)
     entries = await log_entries(
-        services.pool, encounter_id, after_version=after_version, limit=limit, up_to_version=at
+        services.pool,
+        encounter_id,
+        after_version=after_version,
+        limit=limit,
+        up_to_version=at,
+        gm=viewer.is_gm,
     )
     if format == "text":
         lines = []
@@ -102,6 +117,7 @@ async def get_log(
 async def get_rolls(
     encounter_id: FromPath[UUID],
     services: NamedDependency[Services],
+    viewer: NamedDependency[Viewer],
     after_version: After = 0,
     limit: Limit = 500,
     at: At = None,
@@ -110,7 +126,12 @@ async def get_rolls(
     rolls an undo took back stay, with `undone` saying when and by whom."""
     await _exists(services, encounter_id, at)
     found = await rolls(
-        services.pool, encounter_id, after_version=after_version, limit=limit, up_to_version=at
+        services.pool,
+        encounter_id,
+        after_version=after_version,
+        limit=limit,
+        up_to_version=at,
+        gm=viewer.is_gm,
     )
     return RollPage(
         rolls=found, next_after_version=_next([int(r["version"]) for r in found], limit)
@@ -122,7 +143,11 @@ async def get_rolls(
     operation_id="verifyEncounter",
     summary="Verify chain and dice",
 )
-async def verify(encounter_id: FromPath[UUID], services: NamedDependency[Services]) -> VerifyReport:
+async def verify(
+    encounter_id: FromPath[UUID],
+    services: NamedDependency[Services],
+    viewer: NamedDependency[Viewer],
+) -> VerifyReport:
     """Recomputes the hash chain (naming the first broken link) and every server roll of
     the epochs whose seed has been revealed."""
     await _exists(services, encounter_id)
@@ -135,3 +160,13 @@ async def verify(encounter_id: FromPath[UUID], services: NamedDependency[Service
         # Only a tampered event can fail to decode; the chain report says which.
         dice = DiceReport(ok=False, epochs=[], manual_rolls=0, unverifiable_rolls=0, error=str(exc))
     return VerifyReport(ok=chain.ok and dice.ok, chain=chain, dice=dice)
+
+
+def event_out(event: RecordedEvent) -> EventOut:
+    return EventOut(**{f: getattr(event, f) for f in EventOut.__struct_fields__})
+
+
+def redacted(event: EventOut, revealed: frozenset[str]) -> EventOut:
+    """The event as a player sees it: still-secret rolls redacted."""
+    data = redact_event_data(event.data, revealed)
+    return event if data is event.data else msgspec.structs.replace(event, data=data)

@@ -1,10 +1,42 @@
 from __future__ import annotations
 
+import re
+from collections.abc import Generator
 from typing import Any
 
+import httpx
 from litestar.testing import AsyncTestClient
 
 Client = AsyncTestClient  # type: ignore[type-arg]
+
+_ENCOUNTER = re.compile(r"^/encounters/([0-9a-f-]{36})")
+
+
+class GmTokens(httpx.Auth):
+    """Remembers the GM token of every encounter or fork created through the client and
+    sends it with each later request to that encounter, unless the request carries its
+    own Authorization header."""
+
+    requires_response_body = True
+
+    def __init__(self) -> None:
+        self.tokens: dict[str, str] = {}
+
+    def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+        match = _ENCOUNTER.match(request.url.path)
+        if "authorization" not in request.headers and match and match[1] in self.tokens:
+            request.headers["Authorization"] = f"Bearer {self.tokens[match[1]]}"
+        response = yield request
+        if request.method == "POST" and response.status_code == 201:
+            body = response.json()
+            if isinstance(body, dict) and body.get("gm_token"):
+                self.tokens[body["encounter_id"]] = body["gm_token"]
+
+
+def gm_token(client: Client, encounter_id: str) -> str:
+    auth = client.auth
+    assert isinstance(auth, GmTokens)
+    return auth.tokens[encounter_id]
 
 
 async def create(client: Client, name: str = "E2E", **extra: Any) -> str:

@@ -66,13 +66,17 @@ async def test_oversized_body_is_413(client: Client, encounter: str) -> None:
     assert response.headers["content-type"].startswith(PROBLEM)
 
 
-async def test_unknown_ids_are_404(client: Client) -> None:
+async def test_unknown_ids_are_404_for_the_service_and_401_for_anyone_else(
+    client: Client, service_client: Client
+) -> None:
     missing = uuid.uuid4()
-    for path in ("", "/events", "/log", "/rolls", "/verify"):
-        response = await client.get(f"/encounters/{missing}{path}")
+    for path in ("", "/events", "/log", "/rolls", "/verify", "/rounds/1"):
+        response = await service_client.get(f"/encounters/{missing}{path}")
         assert response.status_code == 404, path
         assert str(missing) in response.json()["detail"]
-    response = await client.post(
+        # Without a token of that encounter nobody learns whether it exists.
+        assert (await client.get(f"/encounters/{missing}{path}")).status_code == 401
+    response = await service_client.post(
         f"/encounters/{missing}/commands", json={"command": {"type": "generic.next_turn"}}
     )
     assert response.status_code == 404

@@ -99,11 +99,10 @@ async def _state(pool: asyncpg.Pool, eid: UUID) -> Any:
 
 async def _play(pool: asyncpg.Pool, actions: list[tuple[str, Any]]) -> list[str]:
     pipeline = CommandPipeline(pool, InlineProjector(), snapshot_every=3)
-    created = msgspec.json.decode(
-        await pipeline.create_encounter(
-            ruleset="generic", name="Props", options={}, client_seed=None, actor=GM
-        )
+    opened = await pipeline.create_encounter(
+        ruleset="generic", name="Props", options={}, client_seed=None, actor=GM
     )
+    created = msgspec.json.decode(opened.response)
     eid = UUID(created["encounter_id"])
     seen: dict[int, Any] = {created["version"]: await _state(pool, eid)}
     """The state the table saw after each acknowledged version."""

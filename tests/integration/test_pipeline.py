@@ -15,7 +15,7 @@ from events.store import read_stream
 from projections.inline import InlineProjector
 from service.commands import Actor, CommandEnvelope
 from service.loading import load
-from service.pipeline import CommandPipeline
+from service.pipeline import CommandPipeline, Opened
 from service.ruleset import RuleViolation
 from service.rulesets.generic.commands import AddCombatant, Attack, Damage
 
@@ -23,11 +23,10 @@ GM = Actor(role="gm")
 
 
 async def new_encounter(pipeline: CommandPipeline, name: str = "Test") -> UUID:
-    created = msgspec.json.decode(
-        await pipeline.create_encounter(
-            ruleset="generic", name=name, options={}, client_seed=None, actor=GM
-        )
+    opened = await pipeline.create_encounter(
+        ruleset="generic", name=name, options={}, client_seed=None, actor=GM
     )
+    created = msgspec.json.decode(opened.response)
     return UUID(created["encounter_id"])
 
 
@@ -189,7 +188,7 @@ async def test_concurrent_creates_with_one_idempotency_key_create_one_encounter(
     pipelines = [CommandPipeline(pool, InlineProjector()) for _ in range(3)]
     key = f"create-{uuid4()}"
 
-    async def create(p: CommandPipeline) -> bytes:
+    async def create(p: CommandPipeline) -> Opened:
         return await p.create_encounter(
             ruleset="generic",
             name="Once",
@@ -201,7 +200,8 @@ async def test_concurrent_creates_with_one_idempotency_key_create_one_encounter(
         )
 
     responses = await asyncio.gather(*(create(p) for p in pipelines))
-    assert len(set(responses)) == 1
+    assert len({r.response for r in responses}) == 1
+    assert len([r for r in responses if r.gm_token is not None]) == 1
 
 
 async def test_a_rolled_back_reveal_leaves_no_seed_behind(pool: asyncpg.Pool) -> None:

@@ -1,0 +1,84 @@
+"""Who is asking: bearer tokens checked per encounter, and the GM-only rule.
+
+Every route under ``/encounters/{id}`` takes the ``viewer`` dependency, so no read or
+write of an encounter happens without a token of that encounter (or the service key).
+A token of another encounter, a wrong or a revoked one is a 401; a known viewer asking
+for something their role may not do is a 403.  Tokens are never logged or echoed.
+"""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+from uuid import UUID
+
+from litestar import Request
+from litestar.di import NamedDependency
+from litestar.params import FromPath
+
+from api.problems import problem
+from api.state import Services
+from service.authorize import Forbidden
+from service.commands import Actor
+from service.tokens import Viewer, authenticate
+
+SERVICE = Viewer(role="service")
+
+
+def bearer_token(request: Request[Any, Any, Any]) -> str | None:
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise _unauthorized("the Authorization header must read 'Bearer <token>'")
+    return token.strip()
+
+
+def is_service_key(settings_key: str | None, token: str | None) -> bool:
+    return (
+        settings_key is not None
+        and token is not None
+        and hmac.compare_digest(settings_key.encode(), token.encode())
+    )
+
+
+async def provide_viewer(
+    request: Request[Any, Any, Any],
+    services: NamedDependency[Services],
+    encounter_id: FromPath[UUID],
+) -> Viewer:
+    token = bearer_token(request)
+    if token is None:
+        raise _unauthorized("this encounter needs a token: send 'Authorization: Bearer <token>'")
+    if is_service_key(services.settings.service_key, token):
+        return SERVICE
+    viewer = await authenticate(services.pool, encounter_id, token)
+    if viewer is None:
+        raise _unauthorized(
+            "the token is not valid for this encounter (wrong, revoked or another's)"
+        )
+    return viewer
+
+
+def require_service_key(request: Request[Any, Any, Any], services: Services) -> None:
+    """When a service key is configured, creating and listing encounters need it."""
+    key = services.settings.service_key
+    if key is not None and not is_service_key(key, bearer_token(request)):
+        raise _unauthorized("creating and listing encounters needs this service's key")
+
+
+def require_gm(viewer: Viewer, what: str) -> None:
+    if not viewer.is_gm:
+        raise Forbidden(f"only the GM may {what}")
+
+
+def actor_of(viewer: Viewer, correlation_id: str | None = None) -> Actor:
+    """The actor events record: role and token id, never the token."""
+    return Actor(role=viewer.role, token_id=viewer.token_id, correlation_id=correlation_id)
+
+
+def _unauthorized(detail: str) -> Exception:
+    exc = problem(401, "unauthorized", detail)
+    exc.headers = {"WWW-Authenticate": 'Bearer realm="aeon-ledger"'}
+    return exc

@@ -1,0 +1,75 @@
+"""Access tokens of one encounter: the GM mints, lists and revokes them."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from litestar import delete, get, post
+from litestar.di import NamedDependency
+from litestar.params import FromPath, JSONBody
+
+from api.auth import require_gm
+from api.problems import problem
+from api.schemas import MintToken, TokenList
+from api.state import Services
+from events.store import stream_head
+from service import tokens
+from service.tokens import MintedToken, Viewer
+
+
+@post(
+    "/encounters/{encounter_id:uuid}/tokens",
+    operation_id="mintToken",
+    status_code=201,
+    summary="Mint a player (or co-GM) token",
+)
+async def mint_token(
+    encounter_id: FromPath[UUID],
+    data: JSONBody[MintToken],
+    services: NamedDependency[Services],
+    viewer: NamedDependency[Viewer],
+) -> MintedToken:
+    """A player token acts only for the combatants it is bound to (unit or side ids in
+    Aeonis) and sees secret rolls redacted. The token is in this answer only; the service
+    keeps a hash of it. GM only."""
+    require_gm(viewer, "mint tokens")
+    if data.role == "player" and not data.combatants:
+        raise problem(422, "unbound-player-token", "a player token must be bound to a combatant")
+    await stream_head(services.pool, encounter_id)  # 404 for an unknown encounter
+    return await tokens.mint(
+        services.pool,
+        encounter_id,
+        role=data.role,
+        combatants=data.combatants if data.role == "player" else (),
+        label=data.label,
+    )
+
+
+@get("/encounters/{encounter_id:uuid}/tokens", operation_id="listTokens", summary="List tokens")
+async def list_tokens(
+    encounter_id: FromPath[UUID],
+    services: NamedDependency[Services],
+    viewer: NamedDependency[Viewer],
+) -> TokenList:
+    """Every token of the encounter with its role, binding and revocation; never a secret.
+    GM only."""
+    require_gm(viewer, "list tokens")
+    return TokenList(tokens=await tokens.list_tokens(services.pool, encounter_id))
+
+
+@delete(
+    "/encounters/{encounter_id:uuid}/tokens/{token_id:str}",
+    operation_id="revokeToken",
+    status_code=204,
+    summary="Revoke a token",
+)
+async def revoke_token(
+    encounter_id: FromPath[UUID],
+    token_id: FromPath[str],
+    services: NamedDependency[Services],
+    viewer: NamedDependency[Viewer],
+) -> None:
+    """The token is refused (401) from the next request on. GM only; idempotent."""
+    require_gm(viewer, "revoke tokens")
+    if not await tokens.revoke(services.pool, encounter_id, token_id):
+        raise problem(404, "token-not-found", f"This encounter has no token {token_id!r}.")

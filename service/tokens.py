@@ -1,0 +1,122 @@
+"""Access tokens: minted by the GM, bound to one encounter, stored only as a hash.
+
+A token reads ``<token_id>.<secret>``: the id is public (it is what events record as
+the actor), the secret is 256 random bits of which only a SHA-256 is kept.  Checking
+one is a primary-key lookup and a constant-time comparison of digests.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Literal
+from uuid import UUID
+
+import msgspec
+
+from events.db import Database
+
+Role = Literal["gm", "player"]
+
+
+class Viewer(msgspec.Struct, frozen=True, kw_only=True):
+    """Who is asking, once their token checked out (never the token itself)."""
+
+    role: Literal["gm", "player", "service"]
+    token_id: str | None = None
+    combatants: frozenset[str] = frozenset()
+    """What a player may act for: combatant, unit or side ids of the ruleset."""
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role in ("gm", "service")
+
+
+class TokenInfo(msgspec.Struct, frozen=True, kw_only=True):
+    token_id: str
+    role: Role
+    combatants: list[str]
+    label: str | None
+    created_at: datetime
+    revoked_at: datetime | None = None
+
+
+class MintedToken(msgspec.Struct, frozen=True, kw_only=True):
+    """The only answer that ever carries the secret token."""
+
+    token: str
+    info: TokenInfo
+
+
+def _digest(secret: str) -> bytes:
+    return hashlib.sha256(secret.encode()).digest()
+
+
+async def mint(
+    db: Database,
+    encounter_id: UUID,
+    *,
+    role: Role,
+    combatants: Sequence[str] = (),
+    label: str | None = None,
+) -> MintedToken:
+    token_id, secret = secrets.token_hex(8), secrets.token_urlsafe(32)
+    row = await db.fetchrow(
+        """INSERT INTO access_tokens (encounter_id, token_id, role, secret_sha256, combatants,
+                                      label)
+           VALUES ($1, $2, $3, $4, $5, $6) RETURNING created_at""",
+        encounter_id,
+        token_id,
+        role,
+        _digest(secret),
+        list(combatants),
+        label,
+    )
+    assert row is not None
+    info = TokenInfo(
+        token_id=token_id,
+        role=role,
+        combatants=list(combatants),
+        label=label,
+        created_at=row["created_at"],
+    )
+    return MintedToken(token=f"{token_id}.{secret}", info=info)
+
+
+async def authenticate(db: Database, encounter_id: UUID, token: str) -> Viewer | None:
+    """The viewer a token stands for on this encounter, or None (wrong, revoked, other
+    encounter's).  The same work is done whether or not the id exists."""
+    token_id, _, secret = token.partition(".")
+    row = await db.fetchrow(
+        """SELECT role, secret_sha256, combatants FROM access_tokens
+           WHERE encounter_id = $1 AND token_id = $2 AND revoked_at IS NULL""",
+        encounter_id,
+        token_id,
+    )
+    expected = bytes(row["secret_sha256"]) if row is not None else b"\0" * 32
+    if not hmac.compare_digest(expected, _digest(secret)) or row is None:
+        return None
+    return Viewer(role=row["role"], token_id=token_id, combatants=frozenset(row["combatants"]))
+
+
+async def list_tokens(db: Database, encounter_id: UUID) -> list[TokenInfo]:
+    rows = await db.fetch(
+        """SELECT token_id, role, combatants, label, created_at, revoked_at FROM access_tokens
+           WHERE encounter_id = $1 ORDER BY created_at, token_id""",
+        encounter_id,
+    )
+    return [TokenInfo(**dict(r)) for r in rows]
+
+
+async def revoke(db: Database, encounter_id: UUID, token_id: str) -> bool:
+    """Revoke a token (idempotent); False when the encounter has no such token."""
+    status = await db.execute(
+        """UPDATE access_tokens SET revoked_at = coalesce(revoked_at, now())
+           WHERE encounter_id = $1 AND token_id = $2""",
+        encounter_id,
+        token_id,
+    )
+    return bool(status != "UPDATE 0")
