@@ -20,10 +20,14 @@ class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
 
 
 class HexesAdded(_Event, frozen=True, kw_only=True, tag="aeonis.hexes_added"):
+    """Hexes joined the map in play, with their kind and control."""
+
     hexes: dict[str, Hex]
 
 
 class SideAdded(_Event, frozen=True, kw_only=True, tag="aeonis.side_added"):
+    """A side (player) joined with its resources, Home City and Lord, placed at ``lord_hex``."""
+
     side: str
     name: str
     lord: str
@@ -42,12 +46,16 @@ class UnitPlaced(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class UnitsAdded(_Event, frozen=True, kw_only=True, tag="aeonis.units_added"):
+    """Units of a side were placed in a hex at full hit points."""
+
     side: str
     hex: str
     units: tuple[UnitPlaced, ...]
 
 
 class UnitsMoved(_Event, frozen=True, kw_only=True, tag="aeonis.units_moved"):
+    """Units of a side moved to ``to``."""
+
     side: str
     units: tuple[str, ...]
     to: str
@@ -63,6 +71,8 @@ class RoundStarted(_Event, frozen=True, kw_only=True, tag="aeonis.round_started"
 
 
 class LordHealed(_Event, frozen=True, kw_only=True, tag="aeonis.lord_healed"):
+    """A Lord healed to full HP at Round Start (2.1.3)."""
+
     lord: str
     hp: int
 
@@ -77,6 +87,8 @@ class LordReleased(_Event, frozen=True, kw_only=True, tag="aeonis.lord_released"
 
 
 class CleanupDone(_Event, frozen=True, kw_only=True, tag="aeonis.cleanup_done"):
+    """Cleanup & Checks of game round ``round``: the Action Phase is over."""
+
     round: int
 
 
@@ -120,6 +132,8 @@ class DefenceDeclared(_Event, frozen=True, kw_only=True, tag="aeonis.defence_dec
 
 
 class TargetsSet(_Event, frozen=True, kw_only=True, tag="aeonis.targets_set"):
+    """A side chose the enemy Battle Line units its strikers target."""
+
     hex: str
     side: str
     targets: dict[str, str]
@@ -156,6 +170,8 @@ class BattleRoundFought(_Event, frozen=True, kw_only=True, tag="aeonis.battle_ro
 
 
 class LordCaptured(_Event, frozen=True, kw_only=True, tag="aeonis.lord_captured"):
+    """A Lord at 0 HP was captured by ``by``, who gained +2 Renown and +1 VP (2.1.4)."""
+
     lord: str
     by: str
     renown_after: int
@@ -173,6 +189,8 @@ class Retreated(_Event, frozen=True, kw_only=True, tag="aeonis.retreated"):
 
 
 class Stood(_Event, frozen=True, kw_only=True, tag="aeonis.stood"):
+    """A side did not retreat at the Retreat Check."""
+
     hex: str
     side: str
     step: Step
@@ -181,6 +199,8 @@ class Stood(_Event, frozen=True, kw_only=True, tag="aeonis.stood"):
 
 
 class Pressed(_Event, frozen=True, kw_only=True, tag="aeonis.pressed"):
+    """The attacker Pressed the Attack: paid, and one more battle round follows (4.0)."""
+
     hex: str
     side: str
     ap_spent: int
@@ -235,6 +255,8 @@ class BattleEnded(_Event, frozen=True, kw_only=True, tag="aeonis.battle_ended"):
 
 
 class SideValueSet(_Event, frozen=True, kw_only=True, tag="aeonis.side_value_set"):
+    """GM ruling: a side's AP, Renown or VP set to ``value``."""
+
     side: str
     field: str
     value: int
@@ -243,6 +265,8 @@ class SideValueSet(_Event, frozen=True, kw_only=True, tag="aeonis.side_value_set
 
 
 class UnitHpSet(_Event, frozen=True, kw_only=True, tag="aeonis.unit_hp_set"):
+    """GM ruling: a unit's hit points set."""
+
     unit: str
     hp: int
     previous: int
@@ -250,11 +274,15 @@ class UnitHpSet(_Event, frozen=True, kw_only=True, tag="aeonis.unit_hp_set"):
 
 
 class UnitRemoved(_Event, frozen=True, kw_only=True, tag="aeonis.unit_removed"):
+    """GM ruling: a unit taken off the board and out of every battle."""
+
     unit: str
     reason: str
 
 
 class HexSet(_Event, frozen=True, kw_only=True, tag="aeonis.hex_set"):
+    """GM ruling: a hex's control and flags set."""
+
     hex: str
     controller: str | None
     contested: bool
@@ -263,6 +291,8 @@ class HexSet(_Event, frozen=True, kw_only=True, tag="aeonis.hex_set"):
 
 
 class RetreatAllowed(_Event, frozen=True, kw_only=True, tag="aeonis.retreat_allowed"):
+    """GM ruling: the defenders of a City/Fortress may retreat (a card, spell or motion)."""
+
     hex: str
     reason: str
 

@@ -25,8 +25,8 @@ class AeonisOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
         int, Meta(ge=0, le=20, description="Extra AP to Press the Attack.")
     ] = 1
     ap_per_round: Annotated[
-        int | None,
-        Meta(ge=0, le=100, description="AP each side has after Round Start (null: not reset)."),
+        Annotated[int, Meta(ge=0, le=100)] | None,
+        Meta(description="AP each side has after Round Start (null: not reset)."),
     ] = 6
     standard_battle_persistence: Annotated[
         Persistence,
