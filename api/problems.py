@@ -121,3 +121,19 @@ def _internal(exc: Exception) -> ProblemDetailsException:
 
 
 _MAP[Exception] = _internal
+
+
+def _too_deep(exc: RecursionError) -> ProblemDetailsException:
+    # msgspec gives up on JSON nested deeper than it follows (found by tests/reliability/
+    # test_abuse.py); any other RecursionError is a bug and stays a logged 500.
+    if "deserializing" in str(exc):
+        return problem(400, "bad-request", "The JSON body is nested too deeply.")
+    return _internal(exc)
+
+
+# Litestar decodes the body itself and lets these two through untranslated: a string with
+# bytes that are not UTF-8, and nesting beyond the decoder's depth, were 500s.
+_MAP[UnicodeDecodeError] = lambda e: problem(
+    400, "bad-request", f"The request body is not valid UTF-8 ({e.reason} at byte {e.start})."
+)
+_MAP[RecursionError] = _too_deep

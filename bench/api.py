@@ -29,7 +29,8 @@ async def create_encounter(http: Connection, name: str) -> Table:
     if response.status != 201:
         raise RuntimeError(f"creating an encounter failed: {response.status} {response.body!r}")
     body: Any = response.json()
-    return Table(str(body["encounter_id"]))
+    token = body.get("gm_token")
+    return Table(str(body["encounter_id"]), {"authorization": f"Bearer {token}"} if token else {})
 
 
 async def send_command(

@@ -3,6 +3,7 @@ adding access tokens (creation returns a GM token, commands carry it) changes on
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import httpx
@@ -19,7 +20,23 @@ class Table:
 async def create_encounter(client: httpx.AsyncClient, name: str = "reliability") -> Table:
     response = await client.post("/encounters", json={"ruleset": "generic", "name": name})
     assert response.status_code == 201, response.text
-    return Table(str(response.json()["encounter_id"]))
+    body = response.json()
+    token = body.get("gm_token")
+    return Table(str(body["encounter_id"]), {"Authorization": f"Bearer {token}"} if token else {})
+
+
+async def _open_table(url: str, name: str) -> Table:
+    async with httpx.AsyncClient(base_url=url, timeout=10) as client:
+        table = await create_encounter(client, name)
+        for ident in ("a", "b"):
+            r = await send_command(client, table, fighter(ident))
+            assert r.status_code == 200, r.text
+        return table
+
+
+def open_table(url: str, name: str) -> Table:
+    """From synchronous code: an encounter with combatants ``a`` and ``b``."""
+    return asyncio.run(_open_table(url, name))
 
 
 async def send_command(
@@ -63,3 +80,12 @@ def command_mix(n: int) -> dict[str, Any]:
             return {"type": "generic.damage", "target": "a", "notation": "3d4"}
         case _:
             return {"type": "generic.next_turn"}
+
+
+def post_raw(client: httpx.Client, table: Table, body: bytes, content_type: str) -> httpx.Response:
+    """A command request with any body at all (fuzzing and abuse), on a sync client."""
+    return client.post(
+        f"/encounters/{table.encounter_id}/commands",
+        content=body,
+        headers={**table.headers, "content-type": content_type},
+    )

@@ -55,11 +55,10 @@ async def test_follower_sees_each_committed_command_event_once(pool: asyncpg.Poo
         nonlocal rolled_back
         pipeline = CommandPipeline(pool, SlowProjector(w), snapshot_every=5)
         setup = CommandPipeline(pool, InlineProjector())
-        created = msgspec.json.decode(
-            await setup.create_encounter(
-                ruleset="generic", name=f"w{w}", options={}, client_seed=None, actor=GM
-            )
+        opened = await setup.create_encounter(
+            ruleset="generic", name=f"w{w}", options={}, client_seed=None, actor=GM
         )
+        created = msgspec.json.decode(opened.response)
         eid = UUID(created["encounter_id"])
         committed.update((eid, e["stream_version"], e["hash"]) for e in created["events"])
         for ident in ("a", "b"):

@@ -1,0 +1,246 @@
+"""Benchmark 3: loading an encounter of 10,000 events with and without snapshots, and
+rebuilding every read model from 1,000,000 events.
+
+    python -m bench.loading                      # 10,000-event loads, 1,000,000-event rebuild
+    python -m bench.loading --rebuild-events 100000   # a quicker rebuild
+
+Everything runs in this process against a fresh database on the benchmark server: the
+encounters are played through the real command pipeline (server dice, the bench.mix
+cycle); the rebuild corpus clones one played encounter into many streams, each with its
+own correctly recomputed hash chain, written with COPY.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import time
+from typing import Any
+from uuid import UUID, uuid4
+
+import asyncpg
+import msgspec
+
+from api.app import open_pool
+from api.settings import Settings
+from bench.harness import fresh_database, print_table
+from bench.mix import SETUP, step
+from events.hashing import event_hash
+from events.store import read_stream
+from projections.inline import InlineProjector
+from projections.rebuild import rebuild_all
+from service.commands import Actor, CommandEnvelope
+from service.loading import load
+from service.pipeline import CommandPipeline, applied_steps
+from service.registry import all_command_types, codec_for
+
+GM = Actor(role="gm")
+_TYPES = {str(t.__struct_config__.tag): t for t in all_command_types()}
+
+
+def _typed(command: dict[str, Any]) -> Any:
+    return msgspec.convert(command, _TYPES[command["type"]])
+
+
+async def play(pipeline: CommandPipeline, events: int) -> UUID:
+    """An encounter played through the pipeline until it holds at least ``events`` events."""
+    opened = await pipeline.create_encounter(
+        ruleset="generic", name="long fight", options={}, client_seed=None, actor=GM
+    )
+    created = msgspec.json.decode(opened.response)
+    eid, version, n = UUID(created["encounter_id"]), 2, 0
+    for command in SETUP:
+        result = await pipeline.execute(eid, CommandEnvelope(command=_typed(command)), actor=GM)
+        version = msgspec.json.decode(result)["version"]
+    while version < events:
+        envelope = CommandEnvelope(command=_typed(step(n)))
+        version = msgspec.json.decode(await pipeline.execute(eid, envelope, actor=GM))["version"]
+        n += 1
+    return eid
+
+
+async def time_loads(pool: asyncpg.Pool, eid: UUID, repeat: int) -> list[float]:
+    await load(pool, eid, ruleset="generic")  # warm PostgreSQL's buffers and the codecs
+    timings = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        await load(pool, eid, ruleset="generic")
+        timings.append((time.perf_counter() - started) * 1000)
+    return sorted(timings)
+
+
+async def clone_corpus(pool: asyncpg.Pool, template: UUID, streams: int) -> int:
+    """``streams`` copies of the template encounter, each a valid hash-chained stream."""
+    events = await read_stream(pool, template)
+    seed = await pool.fetchrow(
+        "SELECT seed, client_seed, commitment FROM dice_seeds WHERE stream_id = $1 AND epoch = 1",
+        template,
+    )
+    assert seed is not None
+    total = 0
+    async with pool.acquire() as conn:
+        for _ in range(streams):
+            sid, prev, rows = uuid4(), "0" * 64, []
+            for e in events:
+                digest = event_hash(
+                    prev,
+                    stream_id=sid,
+                    stream_version=e.stream_version,
+                    type=e.type,
+                    type_version=e.type_version,
+                    data=e.data,
+                    metadata=e.metadata,
+                    recorded_at=e.recorded_at,
+                )
+                rows.append(
+                    (
+                        sid,
+                        e.stream_version,
+                        e.type,
+                        e.type_version,
+                        msgspec.json.encode(e.data).decode(),
+                        msgspec.json.encode(e.metadata).decode(),
+                        e.recorded_at,
+                        prev,
+                        digest,
+                    )
+                )
+                prev = digest
+            async with conn.transaction():
+                await conn.execute(
+                    "INSERT INTO streams (stream_id, version, last_hash) VALUES ($1, $2, $3)",
+                    sid,
+                    len(events),
+                    prev,
+                )
+                await conn.execute(
+                    "INSERT INTO dice_seeds (stream_id, epoch, seed, client_seed, commitment)"
+                    " VALUES ($1, 1, $2, $3, $4)",
+                    sid,
+                    seed["seed"],
+                    seed["client_seed"],
+                    seed["commitment"],
+                )
+                await conn.copy_records_to_table(
+                    "events",
+                    records=rows,
+                    columns=[
+                        "stream_id",
+                        "stream_version",
+                        "type",
+                        "type_version",
+                        "data",
+                        "metadata",
+                        "recorded_at",
+                        "prev_hash",
+                        "hash",
+                    ],
+                )
+            total += len(rows)
+    return total
+
+
+async def fold_only_rate(pool: asyncpg.Pool, streams: list[UUID]) -> float:
+    """Events per second of reading, decoding and folding alone (no read-model writes)."""
+    codec = codec_for("generic")
+    count, started = 0, time.perf_counter()
+    for sid in streams:
+        page = await read_stream(pool, sid)
+        events = [codec.from_recorded(r) for r in page]
+        applied_steps(codec.ruleset, None, page, events)
+        count += len(page)
+    return count / (time.perf_counter() - started)
+
+
+async def main(args: argparse.Namespace) -> None:
+    async with fresh_database() as db_url:
+        pool = await open_pool(Settings(database_url=db_url))
+        try:
+            started = time.perf_counter()
+            with_snapshots = await play(
+                CommandPipeline(pool, InlineProjector(), snapshot_every=100), args.load_events
+            )
+            without = await play(
+                CommandPipeline(pool, InlineProjector(), snapshot_every=10**9), args.load_events
+            )
+            print(
+                f"played two {args.load_events:,}-event encounters"
+                f" in {time.perf_counter() - started:.0f} s",
+                flush=True,
+            )
+            snap = await time_loads(pool, with_snapshots, args.repeat)
+            full = await time_loads(pool, without, max(5, args.repeat // 10))
+            template_events = await pool.fetchval(
+                "SELECT version FROM streams WHERE stream_id = $1", with_snapshots
+            )
+            template = await play(
+                CommandPipeline(pool, InlineProjector(), snapshot_every=100), 1000
+            )
+            per_stream = await pool.fetchval(
+                "SELECT version FROM streams WHERE stream_id = $1", template
+            )
+            streams = max(1, args.rebuild_events // per_stream)
+            started = time.perf_counter()
+            cloned = await clone_corpus(pool, template, streams)
+            print(
+                f"cloned {cloned:,} events into {streams} streams"
+                f" in {time.perf_counter() - started:.0f} s",
+                flush=True,
+            )
+            total = await pool.fetchval("SELECT count(*) FROM events")
+            sample = [
+                r["stream_id"]
+                for r in await pool.fetch(
+                    "SELECT stream_id FROM streams ORDER BY random() LIMIT 20"
+                )
+            ]
+            fold_rate = await fold_only_rate(pool, sample)
+            started = time.perf_counter()
+            rebuilt_streams, rebuilt = await rebuild_all(pool)
+            rebuild_s = time.perf_counter() - started
+        finally:
+            await pool.close()
+
+    print_table(
+        f"Loading an encounter ({template_events:,} events), {args.repeat} loads",
+        ["snapshots", "median ms", "p95 ms", "max ms"],
+        [
+            [
+                "every 100 events",
+                statistics.median(snap),
+                snap[int(len(snap) * 0.95) - 1],
+                snap[-1],
+            ],
+            ["none", statistics.median(full), full[int(len(full) * 0.95) - 1], full[-1]],
+        ],
+    )
+    print_table(
+        "Rebuilding every read model",
+        ["events", "streams", "seconds", "events/s"],
+        [[rebuilt, rebuilt_streams, rebuild_s, rebuilt / rebuild_s]],
+    )
+    print(
+        f"  ({total:,} events in the store; reading, decoding and folding alone:"
+        f" {fold_rate:,.0f} events/s)"
+    )
+    print("\ntargets:")
+    median = statistics.median(snap)
+    verdict = "holds" if median < 10 else "MISSED"
+    print(f"  load of a 10,000-event encounter with snapshots < 10 ms: {median:.2f} ms {verdict}")
+    rate = rebuilt / rebuild_s
+    print(f"  rebuild >= 100,000 events/s: {rate:,.0f} {'holds' if rate >= 100_000 else 'MISSED'}")
+
+
+def cli() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--load-events", type=int, default=10_000)
+    parser.add_argument("--repeat", type=int, default=200)
+    parser.add_argument("--rebuild-events", type=int, default=1_000_000)
+    asyncio.run(main(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    cli()
