@@ -57,6 +57,8 @@ def resolve(state: State, command: Resolve, dice: Dice) -> tuple[ev.Event, ...]:
     ended = _next_turn_effects(state, actor)
     if ended:
         events.append(ev.EffectsEnded(character=actor.id, effects=ended))
+    state = _fold(state, events)
+    actor = state.characters[actor.id]
     reason = _invalidated(state, actor, action)
     if reason is not None:
         events.append(ev.ActionFailed(character=actor.id, slot=slot, reason=reason))
