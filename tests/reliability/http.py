@@ -25,18 +25,18 @@ async def create_encounter(client: httpx.AsyncClient, name: str = "reliability")
     return Table(str(body["encounter_id"]), {"Authorization": f"Bearer {token}"} if token else {})
 
 
-async def _open_table(url: str, name: str) -> Table:
+async def setup_table(url: str, name: str) -> Table:
     async with httpx.AsyncClient(base_url=url, timeout=10) as client:
         table = await create_encounter(client, name)
-        for ident in ("a", "b"):
-            r = await send_command(client, table, fighter(ident))
+        for command in (fighter("a"), fighter("b"), {"type": "generic.roll_initiative"}):
+            r = await send_command(client, table, command)
             assert r.status_code == 200, r.text
         return table
 
 
 def open_table(url: str, name: str) -> Table:
-    """From synchronous code: an encounter with combatants ``a`` and ``b``."""
-    return asyncio.run(_open_table(url, name))
+    """From synchronous code: an encounter in combat between ``a`` and ``b``."""
+    return asyncio.run(setup_table(url, name))
 
 
 async def send_command(
@@ -65,8 +65,8 @@ def fighter(ident: str) -> dict[str, Any]:
 
 
 def command_mix(n: int) -> dict[str, Any]:
-    """Commands that are always legal for a table set up with ``fighter("a")`` and
-    ``fighter("b")``: attacks with damage, rolled damage, next turn (server dice)."""
+    """Commands that are always legal once ``fighter("a")`` and ``fighter("b")`` have
+    rolled initiative: attacks with damage, rolled damage, next turn (server dice)."""
     match n % 3:
         case 0:
             return {

@@ -12,22 +12,11 @@ from uuid import UUID
 import asyncpg
 import httpx
 
-from tests.reliability.http import Table, command_mix, create_encounter, fighter, send_command
+from tests.reliability.http import Table, command_mix, send_command, setup_table
 from tests.reliability.integrity import assert_acknowledged_are_stored, assert_every_command_whole
 from tests.reliability.processes import running_service
 
 TABLES, CLIENTS = 6, 12
-
-
-async def _setup(url: str) -> list[Table]:
-    async with httpx.AsyncClient(base_url=url, timeout=10) as client:
-        tables = [await create_encounter(client, f"crash {i}") for i in range(TABLES)]
-        for table in tables:
-            for ident in ("a", "b"):
-                assert (await send_command(client, table, fighter(ident))).status_code == 200
-            r = await send_command(client, table, {"type": "generic.roll_initiative"})
-            assert r.status_code == 200, r.text
-        return tables
 
 
 async def test_kill_9_under_load_loses_no_acknowledged_command(database_url: str) -> None:
@@ -35,7 +24,7 @@ async def test_kill_9_under_load_loses_no_acknowledged_command(database_url: str
     unanswered: list[tuple[Table, dict[str, Any], str]] = []
     statuses: list[int] = []
     with running_service(database_url) as service:
-        tables = await _setup(service.url)
+        tables = [await setup_table(service.url, f"crash {i}") for i in range(TABLES)]
 
         async def client(i: int, stop: asyncio.Event) -> None:
             table = tables[i % TABLES]
