@@ -18,9 +18,12 @@ from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.plugins.problem_details import ProblemDetailsPlugin
+from litestar.stores.base import Store
+from litestar.stores.memory import MemoryStore
 from redis.asyncio import Redis
 
 from api.auth import provide_viewer
+from api.limits import FallbackStore, rate_limit_config
 from api.problems import problem_details_config
 from api.routes import commands, encounters, health, history, reads, rulesets, tokens
 from api.settings import Settings
@@ -77,10 +80,21 @@ def create_app(settings: Settings | None = None) -> Litestar:
             "which runs the embedded PostgreSQL when no DATABASE_URL is given"
         )
 
+    redis = (
+        Redis.from_url(settings.redis_url, socket_connect_timeout=1, socket_timeout=1)
+        if settings.redis_url
+        else None
+    )
+    stores: dict[str, Store] = {
+        "rate_limit": FallbackStore(redis) if redis is not None else MemoryStore()
+    }
+    middleware = []
+    if settings.rate_limit_per_minute > 0:
+        middleware.append(rate_limit_config(settings.rate_limit_per_minute).middleware)
+
     @asynccontextmanager
     async def storage(app: Litestar) -> AsyncIterator[None]:
         pool = await open_pool(settings)
-        redis = Redis.from_url(settings.redis_url) if settings.redis_url else None
         pipeline = CommandPipeline(pool, InlineProjector(), snapshot_every=settings.snapshot_every)
         app.state.services = Services(settings=settings, pool=pool, pipeline=pipeline, redis=redis)
         try:
@@ -123,6 +137,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             "viewer": Provide(provide_viewer),
         },
         lifespan=[storage],
+        stores=stores,
+        middleware=middleware,
         plugins=[ProblemDetailsPlugin(problem_details_config())],
         request_max_body_size=settings.max_body_bytes,
         openapi_config=OpenAPIConfig(

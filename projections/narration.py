@@ -9,6 +9,7 @@ from service.core_events import (
     EncounterCreated,
     EncounterForked,
     Redone,
+    RollsRevealed,
     SeedCommitted,
     SeedRevealed,
     Undone,
@@ -32,6 +33,10 @@ def narrate(
             return (
                 f"Encounter {event.name!r} forks from encounter {event.origin_id} at version"
                 f" {event.origin_version}: a what-if branch under the {event.ruleset} rules."
+            )
+        case RollsRevealed():
+            return f"The GM reveals the secret roll{'s' if len(event.roll_ids) > 1 else ''}" + (
+                f" {', '.join(event.roll_ids)}: everyone sees the results now."
             )
         case Undone():
             return f"The GM undoes {_spans(event.commands)}.{_reason(event.reason)}"

@@ -1,0 +1,283 @@
+"""Tokens, roles and redaction over HTTP (design section 6, issue 6)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import asyncpg
+from litestar.testing import AsyncTestClient
+
+from api.app import create_app
+from api.settings import Settings
+from tests.e2e.helpers import Client, combatant, command, create, gm_token
+
+ATTACK = {
+    "type": "generic.attack",
+    "attacker": "aria",
+    "target": "grak",
+    "notation": "1d20+5",
+    "damage": "1d8",
+}
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def _table(client: Client) -> tuple[str, str, str]:
+    """An encounter with Aria (player Sam), Borin (player Kim) and Grak; returns the id
+    and Sam's and Kim's tokens."""
+    eid = await create(client, "Access")
+    for who in ("aria", "borin", "grak"):
+        await command(client, eid, combatant(who, 20, ac=10))
+    tokens = []
+    for who in ("aria", "borin"):
+        minted = await client.post(
+            f"/encounters/{eid}/tokens", json={"combatants": [who], "label": f"{who}'s player"}
+        )
+        assert minted.status_code == 201, minted.text
+        tokens.append(minted.json()["token"])
+    return eid, tokens[0], tokens[1]
+
+
+async def test_creation_returns_a_gm_token_once(client: Client) -> None:
+    headers = {"Idempotency-Key": "create-once-with-token"}
+    body = {"ruleset": "generic", "name": "Once"}
+    first = await client.post("/encounters", json=body, headers=headers)
+    again = await client.post("/encounters", json=body, headers=headers)
+    assert first.status_code == again.status_code == 201
+    assert first.json()["gm_token"]
+    assert again.json()["gm_token"] is None
+    assert again.json()["encounter_id"] == first.json()["encounter_id"]
+
+
+async def test_a_player_acts_only_for_their_own_combatant(client: Client) -> None:
+    eid, sam, _kim = await _table(client)
+    mine = await client.post(
+        f"/encounters/{eid}/commands", json={"command": ATTACK}, headers=bearer(sam)
+    )
+    assert mine.status_code == 200, mine.text
+    assert mine.json()["events"][0]["metadata"]["actor"]["role"] == "player"
+    theirs = await client.post(
+        f"/encounters/{eid}/commands",
+        json={"command": {**ATTACK, "attacker": "borin"}},
+        headers=bearer(sam),
+    )
+    assert theirs.status_code == 403
+    assert theirs.json()["detail"] == "this token may act only for aria, not for borin"
+    gm_only = await client.post(
+        f"/encounters/{eid}/commands",
+        json={"command": {"type": "generic.damage", "target": "grak", "amount": 5}},
+        headers=bearer(sam),
+    )
+    assert gm_only.status_code == 403
+    assert "GM's to issue" in gm_only.json()["detail"]
+
+
+async def test_players_may_not_undo_redo_fork_reveal_or_mint(client: Client) -> None:
+    eid, sam, _kim = await _table(client)
+    for path, body in (
+        ("undo", {}),
+        ("redo", {}),
+        ("fork", {}),
+        ("dice/reveal", {}),
+        ("rolls/reveal", {"roll_ids": ["r1"]}),
+        ("tokens", {"combatants": ["grak"]}),
+    ):
+        response = await client.post(f"/encounters/{eid}/{path}", json=body, headers=bearer(sam))
+        assert response.status_code == 403, path
+        assert response.json()["detail"].startswith("only the GM may"), path
+    listing = await client.get(f"/encounters/{eid}/tokens", headers=bearer(sam))
+    assert listing.status_code == 403
+
+
+async def test_players_need_permission_for_physical_dice_and_never_roll_in_secret(
+    client: Client,
+) -> None:
+    eid, sam, _kim = await _table(client)
+    manual = await client.post(
+        f"/encounters/{eid}/commands",
+        json={"command": ATTACK, "manual_dice": [[20], [8]]},
+        headers=bearer(sam),
+    )
+    assert manual.status_code == 403
+    assert "allow_player_dice" in manual.json()["detail"]
+    secret = await client.post(
+        f"/encounters/{eid}/commands", json={"command": ATTACK, "hidden": True}, headers=bearer(sam)
+    )
+    assert secret.status_code == 403
+
+    allowed = await create(client, "Own dice", allow_player_dice=True)
+    await command(client, allowed, combatant("aria", 20, ac=10))
+    await command(client, allowed, combatant("grak", 20, ac=10))
+    token = (
+        await client.post(f"/encounters/{allowed}/tokens", json={"combatants": ["aria"]})
+    ).json()["token"]
+    own = await client.post(
+        f"/encounters/{allowed}/commands",
+        json={"command": ATTACK, "manual_dice": [[20], [8]]},
+        headers=bearer(token),
+    )
+    assert own.status_code == 200, own.text
+    assert own.json()["events"][0]["data"]["rolls"][0]["source"] == "manual"
+
+
+async def test_wrong_revoked_and_foreign_tokens_are_refused(client: Client) -> None:
+    eid, sam, _kim = await _table(client)
+    other = await create(client, "Elsewhere")
+    assert (await client.get(f"/encounters/{eid}", headers=bearer(sam))).status_code == 200
+    for headers in (
+        {"Authorization": ""},
+        bearer("not-a-token"),
+        bearer(sam + "x"),
+        bearer(sam.split(".")[0] + ".forged"),
+        {"Authorization": "Basic abc"},
+    ):
+        response = await client.get(f"/encounters/{eid}", headers=headers)
+        assert response.status_code == 401, headers
+        assert sam.split(".")[1] not in response.text
+    foreign = await client.get(f"/encounters/{other}", headers=bearer(sam))
+    assert foreign.status_code == 401
+    assert foreign.headers["www-authenticate"].startswith("Bearer")
+    gm_of_other = gm_token(client, other)
+    assert (
+        await client.post(f"/encounters/{eid}/undo", headers=bearer(gm_of_other))
+    ).status_code == 401
+
+    tokens = (await client.get(f"/encounters/{eid}/tokens")).json()["tokens"]
+    sam_id = sam.split(".")[0]
+    assert {t["token_id"] for t in tokens} >= {sam_id}
+    assert all("token" not in t and "secret" not in str(t) for t in tokens)
+    assert (await client.delete(f"/encounters/{eid}/tokens/{sam_id}")).status_code == 204
+    revoked = await client.get(f"/encounters/{eid}", headers=bearer(sam))
+    assert revoked.status_code == 401
+    assert (await client.delete(f"/encounters/{eid}/tokens/nope")).status_code == 404
+
+
+async def test_hidden_rolls_are_redacted_for_players_everywhere_until_revealed(
+    client: Client,
+) -> None:
+    eid, sam, _kim = await _table(client)
+    secret = await client.post(
+        f"/encounters/{eid}/commands",
+        json={
+            "command": {
+                "type": "generic.check",
+                "combatant": "grak",
+                "notation": "1d20+2",
+                "label": "Perception",
+                "target_number": 15,
+            },
+            "hidden": True,
+        },
+    )
+    roll = secret.json()["events"][0]["data"]["rolls"][0]
+    total = f"= {roll['total']} vs 15"
+
+    async def player_sees() -> dict[str, Any]:
+        log = await client.get(
+            f"/encounters/{eid}/log", params={"format": "text"}, headers=bearer(sam)
+        )
+        rolls = await client.get(f"/encounters/{eid}/rolls", headers=bearer(sam))
+        events = await client.get(f"/encounters/{eid}/events", headers=bearer(sam))
+        logs = await client.get(f"/encounters/{eid}/log", headers=bearer(sam))
+        replay = await client.get(f"/encounters/{eid}/rounds/1", headers=bearer(sam))
+        ledger = {r["roll_id"]: r for r in rolls.json()["rolls"]}
+        in_events = next(
+            e["data"]["rolls"][0] for e in events.json()["events"] if e["data"].get("rolls")
+        )
+        in_log = next(e["rolls"][0] for e in logs.json()["entries"] if e["rolls"])
+        return {
+            "text": log.text,
+            "ledger": ledger[roll["roll_id"]],
+            "event": in_events,
+            "log_roll": in_log,
+            "replay": replay.status_code,
+        }
+
+    hidden = await player_sees()
+    assert "GM rolls secretly" in hidden["text"] and total not in hidden["text"]
+    for view in (hidden["ledger"], hidden["event"], hidden["log_roll"]):
+        assert view["redacted"] is True and view["hidden"] is True
+        assert "dice" not in view and "total" not in view and "outcome" not in view
+    gm_log = (await client.get(f"/encounters/{eid}/log", params={"format": "text"})).text
+    assert total in gm_log
+
+    reveal = await client.post(
+        f"/encounters/{eid}/rolls/reveal", json={"roll_ids": [roll["roll_id"]]}
+    )
+    assert reveal.status_code == 200, reveal.text
+    shown = await player_sees()
+    assert total in shown["text"]
+    assert shown["ledger"]["total"] == roll["total"] and "redacted" not in shown["ledger"]
+    assert shown["event"]["total"] == roll["total"]
+    unknown = await client.post(f"/encounters/{eid}/rolls/reveal", json={"roll_ids": ["r999"]})
+    assert unknown.status_code == 422
+
+
+async def test_no_token_is_written_into_events_logs_or_other_responses(
+    client: Client, database_url: str
+) -> None:
+    eid, sam, kim = await _table(client)
+    gm = gm_token(client, eid)
+    await client.post(f"/encounters/{eid}/commands", json={"command": ATTACK}, headers=bearer(sam))
+    await client.post(f"/encounters/{eid}/undo")
+    secrets = [t.split(".")[1] for t in (gm, sam, kim)]
+    responses = [
+        await client.get(f"/encounters/{eid}{path}")
+        for path in ("", "/events", "/log", "/rolls", "/verify", "/tokens", "/rounds/1")
+    ]
+    for response in responses:
+        assert not any(s in response.text for s in secrets), response.url
+    conn = await asyncpg.connect(database_url)
+    try:
+        dump = await conn.fetchval(
+            "SELECT string_agg(data::text || metadata::text, '') FROM events WHERE stream_id = $1",
+            eid,
+        )
+        stored = await conn.fetch(
+            "SELECT secret_sha256 FROM access_tokens WHERE encounter_id = $1", eid
+        )
+        kept = await conn.fetchval(
+            "SELECT string_agg(encode(response, 'escape'), '') FROM idempotency_keys"
+        )
+    finally:
+        await conn.close()
+    assert not any(s in dump for s in secrets)
+    assert len(stored) == 3 and all(len(bytes(r["secret_sha256"])) == 32 for r in stored)
+    assert not any(s in (kept or "") for s in secrets)
+
+
+async def test_service_key_guards_creation_and_listing(service_client: Client) -> None:
+    refused = await service_client.post(
+        "/encounters",
+        json={"ruleset": "generic", "name": "No key"},
+        headers={"Authorization": "Bearer wrong"},
+    )
+    assert refused.status_code == 401
+    created = await service_client.post("/encounters", json={"ruleset": "generic", "name": "Key"})
+    assert created.status_code == 201
+    listed = await service_client.get("/encounters", headers={"Authorization": "Bearer wrong"})
+    assert listed.status_code == 401
+    assert (await service_client.get("/encounters")).status_code == 200
+
+
+async def test_rate_limit_per_token_answers_429_as_a_problem(database_url: str) -> None:
+    app = create_app(Settings(database_url=database_url, rate_limit_per_minute=5))
+    async with AsyncTestClient(app=app) as limited:
+        tables = [
+            (await limited.post("/encounters", json={"ruleset": "generic", "name": n})).json()
+            for n in ("Busy", "Quiet")
+        ]
+        busy, quiet = (bearer(t["gm_token"]) for t in tables)
+        url = f"/encounters/{tables[0]['encounter_id']}"
+        statuses = [(await limited.get(url, headers=busy)).status_code for _ in range(6)]
+        assert statuses == [200] * 5 + [429]
+        problem = await limited.get(url, headers=busy)
+        assert problem.headers["content-type"].startswith("application/problem+json")
+        assert problem.json()["status"] == 429
+        # Another token has a budget of its own; health checks are never limited.
+        other = await limited.get(f"/encounters/{tables[1]['encounter_id']}", headers=quiet)
+        assert other.status_code == 200
+        for _ in range(10):
+            assert (await limited.get("/health/live")).status_code == 200
