@@ -67,6 +67,8 @@ def test_a_lord_at_0_hp_is_captured() -> None:
     events = _blue_lord_falls()
     fought = next(e for e in events if isinstance(e, BattleRoundFought))
     assert fought.captured == ("blue-lord",) and fought.destroyed == ()
+    # AEC-A15: removed at once, so the fallen Lord does not counterstrike.
+    assert [s.striker for s in fought.strikes] == ["a-arch", "b-cav", "t-inf-1", "t-inf-2"]
     assert LordCaptured(lord="blue-lord", by="red", renown_after=2, vp_after=1) in events
     state = state_after(events)
     lord = state.units["blue-lord"]

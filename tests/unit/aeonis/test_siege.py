@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from service.rulesets.aeonis import AeonisOptions, Event
 from service.rulesets.aeonis.commands import (
+    Adjudicate,
     Attack,
     Defend,
     EndAttack,
@@ -11,6 +12,8 @@ from service.rulesets.aeonis.commands import (
     LiftSiege,
     MoveUnits,
     Press,
+    Retreat,
+    SetSideValue,
     Stand,
 )
 from service.rulesets.aeonis.events import (
@@ -218,3 +221,22 @@ def test_a_battle_not_besieged_takes_no_reinforcements() -> None:
     given(RULESET, *history).when(Press(side="red", hex=TARGET, commit=("red-lord",))).rejected(
         "only a siege takes reinforcements"
     )
+
+
+def test_press_needs_the_ap_and_a_battle_going_on() -> None:
+    """AEC-A14: refused without 1 AP, before the Retreat Check, or once the battle is over."""
+    history = _siege_round()
+    broke = history + play(
+        [Adjudicate(ruling=SetSideValue(side="red", field="ap", value=0), reason="spent")],
+        history=history,
+    )
+    given(RULESET, *broke).when(Press(side="red", hex=TARGET)).rejected(
+        r"Red has 0 AP and Press the Attack costs 1 AP \(section 4.0\)"
+    )
+    standard = attack_on_target()
+    standard += play([(Fight(side="red", hex=TARGET), faces(*[1] * 12))], history=standard)
+    given(RULESET, *standard).when(Press(side="red", hex=TARGET)).rejected(
+        "after the Retreat Check"
+    )
+    retreated = standard + play([Retreat(side="red", hex=TARGET)], history=standard)
+    given(RULESET, *retreated).when(Press(side="red", hex=TARGET)).rejected("no battle at 0,0")
