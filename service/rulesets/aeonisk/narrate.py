@@ -55,7 +55,7 @@ def narrate(state: State, event: ev.Event) -> str:
         case ev.ZoneEntered():
             return f"GM: {n(event.character)} is in {event.zone}"
         case ev.TokenPlaced():
-            return f"GM places a {TOKEN_NAMES[event.kind]} token: {event.label}"
+            return f"GM places the {TOKEN_NAMES[event.kind]} token: {event.label}"
         case ev.RoundStarted():
             return (
                 f"Round {event.round} begins. Declare Phase: declarations in ascending Initiative"
@@ -127,14 +127,11 @@ def narrate(state: State, event: ev.Event) -> str:
                 f"({target.name} {target.wounds} -> {event.wounds_after} Wounds)"
             )
         case ev.FatalCheck():
-            fate = (
-                "and dies"
-                if event.dead
-                else (
-                    "and survives" if event.outcome == "success" else "(the GM rules what follows)"
-                )
-            )
-            return f"{_rolls(state, event.rolls)}: {n(event.character)} {event.outcome} {fate}"
+            if event.outcome == "success":
+                fate = "survives"
+            else:
+                fate = "fails and dies" if event.dead else "fails: the GM rules what follows"
+            return f"{_rolls(state, event.rolls)}: {n(event.character)} {fate}"
         case ev.CheckRolled():
             return _rolls(state, event.rolls)
         case ev.Moved():
@@ -280,8 +277,8 @@ def _declared(state: State, d: Declaration) -> str:
     if d.forfeit:
         parts = ["forfeits the turn to re-roll Initiative"]
     else:
-        major = _action(state, d.major) if d.major else "no Major"
-        minor = _action(state, d.minor) if d.minor else "no Minor"
+        major = _action(state, d.major) if d.major else "none"
+        minor = _action(state, d.minor) if d.minor else "none"
         parts = [
             f"Minor: {minor}; Major: {major}"
             if d.minor_first
@@ -315,7 +312,8 @@ def _action(state: State, action: AnyAction) -> str:
         case Suppress():
             return f"suppress {n(action.target)} with {action.weapon}"
         case Move():
-            where = action.zone if action.zone else f"{action.direction} to {n(action.reference)}"
+            to = "closer to" if action.direction == "closer" else "away from"
+            where = f"to {action.zone}" if action.zone else f"{to} {n(action.reference)}"
             terrain = f" through {title(action.terrain)}" if action.terrain else ""
             return f"shift {action.bands} band{'s' if action.bands != 1 else ''} {where}{terrain}"
         case Task():

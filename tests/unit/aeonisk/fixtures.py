@@ -20,7 +20,7 @@ from service.rulesets.aeonisk.fields import Band
 from service.rulesets.aeonisk.state import Pairing, Weapon
 from tests.unit.deciders import given
 
-__all__ = ["RULESET", "Table", "alice", "gunner", "goblin", "kaelia", "nyx", "rolls_of"]
+__all__ = ["RULESET", "Table", "alice", "goblin", "gunner", "kaelia", "nyx", "rolls_of"]
 
 PISTOL = Weapon(bonus=4, rate_of_fire=1, ranged=True)
 RIFLE = Weapon(bonus=6, rate_of_fire=3, ranged=True)

@@ -57,7 +57,9 @@ def test_a_suppressing_hit_makes_the_target_choose_and_does_no_damage() -> None:
     assert events[-1] == SuppressionPending(target="alice", by="gunner")
     assert not any(isinstance(e, DamageRolled) for e in events)
     table.refuse(NextPhase(), "Alice must first choose Dive or Hunker Down")
-    table.refuse(ChooseSuppression(character="gunner", choice="dive"), "Gunner is not being suppressed")
+    table.refuse(
+        ChooseSuppression(character="gunner", choice="dive"), "Gunner is not being suppressed"
+    )
 
 
 def test_dive_shifts_one_band_away_and_loses_cover() -> None:
@@ -74,14 +76,18 @@ def test_dive_shifts_one_band_away_and_loses_cover() -> None:
 def test_hunker_down_is_minus_4_to_attack_and_defence_until_the_next_turn() -> None:
     table = _vs_gunner()
     shot = Attack(target="gunner", weapon="pistol", attribute="perception", skill="firearms")
-    table.declare(Declare(character="gunner", major=SUPPRESS), Declare(character="alice", major=shot))
+    table.declare(
+        Declare(character="gunner", major=SUPPRESS), Declare(character="alice", major=shot)
+    )
     # Alice (28) shoots first and misses; then the Gunner suppresses her.
     table.do(Resolve(), [1], [20])
     table.do(Resolve(), [15], [2])
     table.do(ChooseSuppression(character="alice", choice="hunker_down"))
     table.do(NextPhase())
     table.start_round(12, 4)
-    table.declare(Declare(character="gunner", major=SUPPRESS), Declare(character="alice", major=shot))
+    table.declare(
+        Declare(character="gunner", major=SUPPRESS), Declare(character="alice", major=shot)
+    )
     events = table.do(Resolve(), [10], [10], [1])
     assert events[0] == EffectsEnded(character="alice", effects=("hunker_down",))
     assert Modifier("Hunker Down", -4) not in rolls_of(events)[0].modifiers
@@ -175,13 +181,16 @@ def test_overwatch_fires_at_the_first_foe_acting_in_the_arc_once_per_round() -> 
     table.do(Declare(character="gunner", minor=move))
     table.do(Declare(character="alice"))
     table.do(NextPhase())
-    events = table.do(React(character="alice", reaction=OverwatchFire(target="gunner")), [12], [3], [4])
+    events = table.do(
+        React(character="alice", reaction=OverwatchFire(target="gunner")), [12], [3], [4]
+    )
     rolled = events[0]
     assert isinstance(rolled, AttackRolled) and rolled.kind == "overwatch"
     assert rolled.rolls[0].modifiers[1] == Modifier("Far range", -4)
     assert table.state.characters["alice"].watch is None
     table.refuse(
-        React(character="alice", reaction=OverwatchFire(target="gunner")), "already used their Reaction"
+        React(character="alice", reaction=OverwatchFire(target="gunner")),
+        "already used their Reaction",
     )
 
 
@@ -191,7 +200,9 @@ def test_overwatch_needs_an_armed_arc_and_a_foe_acting_in_it() -> None:
     table.do(Declare(character="gunner"))
     table.do(Declare(character="alice", minor=watch))
     table.do(NextPhase())
-    table.refuse(React(character="alice", reaction=OverwatchFire(target="gunner")), "no Overwatch arc")
+    table.refuse(
+        React(character="alice", reaction=OverwatchFire(target="gunner")), "no Overwatch arc"
+    )
     table = _overwatching()
     table.do(Declare(character="gunner"))
     table.do(Declare(character="alice"))
@@ -216,7 +227,11 @@ def test_prone_targets_running_shooters_and_reach() -> None:
         alice(),
         goblin(),
         gunner(),
-        bands={("alice", "goblin"): "engaged", ("gunner", "goblin"): "near", ("alice", "gunner"): "near"},
+        bands={
+            ("alice", "goblin"): "engaged",
+            ("gunner", "goblin"): "near",
+            ("alice", "gunner"): "near",
+        },
     )
     table.do(Adjudicate(ruling=SetProne(character="goblin", prone=True), reason="tripped"))
     table.start_round(12, 2, 10)  # Alice 28, Gunner 18, Goblin 10

@@ -73,7 +73,7 @@ def test_against_static_defence_the_flanking_attacker_gains_2() -> None:
         Declare(character="goblin", major=STAB, defence_token="alice"),
         Declare(character="alice", defence_token="gunner", defence="static"),
     )
-    attack, *rest = rolls_of(table.do(Resolve(), [20], [1]))
+    attack, *_rest = rolls_of(table.do(Resolve(), [20], [1]))
     assert attack.modifiers[1:] == (Modifier("Flanking: Alice's token is elsewhere", 2),)
     assert attack.target == 15  # Alice's static Defence
 

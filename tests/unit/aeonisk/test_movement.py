@@ -9,7 +9,6 @@ from service.rulesets.aeonisk.commands import (
     Adjudicate,
     Declare,
     FreeStrike,
-    NextPhase,
     PlaceInZone,
     Resolve,
     SetBand,

@@ -16,8 +16,12 @@ from service.rulesets.aeonisk.commands import (
 )
 from service.rulesets.aeonisk.events import ActionBegan, PhaseStarted
 from service.rulesets.aeonisk.plan import Move, Reload, Stand
-from service.rulesets.aeonisk.state import Cleanup, Declaring, Fast, Slow
+from service.rulesets.aeonisk.state import Cleanup, Declaring, Fast, Phase, Slow
 from tests.unit.aeonisk.fixtures import Table, alice, goblin
+
+
+def _phase(table: Table) -> Phase:
+    return table.state.phase
 
 
 def _fighting() -> Table:
@@ -29,21 +33,21 @@ def _fighting() -> Table:
 
 def test_the_phases_follow_declare_fast_slow_cleanup() -> None:
     table = _fighting()
-    assert table.state.phase == Declaring(round=1) and RULESET.round_of(table.state) == 1
+    assert _phase(table) == Declaring(round=1) and RULESET.round_of(table.state) == 1
     table.refuse(NextPhase(), "Declare Phase is not over: Goblin, Alice still to declare")
     table.do(Declare(character="goblin"))
     table.do(Declare(character="alice", minor=Reload(weapon="pistol")))
     assert table.do(NextPhase()) == [PhaseStarted(phase="fast", round=1)]
-    assert table.state.phase == Fast(round=1)
+    assert _phase(table) == Fast(round=1)
     table.do(NextPhase())
-    assert table.state.phase == Slow(round=1)
+    assert _phase(table) == Slow(round=1)
     table.refuse(NextPhase(), "Alice's Minor action is still to resolve")
     table.do(Resolve())
     events = table.do(NextPhase())
     assert events[0] == PhaseStarted(phase="cleanup", round=1)
-    assert table.state.phase == Cleanup(round=1)
+    assert _phase(table) == Cleanup(round=1)
     table.start_round(3, 3)
-    assert table.state.phase == Declaring(round=2) and RULESET.round_of(table.state) == 2
+    assert _phase(table) == Declaring(round=2) and RULESET.round_of(table.state) == 2
 
 
 def test_combat_needs_two_living_characters() -> None:

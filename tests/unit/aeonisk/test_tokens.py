@@ -17,6 +17,7 @@ from service.rulesets.aeonisk.commands import (
     SpendToken,
 )
 from service.rulesets.aeonisk.events import (
+    ActionFailed,
     BandChange,
     CheckRolled,
     DamageRolled,
@@ -29,7 +30,7 @@ from service.rulesets.aeonisk.events import (
     TokenClaimed,
     TokenSpent,
 )
-from service.rulesets.aeonisk.fields import TokenKind
+from service.rulesets.aeonisk.fields import Band, TokenKind
 from service.rulesets.aeonisk.plan import Attack, Charge, Claim, Move, Swap, Task
 from tests.unit.aeonisk.fixtures import Table, alice, goblin, nyx, rolls_of
 
@@ -37,10 +38,12 @@ SHOT = Attack(target="alice", weapon="smg", attribute="agility", skill="melee")
 ALICE_SHOOTS = Attack(target="goblin", weapon="pistol", attribute="perception", skill="firearms")
 
 
-def _holding(kind: TokenKind, band: str = "near") -> Table:
+def _holding(kind: TokenKind, band: Band = "near") -> Table:
     """Alice claimed a ``kind`` token in round 1; round 2's Declare Phase has begun."""
     table = Table()
-    table.setup(alice(), goblin(), nyx(), bands={("alice", "goblin"): band, ("goblin", "nyx"): "far"})  # type: ignore[dict-item]
+    table.setup(
+        alice(), goblin(), nyx(), bands={("alice", "goblin"): band, ("goblin", "nyx"): "far"}
+    )
     table.do(PlaceToken(id="t1", kind=kind, label="the spot"))
     table.start_round(12, 4, 2)  # Alice 28, Nyx 14, Goblin 12
     table.declare(
@@ -61,7 +64,9 @@ def test_a_token_claimed_this_round_is_spent_from_the_next_fast_phase() -> None:
     table.start_round(12, 4)
     table.declare(Declare(character="goblin"), Declare(character="alice", minor=Claim(token="t1")))
     table.do(Resolve())
-    table.refuse(React(character="alice", reaction=SpendToken()), "Reactions are used in the Fast Phase")
+    table.refuse(
+        React(character="alice", reaction=SpendToken()), "Reactions are used in the Fast Phase"
+    )
     table.do(NextPhase())
     table.start_round(12, 4)
     table.do(Declare(character="goblin"))
@@ -171,7 +176,11 @@ def test_energy_hub_banks_2_for_the_next_damage_roll_until_used_or_nullified() -
     table.do(NextPhase())
     assert table.state.characters["alice"].energy_bonus == 2  # survives Cleanup
     table.start_round(12, 4, 2)
-    table.declare(Declare(character="goblin"), Declare(character="nyx"), Declare(character="alice", major=ALICE_SHOOTS))
+    table.declare(
+        Declare(character="goblin"),
+        Declare(character="nyx"),
+        Declare(character="alice", major=ALICE_SHOOTS),
+    )
     events = table.do(Resolve(), [20], [1], [1])
     damage = rolls_of(events)[2]
     assert Modifier("Energy Hub", 2) in damage.modifiers
@@ -186,9 +195,13 @@ def test_the_gm_nullifies_a_banked_energy_hub() -> None:
         Declare(character="alice"),
         reactions=[React(character="alice", reaction=SpendToken())],
     )
-    events = table.do(Adjudicate(ruling=NullifyEnergy(character="alice"), reason="the conduit blew"))
+    events = table.do(
+        Adjudicate(ruling=NullifyEnergy(character="alice"), reason="the conduit blew")
+    )
     assert events == [EnergyNullified(character="alice", reason="the conduit blew")]
-    table.refuse(Adjudicate(ruling=NullifyEnergy(character="alice"), reason="again"), "no Energy Hub")
+    table.refuse(
+        Adjudicate(ruling=NullifyEnergy(character="alice"), reason="again"), "no Energy Hub"
+    )
 
 
 def test_vent_obscures_until_its_time_is_up() -> None:
@@ -231,7 +244,10 @@ def test_ley_node_adds_2_to_a_ritual() -> None:
     )
     (_, checked) = table.do(Resolve(), [5])
     assert isinstance(checked, CheckRolled) and checked.used == ("ley_node",)
-    assert checked.rolls[0].modifiers == (Modifier("Will 4 x Ritual 3", 12), Modifier("Ley-Node", 2))
+    assert checked.rolls[0].modifiers == (
+        Modifier("Will 4 x Ritual 3", 12),
+        Modifier("Ley-Node", 2),
+    )
     assert checked.rolls[0].total == 19 and checked.outcome == "failure"
 
 
@@ -243,14 +259,18 @@ def test_void_slick_trips_a_moving_enemy_whose_charge_then_fails() -> None:
     table.do(Declare(character="alice"))
     table.do(NextPhase())
     events = table.do(React(character="alice", reaction=SpendToken(target="goblin")), [3])
-    assert events[0] == TokenSpent(character="alice", token="t1", kind="void_slick", target="goblin")
+    assert events[0] == TokenSpent(
+        character="alice", token="t1", kind="void_slick", target="goblin"
+    )
     assert isinstance(events[1], CheckRolled) and events[1].outcome == "failure"
     assert events[1].rolls[0].modifiers == (Modifier("Agility 2 x Athletics 2", 4),)
-    assert events[2] == ProneChanged(character="goblin", prone=True, reason="slipped on the Void Slick")
+    assert events[2] == ProneChanged(
+        character="goblin", prone=True, reason="slipped on the Void Slick"
+    )
     table.do(NextPhase())
     (failed,) = table.do(Resolve())
-    assert failed.character == "goblin"  # type: ignore[union-attr]
-    assert "is Prone, and the declared action requires standing" in failed.reason  # type: ignore[union-attr]
+    assert isinstance(failed, ActionFailed) and failed.character == "goblin"
+    assert "is Prone, and the declared action requires standing" in failed.reason
 
 
 def test_void_slick_needs_a_moving_enemy() -> None:
@@ -260,9 +280,7 @@ def test_void_slick_needs_a_moving_enemy() -> None:
     table.do(Declare(character="alice"))
     table.do(NextPhase())
     table.refuse(React(character="alice", reaction=SpendToken()), "name the target")
-    table.refuse(
-        React(character="alice", reaction=SpendToken(target="goblin")), "no move declared"
-    )
+    table.refuse(React(character="alice", reaction=SpendToken(target="goblin")), "no move declared")
     table.refuse(React(character="alice", reaction=SpendToken(target="nyx")), "not an enemy")
 
 
@@ -270,16 +288,16 @@ def test_sprint_lane_shifts_a_band_at_once() -> None:
     table = _holding("sprint_lane")
     table.do(Declare(character="goblin"))
     table.do(Declare(character="nyx"))
-    table.do(Declare(character="alice", minor=Move(bands=1, reference="goblin", direction="closer")))
+    table.do(
+        Declare(character="alice", minor=Move(bands=1, reference="goblin", direction="closer"))
+    )
     table.do(NextPhase())
     dash = Move(bands=1, reference="goblin", direction="away")
     events = table.do(React(character="alice", reaction=SpendToken(move=dash)))
     assert events[1] == Moved(
         character="alice", changes=(BandChange(other="goblin", before="near", after="far"),)
     )
-    table.refuse(
-        React(character="alice", reaction=SpendToken()), "already used their Reaction"
-    )
+    table.refuse(React(character="alice", reaction=SpendToken()), "already used their Reaction")
 
 
 def test_spending_needs_a_token() -> None:

@@ -82,7 +82,7 @@ def test_kaelia_bonded_defence_16_against_attack_18_and_nyx_backlash() -> None:
     table.do(React(character="nyx", reaction=BondedDefence(ally="kaelia", attacker="gunner")))
     table.do(NextPhase())
     events = table.do(Resolve(), [10], [5], [9])
-    attack, defence, damage = rolls_of(events)
+    attack, defence, _damage = rolls_of(events)
     assert [d.face for d in defence.dice] == [5]
     assert defence.modifiers == (
         Modifier("Will 3 x Agility 3", 9),
