@@ -252,6 +252,8 @@ class BattleEnded(_Event, frozen=True, kw_only=True, tag="aeonis.battle_ended"):
     outcome: BattleOutcome
     healed: tuple[str, ...] = ()
     reason: str | None = None
+    """Why, when the outcome alone does not say: a GM ruling's reason, or the rule that
+    ended the battle (a siege with no attacker left adjacent)."""
 
 
 class SideValueSet(_Event, frozen=True, kw_only=True, tag="aeonis.side_value_set"):
