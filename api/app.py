@@ -24,6 +24,7 @@ from redis.asyncio import Redis
 
 from api.auth import provide_viewer
 from api.limits import FallbackStore, rate_limit_config
+from api.openapi_doc import correct as correct_openapi
 from api.problems import problem_details_config
 from api.routes import commands, encounters, health, history, reads, rulesets, tokens
 from api.settings import Settings
@@ -125,6 +126,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             history.replay_round,
             reads.get_events,
             reads.get_log,
+            reads.get_log_text,
             reads.get_rolls,
             reads.verify,
             rulesets.list_rulesets,
@@ -137,6 +139,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             "viewer": Provide(provide_viewer),
         },
         lifespan=[storage],
+        on_startup=[lambda app: correct_openapi(app.openapi_schema)],
         stores=stores,
         middleware=middleware,
         plugins=[ProblemDetailsPlugin(problem_details_config())],

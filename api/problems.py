@@ -137,3 +137,14 @@ _MAP[UnicodeDecodeError] = lambda e: problem(
     400, "bad-request", f"The request body is not valid UTF-8 ({e.reason} at byte {e.start})."
 )
 _MAP[RecursionError] = _too_deep
+
+
+def _out_of_range(exc: asyncpg.DataError) -> ProblemDetailsException:
+    # A request value that passed validation but not PostgreSQL's types (an integer past
+    # int4 in a path or query parameter, found by schemathesis): the client's to fix, so a
+    # 400; logged, because the route should have bounded the parameter.
+    logging.getLogger("aeon_ledger.api").warning("request value rejected by PostgreSQL: %s", exc)
+    return problem(400, "bad-request", "A value in the request is out of the accepted range.")
+
+
+_MAP[asyncpg.DataError] = _out_of_range
