@@ -133,7 +133,7 @@ def run_demo(url: str) -> int:
                     problem = response.json()
                     print(f"refused {command['type']}: {problem.get('detail')}", file=sys.stderr)
             client.post(f"/encounters/{encounter_id}/dice/reveal").raise_for_status()
-            log = client.get(f"/encounters/{encounter_id}/log", params={"format": "text"})
+            log = client.get(f"/encounters/{encounter_id}/log.txt")
             log.raise_for_status()
             verify = client.get(f"/encounters/{encounter_id}/verify").json()
     except httpx.HTTPError as exc:

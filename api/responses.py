@@ -29,7 +29,3 @@ def json_bytes(
     body: bytes, *, status_code: int = 200, headers: dict[str, str] | None = None
 ) -> Response[Any]:
     return Response(body, status_code=status_code, media_type="application/json", headers=headers)
-
-
-def plain_text(body: str) -> Response[Any]:
-    return Response(body, media_type="text/plain; charset=utf-8")

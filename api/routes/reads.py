@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 from uuid import UUID
 
 import msgspec
-from litestar import Response, get
+from litestar import MediaType, get
 from litestar.di import NamedDependency
-from litestar.params import FromPath, FromQuery, QueryParameter
+from litestar.params import FromPath, QueryParameter
 
 from api.problems import problem
-from api.responses import plain_text
 from api.schemas import EventOut, EventPage, LogPage, RollPage, VerifyReport
 from api.state import Services
 from events.envelope import RecordedEvent
@@ -19,7 +18,7 @@ from events.errors import StreamNotFound
 from events.store import read_stream, stream_head
 from events.upcasting import MissingUpcaster
 from events.verify import verify_chain
-from projections.queries import log_entries, read_marks, rolls
+from projections.queries import LogEntry, log_entries, read_marks, rolls
 from projections.redaction import redact_event_data
 from service.fairness import DiceReport, verify_dice
 from service.loading import VersionNotReached, ruleset_of
@@ -41,7 +40,7 @@ At = Annotated[
 
 
 async def _exists(
-    services: NamedDependency[Services], encounter_id: UUID, at: int | None = None
+    services: Services, encounter_id: UUID, at: int | None = None
 ) -> None:
     try:
         head = await stream_head(services.pool, encounter_id)
@@ -87,29 +86,55 @@ async def get_log(
     viewer: NamedDependency[Viewer],
     after_version: After = 0,
     limit: Limit = 500,
-    format: FromQuery[Literal["json", "text"]] = "json",
     at: At = None,
-) -> Response[LogPage]:
-    """One line per event, as a GM would announce it; `format=text` gives plain text.
-    Entries an undo took back stay, with `undone` saying when and by whom."""
+) -> LogPage:
+    """One line per event, as a GM would announce it, with its rolls (`/log.txt` gives the
+    lines as plain text). Entries an undo took back stay, with `undone` saying when and by
+    whom."""
+    entries = await _log(services, viewer, encounter_id, after_version, limit, at)
+    return LogPage(entries=entries, next_after_version=_next([e.version for e in entries], limit))
+
+
+@get(
+    "/encounters/{encounter_id:uuid}/log.txt",
+    operation_id="getLogText",
+    summary="Replay log as plain text",
+    media_type=MediaType.TEXT,
+)
+async def get_log_text(
+    encounter_id: FromPath[UUID],
+    services: NamedDependency[Services],
+    viewer: NamedDependency[Viewer],
+    after_version: After = 0,
+    limit: Limit = 500,
+    at: At = None,
+) -> str:
+    """`#12   [round 2] Aria rolls 1d20+5 ...`, one line per event; an entry an undo took
+    back is marked `[undone at #N]`."""
+    lines = []
+    for e in await _log(services, viewer, encounter_id, after_version, limit, at):
+        where = f"round {e.round}" if e.round is not None else "setup"
+        undone = f"[undone at #{e.undone.undo_version}] " if e.undone else ""
+        lines.append(f"#{e.version:<4} [{where}] {undone}{e.text}\n")
+    return "".join(lines)
+
+
+async def _log(
+    services: Services,
+    viewer: Viewer,
+    encounter_id: UUID,
+    after_version: int,
+    limit: int,
+    at: int | None,
+) -> list[LogEntry]:
     await _exists(services, encounter_id, at)
-    entries = await log_entries(
+    return await log_entries(
         services.pool,
         encounter_id,
         after_version=after_version,
         limit=limit,
         up_to_version=at,
         gm=viewer.is_gm,
-    )
-    if format == "text":
-        lines = []
-        for e in entries:
-            where = f"round {e.round}" if e.round is not None else "setup"
-            undone = f"[undone at #{e.undone.undo_version}] " if e.undone else ""
-            lines.append(f"#{e.version:<4} [{where}] {undone}{e.text}")
-        return plain_text("\n".join(lines) + ("\n" if lines else ""))
-    return Response(
-        LogPage(entries=entries, next_after_version=_next([e.version for e in entries], limit))
     )
 
 

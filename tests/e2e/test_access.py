@@ -175,9 +175,7 @@ async def test_hidden_rolls_are_redacted_for_players_everywhere_until_revealed(
     total = f"= {roll['total']} vs 15"
 
     async def player_sees() -> dict[str, Any]:
-        log = await client.get(
-            f"/encounters/{eid}/log", params={"format": "text"}, headers=bearer(sam)
-        )
+        log = await client.get(f"/encounters/{eid}/log.txt", headers=bearer(sam))
         rolls = await client.get(f"/encounters/{eid}/rolls", headers=bearer(sam))
         events = await client.get(f"/encounters/{eid}/events", headers=bearer(sam))
         logs = await client.get(f"/encounters/{eid}/log", headers=bearer(sam))
@@ -200,7 +198,7 @@ async def test_hidden_rolls_are_redacted_for_players_everywhere_until_revealed(
     for view in (hidden["ledger"], hidden["event"], hidden["log_roll"]):
         assert view["redacted"] is True and view["hidden"] is True
         assert "dice" not in view and "total" not in view and "outcome" not in view
-    gm_log = (await client.get(f"/encounters/{eid}/log", params={"format": "text"})).text
+    gm_log = (await client.get(f"/encounters/{eid}/log.txt")).text
     assert total in gm_log
 
     reveal = await client.post(

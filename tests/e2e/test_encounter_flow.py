@@ -113,7 +113,7 @@ async def test_complete_generic_encounter(client: Client, database_url: str) -> 
     assert game["combatants"]["bob"]["hp"] == 9
     assert "slowed" not in [c["name"] for c in game["combatants"]["orc"]["conditions"]]
 
-    log = (await client.get(f"/encounters/{eid}/log", params={"format": "text"})).text
+    log = (await client.get(f"/encounters/{eid}/log.txt")).text
     assert "d20 [11] +5 notation = 16 vs 13: hit (manual)" in log
     assert "no longer slowed" in log and "the orc's armour was cracked" in log
 
@@ -250,6 +250,6 @@ async def test_hidden_gm_roll_is_shown_to_the_gm_only(client: Client) -> None:
     assert response.status_code == 200, response.text
     roll = response.json()["events"][0]["data"]["rolls"][0]
     assert roll["hidden"] is True and roll["source"] == "server" and roll["dice"][0]["face"] >= 1
-    gm_log = (await client.get(f"/encounters/{eid}/log", params={"format": "text"})).text
+    gm_log = (await client.get(f"/encounters/{eid}/log.txt")).text
     assert f"= {roll['total']} vs 15" in gm_log and "secretly" not in gm_log
     # What a player sees is tested with player tokens in test_access.py.

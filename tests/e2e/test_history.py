@@ -65,7 +65,7 @@ async def test_undo_the_second_rounds_attack_and_reroll_it(client: Client) -> No
         assert by_version[version]["undone"]["by"]["role"] == "gm"
     assert by_version[attack_version + 2]["undone"] is None
     assert "wrong target" in by_version[attack_version + 1]["text"]
-    text = (await client.get(f"/encounters/{eid}/log", params={"format": "text"})).text
+    text = (await client.get(f"/encounters/{eid}/log.txt")).text
     assert f"[undone at #{attack_version + 1}]" in text
 
     rolls = (await client.get(f"/encounters/{eid}/rolls")).json()["rolls"]
@@ -242,5 +242,5 @@ async def test_fork_continues_independently(client: Client) -> None:
     assert (await client.get(f"/encounters/{fid}/verify")).json()["ok"]
     undo_fork_start = await client.post(f"/encounters/{fid}/undo", json={"steps": 2})
     assert undo_fork_start.status_code == 422
-    log = (await client.get(f"/encounters/{fid}/log", params={"format": "text"})).text
+    log = (await client.get(f"/encounters/{fid}/log.txt")).text
     assert f"forks from encounter {eid} at version {at}" in log
