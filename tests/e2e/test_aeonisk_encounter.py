@@ -220,7 +220,9 @@ async def test_three_rounds_of_aeonisk_over_http(client: Client) -> None:
     assert game["characters"]["goblin"]["wounds"] == 3
     assert game["tokens"] == {}
 
-    log = (await client.get(f"/encounters/{eid}/log", params={"format": "text"})).text
+    response = await client.get(f"/encounters/{eid}/log.txt")
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/")
+    log = response.text
     for line in (
         "Encounter 'Cargo hold' begins under the aeonisk rules.",
         "Kaelia rolls 1d20 for initiative: d20 [10] +12 Agility 3 x 4 = 22 (manual)",
@@ -236,7 +238,8 @@ async def test_three_rounds_of_aeonisk_over_http(client: Client) -> None:
         "-2 Bonded Defence backlash",
         "Goblin's Minor action fails: the Cover token has already been claimed by Kaelia",
         "Kaelia charges into Engaged with Gunner",
-        "Nyx rolls 1d20 for Bond Rally for Kaelia: d20 [8] +12 Empathy 4 x Charm 3 = 20 vs 20: success",
+        "Nyx rolls 1d20 for Bond Rally for Kaelia: d20 [8] +12 Empathy 4 x Charm 3 = 20 vs 20: "
+        "success",
         "Kaelia is suppressed by Gunner: Dive or Hunker Down?",
         "Goblin breaks away from Engaged without disengaging: Kaelia may strike for free",
         "Kaelia rolls 1d20 for Breakaway free strike on Goblin with blade",
