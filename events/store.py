@@ -123,7 +123,7 @@ async def append(
             )
             INSERT INTO events (stream_id, stream_version, type, type_version, data, metadata,
                                 recorded_at, prev_hash, hash)
-            SELECT $1, u.v, u.t, u.tv, u.d::jsonb, $5::jsonb, $6, u.ph, u.h
+            SELECT $1, u.v, u.t, u.tv, u.d::json, $5::jsonb, $6, u.ph, u.h
             FROM unnest($7::int[], $8::text[], $9::int[], $10::text[], $11::text[], $12::text[])
                  AS u(v, t, tv, d, ph, h)
             WHERE EXISTS (SELECT FROM moved)
@@ -213,7 +213,7 @@ async def save_snapshot(
 ) -> None:
     await conn.execute(
         """INSERT INTO snapshots (stream_id, version, schema_version, state)
-           VALUES ($1, $2, $3, $4::jsonb)
+           VALUES ($1, $2, $3, $4::json)
            ON CONFLICT (stream_id, version) DO UPDATE
            SET schema_version = EXCLUDED.schema_version, state = EXCLUDED.state""",
         stream_id,

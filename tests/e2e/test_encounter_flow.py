@@ -209,7 +209,7 @@ async def test_verify_reports_a_tampered_event_by_version(
         async with conn.transaction():
             await conn.execute("ALTER TABLE events DISABLE TRIGGER events_no_update_delete")
             await conn.execute(
-                "UPDATE events SET data = jsonb_set(data, '{amount}', '1')"
+                "UPDATE events SET data = jsonb_set(data::jsonb, '{amount}', '1')::json"
                 " WHERE stream_id = $1 AND stream_version = 5",
                 UUID(eid),
             )
@@ -217,7 +217,7 @@ async def test_verify_reports_a_tampered_event_by_version(
         async with conn.transaction():
             await conn.execute("ALTER TABLE events DISABLE TRIGGER events_no_update_delete")
             await conn.execute(
-                "UPDATE events SET data = '{\"nonsense\": true}'::jsonb"
+                "UPDATE events SET data = '{\"nonsense\": true}'::json"
                 " WHERE stream_id = $1 AND stream_version = 4",
                 UUID(eid),
             )

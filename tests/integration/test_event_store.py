@@ -72,7 +72,7 @@ async def test_stale_expected_version_is_a_conflict_across_connections(pool: asy
 @pytest.mark.parametrize(
     "statement",
     [
-        "UPDATE events SET data = '{}'::jsonb WHERE stream_id = $1",
+        "UPDATE events SET data = '{}'::json WHERE stream_id = $1",
         "DELETE FROM events WHERE stream_id = $1",
     ],
 )
@@ -94,7 +94,7 @@ async def test_verify_names_the_first_altered_event(pool: asyncpg.Pool) -> None:
     async with pool.acquire() as conn, conn.transaction():
         await conn.execute("ALTER TABLE events DISABLE TRIGGER events_no_update_delete")
         await conn.execute(
-            "UPDATE events SET data = '{\"n\": 99}'::jsonb"
+            "UPDATE events SET data = '{\"n\": 99}'::json"
             " WHERE stream_id = $1 AND stream_version = 3",
             stream_id,
         )
