@@ -7,12 +7,21 @@ from datetime import UTC, datetime
 from uuid import UUID, uuid4
 
 import asyncpg
+import msgspec
 import pytest
 
 from events.envelope import GENESIS_HASH, NewEvent
 from events.errors import IdempotencyKeyReused, VersionConflict
 from events.idempotency import find_response, save_response
-from events.store import StreamHead, append, create_stream, read_stream, stream_head
+from events.store import (
+    StreamHead,
+    append,
+    create_stream,
+    latest_snapshot,
+    read_stream,
+    save_snapshot,
+    stream_head,
+)
 from events.verify import verify_chain
 
 
@@ -151,3 +160,27 @@ async def test_append_to_missing_stream_is_refused(pool: asyncpg.Pool) -> None:
                     metadata={},
                     recorded_at=datetime.now(UTC),
                 )
+
+
+async def test_event_data_and_snapshots_keep_their_key_order(pool: asyncpg.Pool) -> None:
+    """Maps come back in the order the decider wrote them (jsonb would put short keys
+    first), so a state from storage iterates exactly like the one in memory."""
+    stream = uuid4()
+    ordered = {"zeta": 1, "a": 2, "mid": {"9,9": 1, "0,0": 2, "10,-3": 3}}
+    async with pool.acquire() as conn, conn.transaction():
+        head = await create_stream(conn, stream)
+        await append(
+            conn,
+            stream,
+            head,
+            [NewEvent(type="t.x", data=ordered)],
+            metadata={},
+            recorded_at=datetime.now(UTC),
+        )
+        await save_snapshot(conn, stream, 1, 1, msgspec.json.encode(ordered))
+    (event,) = await read_stream(pool, stream)
+    assert list(event.data) == ["zeta", "a", "mid"]
+    assert list(event.data["mid"]) == ["9,9", "0,0", "10,-3"]
+    snapshot = await latest_snapshot(pool, stream, 1)
+    assert snapshot is not None
+    assert list(msgspec.json.decode(snapshot.state)["mid"]) == ["9,9", "0,0", "10,-3"]
