@@ -24,9 +24,10 @@ from redis.asyncio import Redis
 
 from api.auth import provide_viewer
 from api.limits import FallbackStore, rate_limit_config
+from api.live import Live
 from api.openapi_doc import correct as correct_openapi
 from api.problems import problem_details_config
-from api.routes import commands, encounters, health, history, reads, rulesets, tokens
+from api.routes import commands, encounters, health, history, live, reads, rulesets, tokens
 from api.settings import Settings
 from api.state import Services
 from events.migrate import apply_migrations
@@ -92,14 +93,23 @@ def create_app(settings: Settings | None = None) -> Litestar:
     middleware = []
     if settings.rate_limit_per_minute > 0:
         middleware.append(rate_limit_config(settings.rate_limit_per_minute).middleware)
+    fan_out = Live.from_settings(settings)
 
     @asynccontextmanager
     async def storage(app: Litestar) -> AsyncIterator[None]:
         pool = await open_pool(settings)
-        pipeline = CommandPipeline(pool, InlineProjector(), snapshot_every=settings.snapshot_every)
-        app.state.services = Services(settings=settings, pool=pool, pipeline=pipeline, redis=redis)
+        pipeline = CommandPipeline(
+            pool,
+            InlineProjector(),
+            snapshot_every=settings.snapshot_every,
+            publish=fan_out.notifier,
+        )
+        app.state.services = Services(
+            settings=settings, pool=pool, pipeline=pipeline, redis=redis, live=fan_out
+        )
         try:
-            yield
+            async with fan_out.notifier.running():
+                yield
         finally:
             if redis is not None:
                 await redis.aclose()
@@ -129,6 +139,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             reads.get_log_text,
             reads.get_rolls,
             reads.verify,
+            live.follow,
             rulesets.list_rulesets,
             rulesets.get_ruleset_info,
             health.live,
@@ -142,7 +153,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         on_startup=[lambda app: correct_openapi(app.openapi_schema)],
         stores=stores,
         middleware=middleware,
-        plugins=[ProblemDetailsPlugin(problem_details_config())],
+        plugins=[ProblemDetailsPlugin(problem_details_config()), fan_out.plugin],
         request_max_body_size=settings.max_body_bytes,
         openapi_config=OpenAPIConfig(
             title="Aeon Ledger",

@@ -26,6 +26,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     the key also acts as GM on every encounter (to recover a lost GM token)."""
     rate_limit_per_minute: int = 600
     """Requests per minute per token (or per client address without one); 0 turns it off."""
+    live_poll_seconds: float = 1.0
+    """How often a live subscriber reads PostgreSQL when no wake-up arrives (Redis down,
+    or a wake-up lost): the worst-case delay of a live update."""
+    live_page: int = 100
+    """Events read and sent per step of a live stream: bounds what one subscriber holds."""
+    live_keepalive_seconds: float = 15.0
+    """An idle live stream sends a comment this often and re-checks its token."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -44,5 +51,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             service_key=env.get("AEON_SERVICE_KEY") or None,
             rate_limit_per_minute=int(
                 env.get("AEON_RATE_LIMIT_PER_MINUTE", d.rate_limit_per_minute)
+            ),
+            live_poll_seconds=float(env.get("AEON_LIVE_POLL_SECONDS", d.live_poll_seconds)),
+            live_page=int(env.get("AEON_LIVE_PAGE", d.live_page)),
+            live_keepalive_seconds=float(
+                env.get("AEON_LIVE_KEEPALIVE_SECONDS", d.live_keepalive_seconds)
             ),
         )

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import asyncpg
 from redis.asyncio import Redis
 
+from api.live import Live
 from api.settings import Settings
 from service.pipeline import CommandPipeline
 
@@ -17,3 +18,4 @@ class Services:
     pool: asyncpg.Pool
     pipeline: CommandPipeline
     redis: Redis | None = None
+    live: Live | None = None

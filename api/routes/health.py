@@ -20,7 +20,8 @@ async def live() -> Health:
 
 @get("/health/ready", operation_id="ready", summary="Readiness")
 async def ready(services: NamedDependency[Services]) -> Response[Health]:
-    """503 when PostgreSQL does not answer; Redis being down only degrades live updates."""
+    """503 when PostgreSQL does not answer; Redis being down only degrades live updates
+    (and rate limits), which `checks.redis` then says."""
     checks: dict[str, str] = {}
     try:
         await asyncio.wait_for(services.pool.fetchval("SELECT 1"), _CHECK_TIMEOUT)
@@ -30,9 +31,12 @@ async def ready(services: NamedDependency[Services]) -> Response[Health]:
     if services.redis is not None:
         try:
             await asyncio.wait_for(services.redis.ping(), _CHECK_TIMEOUT)
-            checks["redis"] = "ok"
+            # Redis answers; "ok" also needs this process's live-update link to it.
+            checks["redis"] = services.live.describe() if services.live else "ok"
         except Exception as exc:
             checks["redis"] = f"degraded: {type(exc).__name__}"
+            if services.live is not None:
+                checks["redis"] += f"; {services.live.fallback}"
     else:
         checks["redis"] = "not configured (in-process fan-out)"
     ok = checks["postgres"] == "ok"

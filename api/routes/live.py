@@ -1,0 +1,185 @@
+"""Live updates of one encounter as Server-Sent Events, resumable from a version.
+
+Why SSE rather than a WebSocket: the stream only flows one way, SSE's ``id`` and the
+``Last-Event-ID`` header a reconnecting ``EventSource`` sends are exactly "resume after
+version N", and it is plain HTTP (auth header, proxies, curl).
+
+Each step reads the events after the last version sent from PostgreSQL, a page at a time,
+and sends them; a wake-up from the channels plugin, or the fallback poll when none comes,
+triggers the next step.  Versions of a stream commit in order, so reading "after the last
+one sent" can neither skip nor repeat an event, whatever the notifications do.  One page
+is the most a subscriber holds: sending awaits the client, so a slow one only slows itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Annotated, Any
+from uuid import UUID
+
+import msgspec
+from litestar import Request, get
+from litestar.di import NamedDependency
+from litestar.params import FromPath, HeaderParameter, QueryParameter
+from litestar.response import ServerSentEvent, ServerSentEventMessage
+
+from api.auth import bearer_token
+from api.live import Live, channel_of
+from api.problems import problem
+from api.routes.reads import event_out, redacted
+from api.state import Services
+from events.envelope import RecordedEvent
+from events.errors import StreamNotFound
+from events.store import read_stream, stream_head
+from projections.queries import read_marks
+from service.loading import VersionNotReached
+from service.tokens import Viewer, authenticate
+
+RETRY_MS = 1000
+"""Sent as ``retry:``: how long an EventSource waits before reconnecting."""
+
+_encode = msgspec.json.Encoder().encode
+
+AfterVersion = Annotated[
+    int | None,
+    QueryParameter(
+        ge=0,
+        description="Send the events after this stream version (default 0: all of them). "
+        "A Last-Event-ID header, as a reconnecting EventSource sends, takes precedence.",
+    ),
+]
+UntilVersion = Annotated[
+    int | None,
+    QueryParameter(
+        ge=1,
+        description="End the stream once this version has been sent (default: follow forever).",
+    ),
+]
+LastEventId = Annotated[
+    str | None,
+    HeaderParameter(
+        name="Last-Event-ID",
+        required=False,
+        description="The last stream version received: resume right after it.",
+    ),
+]
+
+
+@get(
+    "/encounters/{encounter_id:uuid}/live",
+    operation_id="followEncounter",
+    summary="Live events (Server-Sent Events)",
+    media_type="text/event-stream",
+)
+async def follow(
+    request: Request[Any, Any, Any],
+    encounter_id: FromPath[UUID],
+    services: NamedDependency[Services],
+    viewer: NamedDependency[Viewer],
+    after_version: AfterVersion = None,
+    until_version: UntilVersion = None,
+    last_event_id: LastEventId = None,
+) -> ServerSentEvent:
+    """A stream of the encounter's events as they are appended: each message has
+    `id` = stream version, `event` = event type and `data` = the event as
+    `GET /events` shows it (secret GM rolls redacted for players). The backlog after
+    `after_version` (or `Last-Event-ID`) comes first, then new events, without a gap or a
+    duplicate. Idle streams get a comment every 15 s."""
+    start = _resume_point(after_version, last_event_id)
+    try:
+        head = await stream_head(services.pool, encounter_id)
+    except StreamNotFound:
+        raise problem(404, "encounter-not-found", f"No encounter has id {encounter_id}.") from None
+    if start > head.version:
+        raise VersionNotReached(encounter_id, start, head.version)
+    live = services.live
+    assert live is not None
+    token = bearer_token(request)
+
+    async def still_valid() -> bool:
+        if viewer.token_id is None or token is None:  # the service key: nothing to revoke
+            return True
+        return await authenticate(services.pool, encounter_id, token) is not None
+
+    stream = _stream(live, services, encounter_id, viewer, start, until_version, still_valid)
+    return ServerSentEvent(stream)
+
+
+def _resume_point(after_version: int | None, last_event_id: str | None) -> int:
+    if last_event_id is not None and last_event_id.strip():
+        value = last_event_id.strip()
+        if not value.isdigit():
+            raise problem(
+                400,
+                "bad-header",
+                "Last-Event-ID must be the stream version of the last event received",
+            )
+        return int(value)
+    return after_version or 0
+
+
+async def _stream(
+    live: Live,
+    services: Services,
+    encounter_id: UUID,
+    viewer: Viewer,
+    start: int,
+    until: int | None,
+    still_valid: Callable[[], Awaitable[bool]],
+) -> AsyncIterator[ServerSentEventMessage]:
+    yield ServerSentEventMessage(data=None, retry=RETRY_MS, comment=f"after version {start}")
+    wake = asyncio.Event()
+
+    async def on_notice(_: bytes) -> None:
+        wake.set()
+
+    last = start
+    quiet_since = checked_at = time.monotonic()
+    async with (
+        live.plugin.start_subscription(channel_of(encounter_id)) as subscriber,
+        # join=False: a wake-up dropped by the one-slot backlog is never marked done,
+        # so waiting for the backlog to drain could wait forever.
+        subscriber.run_in_background(on_notice, join=False),
+    ):
+        while until is None or last < until:
+            wake.clear()  # before reading: a commit during the read wakes the next step
+            events = await read_stream(
+                services.pool,
+                encounter_id,
+                after_version=last,
+                up_to_version=until,
+                limit=live.page,
+            )
+            if events:
+                for message in await _messages(services, encounter_id, viewer, events):
+                    yield message
+                last = events[-1].stream_version
+                quiet_since = time.monotonic()
+                if len(events) == live.page or last == until:
+                    continue
+            now = time.monotonic()
+            if now - checked_at >= live.keepalive_seconds:
+                if not await still_valid():
+                    return  # revoked: the reconnect will get its 401
+                checked_at = now
+            if now - quiet_since >= live.keepalive_seconds:
+                yield ServerSentEventMessage(data=None, comment="keepalive")
+                quiet_since = now
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), live.poll_seconds)
+
+
+async def _messages(
+    services: Services, encounter_id: UUID, viewer: Viewer, events: list[RecordedEvent]
+) -> list[ServerSentEventMessage]:
+    out = [event_out(e) for e in events]
+    if not viewer.is_gm:
+        revealed = (await read_marks(services.pool, encounter_id)).revealed
+        out = [redacted(e, revealed) for e in out]
+    return [
+        ServerSentEventMessage(id=e.stream_version, event=e.type, data=_encode(e).decode())
+        for e in out
+    ]

@@ -1,0 +1,180 @@
+"""Live updates in one process (issue 6): GET /encounters/{id}/live as Server-Sent Events
+with the in-memory channels backend.
+
+Litestar's test client collects a whole response before returning it, so the tests that
+use it bound the stream with ``until_version``; the test of following new events serves
+the app with uvicorn inside the test's own event loop and reads the stream as it comes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx
+import uvicorn
+from litestar import Litestar
+
+from api.app import create_app
+from api.settings import Settings
+from tests.e2e.helpers import Client, combatant, command, create, gm_token
+from tests.reliability.processes import free_port
+from tests.scaleout.sse import Message, follow, parse
+
+SECRET_CHECK = {
+    "type": "generic.check",
+    "combatant": "grak",
+    "notation": "1d20+2",
+    "label": "Perception",
+    "target_number": 15,
+}
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def _live(client: Client, eid: str, query: str, **headers: str) -> list[Message]:
+    response = await client.get(f"/encounters/{eid}/live?{query}", headers=headers)
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("text/event-stream")
+    return parse(response.text.splitlines())
+
+
+async def _table(client: Client) -> str:
+    eid = await create(client, "Live")  # versions 1-2: created, seed committed
+    for who in ("aria", "borin", "grak"):  # versions 3-5
+        await command(client, eid, combatant(who, 20, ac=10))
+    return eid
+
+
+async def test_the_backlog_after_a_version_is_what_get_events_shows(client: Client) -> None:
+    eid = await _table(client)
+    messages = await _live(client, eid, "after_version=2&until_version=5")
+    assert [m.id for m in messages] == [3, 4, 5]
+    listed = (await client.get(f"/encounters/{eid}/events?after_version=2")).json()["events"]
+    assert [m.data for m in messages] == listed
+    assert [m.event for m in messages] == [e["type"] for e in listed]
+
+
+async def test_last_event_id_resumes_and_wins_over_the_query(client: Client) -> None:
+    eid = await _table(client)
+    resumed = await _live(client, eid, "after_version=1&until_version=5", **{"Last-Event-ID": "3"})
+    assert [m.id for m in resumed] == [4, 5]
+    everything = await _live(client, eid, "until_version=5")
+    assert [m.id for m in everything] == [1, 2, 3, 4, 5]
+    done = await _live(client, eid, "until_version=5", **{"Last-Event-ID": "5"})
+    assert done == []
+
+
+async def test_resume_points_the_encounter_has_not_reached_are_refused(client: Client) -> None:
+    eid = await _table(client)
+    ahead = await client.get(f"/encounters/{eid}/live?after_version=9")
+    assert ahead.status_code == 404
+    assert ahead.json()["current_version"] == 5
+    garbled = await client.get(f"/encounters/{eid}/live", headers={"Last-Event-ID": "v3"})
+    assert garbled.status_code == 400
+    negative = await client.get(f"/encounters/{eid}/live?after_version=-1")
+    assert negative.status_code == 400
+
+
+async def test_a_player_stream_redacts_secret_gm_rolls_until_revealed(client: Client) -> None:
+    eid = await _table(client)
+    minted = await client.post(f"/encounters/{eid}/tokens", json={"combatants": ["aria"]})
+    assert minted.status_code == 201, minted.text
+    player = minted.json()["token"]
+    secret = await client.post(
+        f"/encounters/{eid}/commands", json={"command": SECRET_CHECK, "hidden": True}
+    )
+    assert secret.status_code == 200, secret.text
+    version = secret.json()["version"]
+    roll = secret.json()["events"][0]["data"]["rolls"][0]
+
+    def the_roll(messages: list[Message]) -> dict[str, Any]:
+        rolled = [m for m in messages if m.data["data"].get("rolls")]
+        assert [m.id for m in rolled] == [version]
+        found: dict[str, Any] = rolled[0].data["data"]["rolls"][0]
+        return found
+
+    query = f"after_version=5&until_version={version}"
+    seen = the_roll(await _live(client, eid, query, **bearer(player)))
+    assert seen["redacted"] is True and seen["roll_id"] == roll["roll_id"]
+    assert "dice" not in seen and "total" not in seen and "outcome" not in seen
+    assert the_roll(await _live(client, eid, query))["total"] == roll["total"]  # the GM
+
+    reveal = await client.post(
+        f"/encounters/{eid}/rolls/reveal", json={"roll_ids": [roll["roll_id"]]}
+    )
+    assert reveal.status_code == 200, reveal.text
+    shown = the_roll(await _live(client, eid, query, **bearer(player)))
+    assert shown["total"] == roll["total"] and "redacted" not in shown
+
+
+async def test_a_token_of_another_encounter_or_none_is_refused(client: Client) -> None:
+    eid = await _table(client)
+    other = await create(client, "Other")
+    foreign = await client.get(f"/encounters/{eid}/live", headers=bearer(gm_token(client, other)))
+    assert foreign.status_code == 401
+    assert foreign.headers["www-authenticate"].startswith("Bearer")
+    anonymous = httpx.Request("GET", f"http://testserver.local/encounters/{eid}/live")
+    response = await client.send(anonymous, auth=None)
+    assert response.status_code == 401
+
+
+@asynccontextmanager
+async def serving(app: Litestar) -> AsyncIterator[str]:
+    """The app on a spare loopback port, served by uvicorn in this event loop."""
+    port = free_port()
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=2
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    try:
+        async with asyncio.timeout(20):
+            while not server.started:
+                assert not task.done(), "uvicorn stopped while starting"
+                await asyncio.sleep(0.02)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        await task
+
+
+async def test_new_events_follow_the_backlog_without_gap_or_duplicate(database_url: str) -> None:
+    """Small pages (two events) and a poll too slow to matter: every event after the
+    backlog reaches the stream through a channel wake-up."""
+    settings = Settings(database_url=database_url, live_page=2, live_poll_seconds=60)
+    async with serving(create_app(settings)) as url, httpx.AsyncClient(base_url=url) as http:
+        created = await http.post("/encounters", json={"ruleset": "generic", "name": "Follow"})
+        eid, headers = created.json()["encounter_id"], bearer(created.json()["gm_token"])
+
+        async def send(cmd: dict[str, Any]) -> None:
+            response = await http.post(
+                f"/encounters/{eid}/commands", json={"command": cmd}, headers=headers
+            )
+            assert response.status_code == 200, response.text
+
+        for who in ("aria", "borin", "grak"):
+            await send(combatant(who, 20, ac=10))
+        received: list[int] = []
+        async with (
+            asyncio.timeout(15),
+            http.stream("GET", f"/encounters/{eid}/live?after_version=1", headers=headers) as live,
+        ):
+            assert live.status_code == 200
+            stream = follow(live)
+            async for message in stream:
+                received.append(message.id)
+                if message.id == 5:
+                    break
+            for n in range(4):
+                await send({"type": "generic.damage", "target": "grak", "amount": n + 1})
+            async for message in stream:
+                received.append(message.id)
+                assert message.event == "generic.damaged", message
+                if message.id == 9:
+                    break
+        assert received == list(range(2, 10))
