@@ -88,9 +88,10 @@ class RecoveringRedisBackend(RedisChannelsPubSubBackend):
 
     One loop owns the pub/sub connection: it subscribes to the wanted channels, reads
     messages, pings now and then (a silent peer counts as lost), and on any error drops
-    the connection, marks the link down and starts over after a pause.  ``subscribe``
-    and ``unsubscribe`` only change the wanted set, so they never fail or block on Redis;
-    the loop applies the change within one tick.  Publishing is inherited.
+    the connection, marks the link down and starts over after a pause.  ``unsubscribe``
+    only changes the wanted set; ``subscribe`` also waits (briefly, and only while the
+    link is up) for Redis to confirm, so a subscriber that reads its backlog afterwards
+    cannot miss the wake-up of a commit that lands in between.  Publishing is inherited.
     """
 
     def __init__(
@@ -101,11 +102,21 @@ class RecoveringRedisBackend(RedisChannelsPubSubBackend):
         tick: float = 0.1,
         retry_after: float = 0.5,
         ping_every: float = 5.0,
+        confirm_within: float = 1.0,
     ) -> None:
         super().__init__(redis=redis)
         self._status = status
         self._tick, self._retry_after, self._ping_every = tick, retry_after, ping_every
+        self._confirm_within = confirm_within
         self._wanted: set[str] = set()
+        self._confirmed: set[str] = set()
+        self._progress: asyncio.Condition | None = None
+
+    @property
+    def _condition(self) -> asyncio.Condition:
+        if self._progress is None:  # created in the running loop, not at import
+            self._progress = asyncio.Condition()
+        return self._progress
 
     async def on_startup(self) -> None:
         pass
@@ -114,7 +125,14 @@ class RecoveringRedisBackend(RedisChannelsPubSubBackend):
         await self._redis.aclose()
 
     async def subscribe(self, channels: Iterable[str]) -> None:
-        self._wanted.update(channels)
+        new = set(channels)
+        self._wanted.update(new)
+        async with self._condition:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(
+                    self._condition.wait_for(lambda: new <= self._confirmed or not self._status.ok),
+                    self._confirm_within,
+                )
 
     async def unsubscribe(self, channels: Iterable[str]) -> None:
         self._wanted.difference_update(channels)
@@ -128,14 +146,18 @@ class RecoveringRedisBackend(RedisChannelsPubSubBackend):
             except (RedisError, OSError) as exc:
                 self._status.down(exc)
             finally:
+                self._confirmed.clear()
+                async with self._condition:
+                    self._condition.notify_all()
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
             await asyncio.sleep(self._retry_after)
 
     async def _listen(self, pubsub: Any) -> AsyncIterator[tuple[str, bytes]]:
-        await pubsub.subscribe(HEARTBEAT)
-        listening = {HEARTBEAT}
-        self._status.up()
+        # The heartbeat last: Redis confirms in order, so its confirmation means the
+        # link is whole again (and is when the status turns back to ok).
+        listening = {*self._wanted, HEARTBEAT}
+        await pubsub.subscribe(*(listening - {HEARTBEAT}), HEARTBEAT)
         pinged = ponged = time.monotonic()
         while True:
             wanted = {HEARTBEAT, *self._wanted}
@@ -144,7 +166,7 @@ class RecoveringRedisBackend(RedisChannelsPubSubBackend):
             if listening - wanted:
                 await pubsub.unsubscribe(*(listening - wanted))
             listening = wanted
-            message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=self._tick)
+            message = await pubsub.get_message(timeout=self._tick)
             now = time.monotonic()
             if message is not None:
                 ponged = now
@@ -152,11 +174,23 @@ class RecoveringRedisBackend(RedisChannelsPubSubBackend):
                 name = channel.decode() if isinstance(channel, bytes) else channel
                 if message["type"] == "message" and name in self._wanted:
                     yield name, message["data"]
+                elif message["type"] in ("subscribe", "unsubscribe"):
+                    await self._confirm(name, message["type"] == "subscribe")
             if now - pinged >= self._ping_every:
                 if now - ponged > 2 * self._ping_every:
                     raise ConnectionError("no answer to PING from Redis")
                 await pubsub.ping()
                 pinged = now
+
+    async def _confirm(self, channel: str, subscribed: bool) -> None:
+        if not subscribed:
+            self._confirmed.discard(channel)
+            return
+        self._confirmed.add(channel)
+        if channel == HEARTBEAT:
+            self._status.up()
+        async with self._condition:
+            self._condition.notify_all()
 
 
 class Notifier:
@@ -232,7 +266,10 @@ class Live:
                 settings.redis_url,
                 socket_connect_timeout=1,
                 socket_timeout=2,
-                retry=Retry(NoBackoff(), 0),  # fail fast: the loop above does the retrying
+                # One immediate retry replaces a pooled connection Redis dropped while it
+                # was away (else the first publish after a restart is lost); no backoff:
+                # the subscription loop and the fallback poll do the waiting.
+                retry=Retry(NoBackoff(), 1),
             )
             backend = RecoveringRedisBackend(redis, status)
         else:
