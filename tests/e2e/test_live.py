@@ -178,3 +178,37 @@ async def test_new_events_follow_the_backlog_without_gap_or_duplicate(database_u
                 if message.id == 9:
                     break
         assert received == list(range(2, 10))
+
+
+async def test_an_idle_stream_keeps_alive_and_ends_when_its_token_is_revoked(
+    database_url: str,
+) -> None:
+    settings = Settings(database_url=database_url, live_keepalive_seconds=0.2)
+    async with serving(create_app(settings)) as url, httpx.AsyncClient(base_url=url) as http:
+        created = await http.post("/encounters", json={"ruleset": "generic", "name": "Revoke"})
+        eid, gm = created.json()["encounter_id"], bearer(created.json()["gm_token"])
+        await http.post(
+            f"/encounters/{eid}/commands", json={"command": combatant("aria", 9)}, headers=gm
+        )
+        minted = await http.post(
+            f"/encounters/{eid}/tokens", json={"combatants": ["aria"]}, headers=gm
+        )
+        player = minted.json()["token"]
+        lines: list[str] = []
+        async with (
+            asyncio.timeout(10),
+            http.stream("GET", f"/encounters/{eid}/live", headers=bearer(player)) as live,
+        ):
+            async for line in live.aiter_lines():
+                lines.append(line)
+                if line == ": keepalive" and "-- revoked" not in lines:
+                    revoked = await http.delete(
+                        f"/encounters/{eid}/tokens/{player.split('.')[0]}", headers=gm
+                    )
+                    assert revoked.status_code == 204
+                    lines.append("-- revoked")
+        # The stream ended by itself after the revocation, with every event before it.
+        assert [m.id for m in parse(lines)] == [1, 2, 3]
+        assert "-- revoked" in lines
+        again = await http.get(f"/encounters/{eid}/live", headers=bearer(player))
+        assert again.status_code == 401
