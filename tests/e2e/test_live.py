@@ -183,7 +183,9 @@ async def test_new_events_follow_the_backlog_without_gap_or_duplicate(database_u
 async def test_an_idle_stream_keeps_alive_and_ends_when_its_token_is_revoked(
     database_url: str,
 ) -> None:
-    settings = Settings(database_url=database_url, live_keepalive_seconds=0.2)
+    settings = Settings(
+        database_url=database_url, live_keepalive_seconds=0.2, live_poll_seconds=0.1
+    )
     async with serving(create_app(settings)) as url, httpx.AsyncClient(base_url=url) as http:
         created = await http.post("/encounters", json={"ruleset": "generic", "name": "Revoke"})
         eid, gm = created.json()["encounter_id"], bearer(created.json()["gm_token"])
