@@ -6,13 +6,13 @@ append one event; nothing is deleted.  Round replay and fork only read the origi
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
 from litestar import Request, Response, get, post
 from litestar.di import NamedDependency
-from litestar.params import FromPath, JSONBody
+from litestar.params import FromPath, JSONBody, Parameter
 
 from api.auth import actor_of, require_gm
 from api.headers import expected_version, idempotency_key
@@ -133,7 +133,7 @@ async def fork(
 )
 async def replay_round(
     encounter_id: FromPath[UUID],
-    number: FromPath[int],
+    number: Annotated[int, Parameter(ge=1, le=1_000_000, description="Round number.")],
     services: NamedDependency[Services],
     viewer: NamedDependency[Viewer],
 ) -> RoundReplay:

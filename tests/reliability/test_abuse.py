@@ -44,6 +44,12 @@ ABUSE: dict[str, tuple[bytes, str, int, str]] = {
         "nested too deeply",
     ),
     "nested arrays": (b"[" * 30_000 + b"]" * 30_000, "application/json", 400, "nested too deeply"),
+    "damage of 10^400": (
+        b'{"command": {"type": "generic.damage", "target": "a", "amount": 1' + b"0" * 400 + b"}}",
+        "application/json",
+        400,
+        "",
+    ),
     "a million dice": (
         _command({"type": "generic.damage", "target": "a", "notation": "1000000d6"}),
         "application/json",

@@ -13,7 +13,7 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
-from service.rulesets.generic.fields import Duration, Id, Modifiers, Notation, Text
+from service.rulesets.generic.fields import Duration, Id, Modifiers, Notation, Number, Text
 
 
 class _Command(
@@ -27,12 +27,13 @@ class AddCombatant(_Command, frozen=True, kw_only=True, tag="generic.add_combata
 
     id: Annotated[Id, Meta(description="Unique id, used by every later command.")]
     name: Annotated[Text, Meta(description="Name shown in the log.", examples=["Goblin"])]
-    hp: Annotated[int, Meta(ge=0, description="Current hit points.")]
+    hp: Annotated[int, Meta(ge=0, le=1_000_000, description="Current hit points.")]
     max_hp: Annotated[
-        Annotated[int, Meta(ge=1)] | None, Meta(description="Maximum hp (default: hp).")
+        Annotated[int, Meta(ge=1, le=1_000_000)] | None,
+        Meta(description="Maximum hp (default: hp)."),
     ] = None
     stats: Annotated[
-        dict[str, int],
+        dict[str, Number],
         Meta(description="Named stats, e.g. ac or dex.", examples=[{"ac": 15, "dex": 2}]),
     ] = {}
     side: Annotated[str | None, Meta(description="Party or faction, for display.")] = None
@@ -76,7 +77,7 @@ class Attack(_Command, frozen=True, kw_only=True, tag="generic.attack"):
     target: Annotated[Id, Meta(description="Id of the combatant attacked.")]
     notation: Annotated[Notation, Meta(description="Attack roll, e.g. 1d20+5.")]
     target_number: Annotated[
-        int | None, Meta(description="Number to meet or beat (default: target's defense stat).")
+        Number | None, Meta(description="Number to meet or beat (default: target's defense stat).")
     ] = None
     damage: Annotated[Notation | None, Meta(description="Damage rolled on a hit, e.g. 1d8+3.")] = (
         None
@@ -103,7 +104,7 @@ class Check(_Command, frozen=True, kw_only=True, tag="generic.check"):
     combatant: Annotated[Id, Meta(description="Id of the combatant making the check.")]
     notation: Notation
     label: Annotated[Text, Meta(description="What is checked.", examples=["Stealth"])]
-    target_number: Annotated[int | None, Meta(description="Number to meet or beat.")] = None
+    target_number: Annotated[Number | None, Meta(description="Number to meet or beat.")] = None
     opposed: Annotated[OpposedRoll | None, Meta(description="Roll to beat instead.")] = None
     modifiers: Modifiers = ()
 
@@ -113,7 +114,7 @@ class Damage(_Command, frozen=True, kw_only=True, tag="generic.damage"):
     is allowed; reaching 0 adds the down condition."""
 
     target: Id
-    amount: Annotated[int, Meta(ge=0)] | None = None
+    amount: Annotated[int, Meta(ge=0, le=1_000_000)] | None = None
     notation: Notation | None = None
     source: Annotated[
         Text | None, Meta(description="What deals it, for the log.", examples=["fire"])
@@ -124,7 +125,7 @@ class Heal(_Command, frozen=True, kw_only=True, tag="generic.heal"):
     """Restore hp (amount or notation), never above max hp; above 0 removes down."""
 
     target: Id
-    amount: Annotated[int, Meta(ge=0)] | None = None
+    amount: Annotated[int, Meta(ge=0, le=1_000_000)] | None = None
     notation: Notation | None = None
     source: Annotated[
         Text | None, Meta(description="What heals, for the log.", examples=["potion"])
@@ -158,7 +159,7 @@ class SetValue(_Ruling, frozen=True, kw_only=True, tag="set_value"):
 
     combatant: Id
     field: Annotated[str, Meta(pattern=r"^(hp|max_hp|stat:[^\s:]+)$", examples=["hp", "stat:dex"])]
-    value: int
+    value: Number
 
 
 class AddConditionRuling(_Ruling, frozen=True, kw_only=True, tag="add_condition"):

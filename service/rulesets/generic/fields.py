@@ -16,6 +16,8 @@ Id = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^\S+$", examples
 """A combatant id: chosen by the client, unique in the encounter, no spaces."""
 StatName = Annotated[str, Meta(min_length=1, max_length=40, pattern=r"^[^\s:]+$")]
 """A stat key as stored on combatants ("dex", "ac"); no spaces or colons (see set_value)."""
+Number = Annotated[int, Meta(ge=-1_000_000, le=1_000_000)]
+"""Any number on a sheet or a roll: bounded so no value grows past what a table uses."""
 Text = Annotated[str, Meta(min_length=1, max_length=200)]
 Notation = Annotated[str, Meta(min_length=1, max_length=200, examples=["1d20+5"])]
 Modifiers = Annotated[
