@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated, Any
 from uuid import UUID
 
+import asyncpg
 import msgspec
 from litestar import Request, get
 from litestar.di import NamedDependency
@@ -38,15 +40,21 @@ from projections.queries import read_marks
 from service.loading import VersionNotReached
 from service.tokens import Viewer, authenticate
 
+log = logging.getLogger("aeon_ledger.live")
+
 RETRY_MS = 1000
 """Sent as ``retry:``: how long an EventSource waits before reconnecting."""
 
 _encode = msgspec.json.Encoder().encode
+_MAX_VERSION = 2**31 - 1
+"""Stream versions are PostgreSQL integers; a bound past them must be a 400 up front,
+not a database error once the stream has started."""
 
 AfterVersion = Annotated[
     int | None,
     QueryParameter(
         ge=0,
+        le=_MAX_VERSION,
         description="Send the events after this stream version (default 0: all of them). "
         "A Last-Event-ID header, as a reconnecting EventSource sends, takes precedence.",
     ),
@@ -55,6 +63,7 @@ UntilVersion = Annotated[
     int | None,
     QueryParameter(
         ge=1,
+        le=_MAX_VERSION,
         description="End the stream once this version has been sent (default: follow forever).",
     ),
 ]
@@ -146,15 +155,22 @@ async def _stream(
     ):
         while until is None or last < until:
             wake.clear()  # before reading: a commit during the read wakes the next step
-            events = await read_stream(
-                services.pool,
-                encounter_id,
-                after_version=last,
-                up_to_version=until,
-                limit=live.page,
-            )
+            try:
+                events = await read_stream(
+                    services.pool,
+                    encounter_id,
+                    after_version=last,
+                    up_to_version=until,
+                    limit=live.page,
+                )
+                messages = await _messages(services, encounter_id, viewer, events)
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+                # Headers are long sent: end the stream cleanly; the client reconnects
+                # with Last-Event-ID (and sees 503 while the database is away).
+                log.warning("live stream of %s ends: database unavailable (%r)", encounter_id, exc)
+                return
             if events:
-                for message in await _messages(services, encounter_id, viewer, events):
+                for message in messages:
                     yield message
                 last = events[-1].stream_version
                 quiet_since = time.monotonic()
@@ -176,7 +192,7 @@ async def _messages(
     services: Services, encounter_id: UUID, viewer: Viewer, events: list[RecordedEvent]
 ) -> list[ServerSentEventMessage]:
     out = [event_out(e) for e in events]
-    if not viewer.is_gm:
+    if not viewer.is_gm and out:
         revealed = (await read_marks(services.pool, encounter_id)).revealed
         out = [redacted(e, revealed) for e in out]
     return [

@@ -214,3 +214,12 @@ async def test_an_idle_stream_keeps_alive_and_ends_when_its_token_is_revoked(
         assert "-- revoked" in lines
         again = await http.get(f"/encounters/{eid}/live", headers=bearer(player))
         assert again.status_code == 401
+
+
+async def test_versions_past_what_postgresql_stores_are_400s(client: Client) -> None:
+    eid = await _table(client)
+    for query in ("until_version=2147483648", "after_version=2147483648"):
+        response = await client.get(f"/encounters/{eid}/live?{query}")
+        assert response.status_code == 400, (query, response.text)
+    huge = await client.get(f"/encounters/{eid}/live", headers={"Last-Event-ID": "9" * 30})
+    assert huge.status_code == 404
