@@ -70,6 +70,8 @@ def _run_uvicorn(host: str, port: int, workers: int, log_level: str) -> None:
         workers=workers,
         log_level=log_level,
         access_log=False,
+        # Open live-update streams would otherwise hold a SIGTERM shutdown forever.
+        timeout_graceful_shutdown=5,
     )
     if config.workers <= 1:
         uvicorn.Server(config).run()

@@ -39,9 +39,7 @@ At = Annotated[
 ]
 
 
-async def _exists(
-    services: Services, encounter_id: UUID, at: int | None = None
-) -> None:
+async def _exists(services: Services, encounter_id: UUID, at: int | None = None) -> None:
     try:
         head = await stream_head(services.pool, encounter_id)
     except StreamNotFound:
