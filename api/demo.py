@@ -123,7 +123,8 @@ def run_demo(url: str) -> int:
             created.raise_for_status()
             encounter_id = created.json()["encounter_id"]
             # The GM token comes with the creation, once; every later request carries it.
-            client.headers["Authorization"] = f"Bearer {created.json()['gm_token']}"
+            gm_token = created.json()["gm_token"]
+            client.headers["Authorization"] = f"Bearer {gm_token}"
             for command, manual in SCRIPT:
                 body: dict[str, Any] = {"command": command}
                 if manual is not None:
@@ -152,6 +153,7 @@ def run_demo(url: str) -> int:
     )
     base = f"{url}/encounters/{encounter_id}"
     print(f"full state: {base}   rolls: {base}/rolls")
+    print(f"send this GM token with them: Authorization: Bearer {gm_token}")
     return 0
 
 
