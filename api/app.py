@@ -127,6 +127,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             commands.post_command,
             commands.reveal_seed,
             commands.reveal_rolls,
+            commands.add_note,
             tokens.mint_token,
             tokens.list_tokens,
             tokens.revoke_token,

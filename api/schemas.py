@@ -74,6 +74,14 @@ class TokenList(msgspec.Struct, kw_only=True):
     tokens: list[TokenInfo]
 
 
+class AddNote(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    text: Annotated[
+        str, msgspec.Meta(min_length=1, max_length=2000, examples=["The bridge is rigged."])
+    ]
+    gm_only: bool = False
+    """Shown to players as "The GM makes a private note." and never with its text."""
+
+
 class RevealSeed(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     next_client_seed: ClientSeed | None = None
     """Client seed of the new epoch; defaults to the current one."""

@@ -14,7 +14,9 @@ import msgspec
 
 from events.db import Connection
 from projections.narration import narrate
+from projections.redaction import PRIVATE_NOTE
 from service.codec import EventCodec
+from service.core_events import NoteAdded
 from service.encounter import rolls_of, schema_version
 from service.pipeline import AppliedEvent
 
@@ -36,16 +38,21 @@ class InlineProjector:
             rec = step.recorded
             round_no = ruleset.round_of(step.after.game)
             hidden = [r.roll_id for r in rolls_of(step.event) if r.hidden]
+            text = narrate(ruleset, step.before, step.event)
             gm_text = narrate(ruleset, step.before, _unhidden(step.event)) if hidden else None
+            gm_only = isinstance(step.event, NoteAdded) and step.event.gm_only
+            if gm_only:
+                text, gm_text = PRIVATE_NOTE, text
             log_rows.append(
                 (
                     encounter_id,
                     rec.stream_version,
                     round_no,
                     rec.type,
-                    narrate(ruleset, step.before, step.event),
+                    text,
                     gm_text,
                     hidden,
+                    gm_only,
                     rec.recorded_at,
                 )
             )
@@ -73,8 +80,8 @@ class InlineProjector:
         )
         await conn.executemany(
             "INSERT INTO log_entries"
-            " (encounter_id, version, round, type, text, gm_text, hidden_rolls, recorded_at)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            " (encounter_id, version, round, type, text, gm_text, hidden_rolls, gm_only,"
+            " recorded_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
             log_rows,
         )
         if roll_rows:

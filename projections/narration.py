@@ -8,6 +8,7 @@ from service.core_events import (
     CommandSpan,
     EncounterCreated,
     EncounterForked,
+    NoteAdded,
     Redone,
     RollsRevealed,
     SeedCommitted,
@@ -34,6 +35,8 @@ def narrate(
                 f"Encounter {event.name!r} forks from encounter {event.origin_id} at version"
                 f" {event.origin_version}: a what-if branch under the {event.ruleset} rules."
             )
+        case NoteAdded():
+            return f"GM note{' (GM only)' if event.gm_only else ''}: {event.text}"
         case RollsRevealed():
             return f"The GM reveals the secret roll{'s' if len(event.roll_ids) > 1 else ''}" + (
                 f" {', '.join(event.roll_ids)}: everyone sees the results now."

@@ -144,7 +144,8 @@ async def log_entries(
     """Log entries with their rolls; for players (``gm=False``) secret rolls not yet
     revealed are redacted and their line is the one that hides them."""
     rows = await db.fetch(
-        """SELECT l.version, l.round, l.type, l.text, l.gm_text, l.hidden_rolls, l.recorded_at,
+        """SELECT l.version, l.round, l.type, l.text, l.gm_text, l.hidden_rolls, l.gm_only,
+                  l.recorded_at,
                   coalesce((SELECT json_agg(r.record ORDER BY length(r.roll_id), r.roll_id)
                             FROM roll_ledger r
                             WHERE r.encounter_id = l.encounter_id AND r.version = l.version),
@@ -166,7 +167,7 @@ async def log_entries(
     entries = []
     for r in rows:
         rolls = _decode_any.decode(r["rolls"])
-        shows_all = gm or marks.revealed.issuperset(r["hidden_rolls"])
+        shows_all = gm or (not r["gm_only"] and marks.revealed.issuperset(r["hidden_rolls"]))
         if not gm:
             rolls = [redact_roll(roll, marks.revealed) for roll in rolls]
         entries.append(

@@ -1,4 +1,5 @@
-"""What players may not see yet: the results of secret GM rolls (design section 5).
+"""What players may not see: results of secret GM rolls until revealed (design section
+5), and GM-only notes.
 
 A secret roll shows that it happened, who rolled, why and with which dice; its faces,
 modifiers, total and outcome stay hidden until the GM reveals it.  The GM sees all.
@@ -9,6 +10,9 @@ so no path can leak what another hides.
 from __future__ import annotations
 
 from typing import Any
+
+PRIVATE_NOTE = "The GM makes a private note."
+"""What players read in place of a GM-only note."""
 
 _KEPT = ("roll_id", "roller", "purpose", "notation", "source", "epoch", "hidden")
 
@@ -25,9 +29,13 @@ def redact_roll(record: dict[str, Any], revealed: frozenset[str]) -> dict[str, A
     return {**kept, "redacted": True}
 
 
-def redact_event_data(data: dict[str, Any], revealed: frozenset[str]) -> dict[str, Any]:
-    """An event's data with its still-secret roll records redacted (the ``rolls`` field
-    convention every ruleset follows)."""
+def redact_event_data(
+    event_type: str, data: dict[str, Any], revealed: frozenset[str]
+) -> dict[str, Any]:
+    """An event's data as a player sees it: a GM-only note without its text, still-secret
+    roll records redacted (the ``rolls`` field convention every ruleset follows)."""
+    if event_type == "encounter.note_added" and data.get("gm_only"):
+        return {"gm_only": True, "redacted": True}
     rolls = data.get("rolls")
     if not rolls or not any(is_secret(r, revealed) for r in rolls):
         return data

@@ -77,6 +77,16 @@ class RollsRevealed(
     roll_ids: tuple[str, ...]
 
 
+class NoteAdded(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="encounter.note_added"
+):
+    """A GM's note in the record: a ruling's background, a reminder, a secret.  A
+    ``gm_only`` note is shown to players as "the GM makes a private note", nothing more."""
+
+    text: str
+    gm_only: bool = False
+
+
 class CommandSpan(msgspec.Struct, frozen=True, kw_only=True):
     """The events one command appended: versions ``first`` to ``last``."""
 
@@ -106,13 +116,13 @@ class Redone(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="h
 
 
 HistoryEvent = Undone | Redone
-CoreEvent = EncounterCreated | EncounterForked | SeedCommitted | SeedRevealed | Undone | Redone
 CORE_EVENT_TYPES: tuple[type[msgspec.Struct], ...] = (
     EncounterCreated,
     EncounterForked,
     SeedCommitted,
     SeedRevealed,
     RollsRevealed,
+    NoteAdded,
     Undone,
     Redone,
 )

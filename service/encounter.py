@@ -14,6 +14,7 @@ import msgspec
 from service.core_events import (
     EncounterCreated,
     EncounterForked,
+    NoteAdded,
     Redone,
     RollsRevealed,
     SeedCommitted,
@@ -153,7 +154,7 @@ def evolve(
         raise ValueError(f"{event!r} can only be the first event of a stream")
     if isinstance(event, SeedCommitted | SeedRevealed):
         enc = evolve_core(enc, event)
-    elif isinstance(event, Undone | Redone | RollsRevealed):
+    elif isinstance(event, Undone | Redone | RollsRevealed | NoteAdded):
         pass
     elif reverted:
         enc = msgspec.structs.replace(enc, dice=count_rolls(enc.dice, rolls_of(event)))

@@ -40,6 +40,7 @@ from service.commands import Actor, CommandEnvelope, CommandResult, CreatedEncou
 from service.core_events import (
     EncounterCreated,
     EncounterForked,
+    NoteAdded,
     Redone,
     RollsRevealed,
     SeedCommitted,
@@ -367,6 +368,31 @@ class CommandPipeline:
             idempotency_key,
             request_hash,
             command_type="dice.reveal_rolls",
+        )
+
+    async def add_note(
+        self,
+        encounter_id: UUID,
+        note: NoteAdded,
+        *,
+        actor: Actor,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+        request_hash: str = "",
+    ) -> bytes:
+        """Put a GM note in the record (a core event: an undo never takes it back)."""
+
+        async def decide(_conn: Connection, _loaded: Loaded, _codec: EventCodec) -> Decision:
+            return Decision(events=(note,))
+
+        return await self._run(
+            encounter_id,
+            decide,
+            actor,
+            expected_version,
+            idempotency_key,
+            request_hash,
+            command_type="encounter.add_note",
         )
 
     async def undo(

@@ -16,10 +16,11 @@ from litestar.params import FromPath, HeaderParameter, JSONBody
 from api.auth import actor_of, require_gm
 from api.headers import etag, expected_version, idempotency_key
 from api.responses import json_bytes, read_head
-from api.schemas import CommandBody, RevealRolls, RevealSeed
+from api.schemas import AddNote, CommandBody, RevealRolls, RevealSeed
 from api.state import Services
 from events.idempotency import request_fingerprint
 from service.commands import CommandEnvelope, CommandResult
+from service.core_events import NoteAdded
 from service.tokens import Viewer
 
 IfMatch = Annotated[
@@ -125,6 +126,36 @@ async def reveal_rolls(
     response = await services.pipeline.reveal_rolls(
         encounter_id,
         data.roll_ids,
+        actor=actor_of(viewer, correlation),
+        expected_version=expected_version(if_match),
+        idempotency_key=idempotency_key(idempotency),
+        request_hash=request_fingerprint(await request.body()),
+    )
+    return respond(response)
+
+
+@post(
+    "/encounters/{encounter_id:uuid}/notes",
+    operation_id="addNote",
+    status_code=200,
+    summary="Add a GM note to the record",
+)
+async def add_note(
+    encounter_id: FromPath[UUID],
+    request: Request[Any, Any, Any],
+    data: JSONBody[AddNote],
+    services: NamedDependency[Services],
+    viewer: NamedDependency[Viewer],
+    if_match: IfMatch = None,
+    idempotency: IdempotencyKey = None,
+    correlation: CorrelationId = None,
+) -> Response[CommandResult]:
+    """Appends `encounter.note_added`. A `gm_only` note is redacted for players in the log,
+    the events and live updates. GM only."""
+    require_gm(viewer, "add notes")
+    response = await services.pipeline.add_note(
+        encounter_id,
+        NoteAdded(text=data.text, gm_only=data.gm_only),
         actor=actor_of(viewer, correlation),
         expected_version=expected_version(if_match),
         idempotency_key=idempotency_key(idempotency),

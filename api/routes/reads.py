@@ -190,6 +190,6 @@ def event_out(event: RecordedEvent) -> EventOut:
 
 
 def redacted(event: EventOut, revealed: frozenset[str]) -> EventOut:
-    """The event as a player sees it: still-secret rolls redacted."""
-    data = redact_event_data(event.data, revealed)
+    """The event as a player sees it: still-secret rolls and GM-only notes redacted."""
+    data = redact_event_data(event.type, event.data, revealed)
     return event if data is event.data else msgspec.structs.replace(event, data=data)

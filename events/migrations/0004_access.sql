@@ -18,6 +18,8 @@ CREATE TABLE access_tokens (
 -- once every roll in `hidden_rolls` has been revealed.
 ALTER TABLE log_entries ADD COLUMN gm_text text;
 ALTER TABLE log_entries ADD COLUMN hidden_rolls text[] NOT NULL DEFAULT '{}';
+-- A GM-only note: players always see `text` ("The GM makes a private note.").
+ALTER TABLE log_entries ADD COLUMN gm_only boolean NOT NULL DEFAULT false;
 
 -- Reveals of secret rolls are read with the undo marks on every log and ledger page.
 CREATE INDEX events_marks ON events (stream_id, stream_version)

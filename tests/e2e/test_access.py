@@ -279,3 +279,30 @@ async def test_rate_limit_per_token_answers_429_as_a_problem(database_url: str) 
         assert other.status_code == 200
         for _ in range(10):
             assert (await limited.get("/health/live")).status_code == 200
+
+
+async def test_gm_only_notes_are_redacted_for_players(client: Client) -> None:
+    eid, sam, _kim = await _table(client)
+    secret = await client.post(
+        f"/encounters/{eid}/notes", json={"text": "The bridge is rigged.", "gm_only": True}
+    )
+    assert secret.status_code == 200, secret.text
+    public = await client.post(f"/encounters/{eid}/notes", json={"text": "Rain starts."})
+    assert public.status_code == 200
+    refused = await client.post(
+        f"/encounters/{eid}/notes", json={"text": "mine"}, headers=bearer(sam)
+    )
+    assert refused.status_code == 403
+
+    player_log = (await client.get(f"/encounters/{eid}/log.txt", headers=bearer(sam))).text
+    assert "The GM makes a private note." in player_log and "rigged" not in player_log
+    assert "GM note: Rain starts." in player_log
+    gm_log = (await client.get(f"/encounters/{eid}/log.txt")).text
+    assert "GM note (GM only): The bridge is rigged." in gm_log
+    events = (await client.get(f"/encounters/{eid}/events", headers=bearer(sam))).text
+    assert "rigged" not in events and "Rain starts." in events
+    # Notes are part of the record, not of the game: an undo passes over them.
+    undo = await client.post(f"/encounters/{eid}/undo")
+    assert undo.json()["events"][0]["data"]["commands"][0]["command_type"] == (
+        "generic.add_combatant"
+    )
