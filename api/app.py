@@ -30,6 +30,7 @@ from api.problems import problem_details_config
 from api.routes import commands, encounters, health, history, live, reads, rulesets, tokens
 from api.settings import Settings
 from api.state import Services
+from api.writes import provide_write
 from events.migrate import apply_migrations
 from projections.inline import InlineProjector
 from service.pipeline import CommandPipeline
@@ -149,6 +150,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         dependencies={
             "services": Provide(provide_services, sync_to_thread=False),
             "viewer": Provide(provide_viewer),
+            "write": Provide(provide_write),
         },
         lifespan=[storage],
         on_startup=[lambda app: correct_openapi(app.openapi_schema)],

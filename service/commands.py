@@ -6,7 +6,7 @@ These Structs are not events: an event records what happened, these carry a requ
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, Required, TypedDict
 from uuid import UUID
 
 import msgspec
@@ -21,6 +21,19 @@ class Actor(msgspec.Struct, frozen=True, kw_only=True):
     role: Literal["gm", "player", "service"] = "gm"
     token_id: str | None = None
     correlation_id: str | None = None
+
+
+class Write(TypedDict, total=False):
+    """Who writes and on what terms: the same for every command-like request, so the
+    pipeline's methods take them as ``**write`` and routes build them once
+    (``api.writes``)."""
+
+    actor: Required[Actor]
+    expected_version: int | None
+    """If-Match: the stream version the client read; a stale one is a 409."""
+    idempotency_key: str | None
+    request_hash: str
+    """Fingerprint of the request body, to refuse a reused key with another body."""
 
 
 class CommandEnvelope(msgspec.Struct, frozen=True, kw_only=True):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, Unpack
 from uuid import UUID, uuid4
 
 import asyncpg
@@ -36,7 +36,7 @@ from events.store import (
 from service import tokens
 from service.authorize import authorize_player
 from service.codec import EventCodec
-from service.commands import Actor, CommandEnvelope, CommandResult, CreatedEncounter
+from service.commands import Actor, CommandEnvelope, CommandResult, CreatedEncounter, Write
 from service.core_events import (
     EncounterCreated,
     EncounterForked,
@@ -260,12 +260,8 @@ class CommandPipeline:
         self,
         encounter_id: UUID,
         envelope: CommandEnvelope,
-        *,
-        actor: Actor,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-        request_hash: str = "",
         player: frozenset[str] | None = None,
+        **write: Unpack[Write],
     ) -> bytes:
         """Decide a ruleset command and append its events; returns the JSON response.
 
@@ -289,24 +285,14 @@ class CommandPipeline:
             return Decision(events=events, roll_source=source)
 
         return await self._run(
-            encounter_id,
-            decide,
-            actor,
-            expected_version,
-            idempotency_key,
-            request_hash,
-            command_type=tag_of(type(envelope.command)),
+            encounter_id, decide, command_type=tag_of(type(envelope.command)), **write
         )
 
     async def reveal_seed(
         self,
         encounter_id: UUID,
-        *,
-        actor: Actor,
         next_client_seed: str | None = None,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-        request_hash: str = "",
+        **write: Unpack[Write],
     ) -> bytes:
         """Publish the current epoch's seed and commit to a fresh one (a new epoch)."""
 
@@ -324,25 +310,13 @@ class CommandPipeline:
                 new_seed=(epoch, fresh, client),
             )
 
-        return await self._run(
-            encounter_id,
-            decide,
-            actor,
-            expected_version,
-            idempotency_key,
-            request_hash,
-            command_type="dice.reveal_seed",
-        )
+        return await self._run(encounter_id, decide, command_type="dice.reveal_seed", **write)
 
     async def reveal_rolls(
         self,
         encounter_id: UUID,
         roll_ids: Sequence[str],
-        *,
-        actor: Actor,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-        request_hash: str = "",
+        **write: Unpack[Write],
     ) -> bytes:
         """Show the table secret GM rolls: every read model stops redacting them."""
 
@@ -360,40 +334,20 @@ class CommandPipeline:
                 raise RuleViolation(f"no secret roll of this encounter has id {missing[0]!r}")
             return Decision(events=(RollsRevealed(roll_ids=tuple(dict.fromkeys(roll_ids))),))
 
-        return await self._run(
-            encounter_id,
-            decide,
-            actor,
-            expected_version,
-            idempotency_key,
-            request_hash,
-            command_type="dice.reveal_rolls",
-        )
+        return await self._run(encounter_id, decide, command_type="dice.reveal_rolls", **write)
 
     async def add_note(
         self,
         encounter_id: UUID,
         note: NoteAdded,
-        *,
-        actor: Actor,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-        request_hash: str = "",
+        **write: Unpack[Write],
     ) -> bytes:
         """Put a GM note in the record (a core event: an undo never takes it back)."""
 
         async def decide(_conn: Connection, _loaded: Loaded, _codec: EventCodec) -> Decision:
             return Decision(events=(note,))
 
-        return await self._run(
-            encounter_id,
-            decide,
-            actor,
-            expected_version,
-            idempotency_key,
-            request_hash,
-            command_type="encounter.add_note",
-        )
+        return await self._run(encounter_id, decide, command_type="encounter.add_note", **write)
 
     async def undo(
         self,
@@ -402,10 +356,7 @@ class CommandPipeline:
         steps: int | None = None,
         to_version: int | None = None,
         reason: str | None = None,
-        actor: Actor,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-        request_hash: str = "",
+        **write: Unpack[Write],
     ) -> bytes:
         """Take back the last command, the last ``steps`` or all after ``to_version``
         (service/history.py says exactly what each means)."""
@@ -415,25 +366,14 @@ class CommandPipeline:
             planned = plan_undo(outline, steps=steps, to_version=to_version, reason=reason)
             return Decision(events=(planned,))
 
-        return await self._run(
-            encounter_id,
-            decide,
-            actor,
-            expected_version,
-            idempotency_key,
-            request_hash,
-            command_type="history.undo",
-        )
+        return await self._run(encounter_id, decide, command_type="history.undo", **write)
 
     async def redo(
         self,
         encounter_id: UUID,
         *,
         reason: str | None = None,
-        actor: Actor,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-        request_hash: str = "",
+        **write: Unpack[Write],
     ) -> bytes:
         """Re-apply what the newest undo took back, unless a command came in since."""
 
@@ -441,15 +381,7 @@ class CommandPipeline:
             outline = await read_outline(conn, encounter_id)
             return Decision(events=(plan_redo(outline, reason=reason),))
 
-        return await self._run(
-            encounter_id,
-            decide,
-            actor,
-            expected_version,
-            idempotency_key,
-            request_hash,
-            command_type="history.redo",
-        )
+        return await self._run(encounter_id, decide, command_type="history.redo", **write)
 
     # -- the shared path ---------------------------------------------------------------
 
@@ -457,12 +389,12 @@ class CommandPipeline:
         self,
         encounter_id: UUID,
         decide: Callable[[Connection, Loaded, EventCodec], Awaitable[Decision]],
-        actor: Actor,
-        expected_version: int | None,
-        idempotency_key: str | None,
-        request_hash: str,
         *,
         command_type: str,
+        actor: Actor,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+        request_hash: str = "",
     ) -> bytes:
         if idempotency_key:
             stored = await find_response(self._pool, encounter_id, idempotency_key, request_hash)

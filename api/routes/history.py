@@ -6,25 +6,23 @@ append one event; nothing is deleted.  Round replay and fork only read the origi
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 from uuid import UUID
 
 import msgspec
-from litestar import Request, Response, get, post
+from litestar import Response, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody, Parameter
 
-from api.auth import actor_of, require_gm
-from api.headers import expected_version, idempotency_key
+from api.auth import require_gm
 from api.problems import problem
-from api.routes.commands import CorrelationId, IdempotencyKey, IfMatch, respond
 from api.routes.encounters import created_response
 from api.schemas import ForkRequest, RedoRequest, RoundReplay, RoundStep, UndoRequest
 from api.state import Services
-from events.idempotency import request_fingerprint
+from api.writes import respond
 from events.store import read_stream
 from projections.queries import log_entries, read_marks
-from service.commands import CommandResult, CreatedEncounter
+from service.commands import CommandResult, CreatedEncounter, Write
 from service.encounter import evolve
 from service.loading import load_at, ruleset_of
 from service.registry import codec_for
@@ -39,13 +37,10 @@ from service.tokens import Viewer
 )
 async def undo(
     encounter_id: FromPath[UUID],
-    request: Request[Any, Any, Any],
     services: NamedDependency[Services],
     viewer: NamedDependency[Viewer],
+    write: NamedDependency[Write],
     data: JSONBody[UndoRequest | None] = None,
-    if_match: IfMatch = None,
-    idempotency: IdempotencyKey = None,
-    correlation: CorrelationId = None,
 ) -> Response[CommandResult]:
     """Appends `history.undone`: the commands stay in the stream and in the log and roll
     ledger, marked undone; the state no longer includes them. Undoing an undo redoes it.
@@ -53,14 +48,7 @@ async def undo(
     require_gm(viewer, "undo")
     body = data or UndoRequest()
     response = await services.pipeline.undo(
-        encounter_id,
-        steps=body.steps,
-        to_version=body.to_version,
-        reason=body.reason,
-        actor=actor_of(viewer, correlation),
-        expected_version=expected_version(if_match),
-        idempotency_key=idempotency_key(idempotency),
-        request_hash=request_fingerprint(await request.body()),
+        encounter_id, steps=body.steps, to_version=body.to_version, reason=body.reason, **write
     )
     return respond(response)
 
@@ -73,26 +61,16 @@ async def undo(
 )
 async def redo(
     encounter_id: FromPath[UUID],
-    request: Request[Any, Any, Any],
     services: NamedDependency[Services],
     viewer: NamedDependency[Viewer],
+    write: NamedDependency[Write],
     data: JSONBody[RedoRequest | None] = None,
-    if_match: IfMatch = None,
-    idempotency: IdempotencyKey = None,
-    correlation: CorrelationId = None,
 ) -> Response[CommandResult]:
     """Appends `history.redone`: the same events, with the same dice, are in effect again.
     409 when a command came in after the undo, or nothing was undone."""
     require_gm(viewer, "redo")
-    response = await services.pipeline.redo(
-        encounter_id,
-        reason=data.reason if data else None,
-        actor=actor_of(viewer, correlation),
-        expected_version=expected_version(if_match),
-        idempotency_key=idempotency_key(idempotency),
-        request_hash=request_fingerprint(await request.body()),
-    )
-    return respond(response)
+    reason = data.reason if data else None
+    return respond(await services.pipeline.redo(encounter_id, reason=reason, **write))
 
 
 @post(
@@ -103,15 +81,14 @@ async def redo(
 )
 async def fork(
     encounter_id: FromPath[UUID],
-    request: Request[Any, Any, Any],
     services: NamedDependency[Services],
     viewer: NamedDependency[Viewer],
+    write: NamedDependency[Write],
     data: JSONBody[ForkRequest | None] = None,
-    idempotency: IdempotencyKey = None,
 ) -> Response[CreatedEncounter]:
     """A new encounter whose state starts as this one's at `at_version`, linked back to it
     (`forked_from`), with its own dice commitment and GM token (`gm_token`, shown once).
-    The origin is not changed."""
+    The origin is not changed, so If-Match does not apply."""
     require_gm(viewer, "fork the encounter")
     body = data or ForkRequest()
     opened = await services.pipeline.fork(
@@ -119,9 +96,9 @@ async def fork(
         at_version=body.at_version,
         name=body.name,
         client_seed=body.client_seed,
-        actor=actor_of(viewer),
-        idempotency_key=idempotency_key(idempotency),
-        request_hash=request_fingerprint(await request.body()),
+        actor=write["actor"],
+        idempotency_key=write.get("idempotency_key"),
+        request_hash=write.get("request_hash", ""),
     )
     return created_response(opened)
 

@@ -1,0 +1,53 @@
+"""What every write to an encounter carries besides its body: who writes (the token's
+actor), the If-Match version, the Idempotency-Key and the body's fingerprint.
+
+Built once, as the ``write`` dependency, so each write route is only its body and its
+rule; the headers still appear in every write operation of the OpenAPI document.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Request, Response
+from litestar.di import NamedDependency
+from litestar.params import HeaderParameter
+
+from api.auth import actor_of
+from api.headers import etag, expected_version, idempotency_key
+from api.responses import json_bytes, read_head
+from events.idempotency import request_fingerprint
+from service.commands import CommandResult, Write
+from service.tokens import Viewer
+
+IfMatch = Annotated[
+    str | None,
+    HeaderParameter(
+        name="If-Match", description='Expected stream version, e.g. "7"; 409 if it moved.'
+    ),
+]
+IdempotencyKey = Annotated[
+    str | None,
+    HeaderParameter(name="Idempotency-Key", description="Same key, same body: appended once."),
+]
+CorrelationId = Annotated[str | None, HeaderParameter(name="X-Correlation-ID", max_length=200)]
+
+
+async def provide_write(
+    request: Request[Any, Any, Any],
+    viewer: NamedDependency[Viewer],
+    if_match: IfMatch = None,
+    idempotency: IdempotencyKey = None,
+    correlation: CorrelationId = None,
+) -> Write:
+    return Write(
+        actor=actor_of(viewer, correlation),
+        expected_version=expected_version(if_match),
+        idempotency_key=idempotency_key(idempotency),
+        request_hash=request_fingerprint(await request.body()),
+    )
+
+
+def respond(response: bytes) -> Response[CommandResult]:
+    """The pipeline's stored answer, with the new version as ETag."""
+    return json_bytes(response, headers={"ETag": etag(read_head(response).version)})
