@@ -31,13 +31,10 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 from api.auth import bearer_token
 from api.live import Live, channel_of
 from api.problems import problem
-from api.routes.reads import event_out, redacted
+from api.routes.reads import ensure_version, events_as_seen
 from api.state import Services
 from events.envelope import RecordedEvent
-from events.errors import StreamNotFound
-from events.store import read_stream, stream_head
-from projections.queries import read_marks
-from service.loading import VersionNotReached
+from events.store import read_stream
 from service.tokens import Viewer, authenticate
 
 log = logging.getLogger("aeon_ledger.live")
@@ -98,12 +95,7 @@ async def follow(
     `after_version` (or `Last-Event-ID`) comes first, then new events, without a gap or a
     duplicate. Idle streams get a comment every 15 s."""
     start = _resume_point(after_version, last_event_id)
-    try:
-        head = await stream_head(services.pool, encounter_id)
-    except StreamNotFound:
-        raise problem(404, "encounter-not-found", f"No encounter has id {encounter_id}.") from None
-    if start > head.version:
-        raise VersionNotReached(encounter_id, start, head.version)
+    await ensure_version(services, encounter_id, start)
     live = services.live
     assert live is not None
     token = bearer_token(request)
@@ -191,10 +183,7 @@ async def _stream(
 async def _messages(
     services: Services, encounter_id: UUID, viewer: Viewer, events: list[RecordedEvent]
 ) -> list[ServerSentEventMessage]:
-    out = [event_out(e) for e in events]
-    if not viewer.is_gm and out:
-        revealed = (await read_marks(services.pool, encounter_id)).revealed
-        out = [redacted(e, revealed) for e in out]
+    out = await events_as_seen(services, encounter_id, viewer, events)
     return [
         ServerSentEventMessage(id=e.stream_version, event=e.type, data=_encode(e).decode())
         for e in out

@@ -39,7 +39,8 @@ At = Annotated[
 ]
 
 
-async def _exists(services: Services, encounter_id: UUID, at: int | None = None) -> None:
+async def ensure_version(services: Services, encounter_id: UUID, at: int | None = None) -> None:
+    """404 for an unknown encounter, and for a version it has not reached yet."""
     try:
         head = await stream_head(services.pool, encounter_id)
     except StreamNotFound:
@@ -64,14 +65,11 @@ async def get_events(
     """The stored events in stream order, with their hash chain links. For players,
     secret GM rolls not yet revealed are redacted (such an event no longer matches its
     hash until the reveal)."""
-    await _exists(services, encounter_id, at)
+    await ensure_version(services, encounter_id, at)
     events = await read_stream(
         services.pool, encounter_id, after_version=after_version, up_to_version=at, limit=limit
     )
-    out = [event_out(e) for e in events]
-    if not viewer.is_gm and out:
-        revealed = (await read_marks(services.pool, encounter_id, up_to_version=at)).revealed
-        out = [redacted(e, revealed) for e in out]
+    out = await events_as_seen(services, encounter_id, viewer, events, at)
     return EventPage(
         events=out, next_after_version=_next([e.stream_version for e in events], limit)
     )
@@ -125,7 +123,7 @@ async def _log(
     limit: int,
     at: int | None,
 ) -> list[LogEntry]:
-    await _exists(services, encounter_id, at)
+    await ensure_version(services, encounter_id, at)
     return await log_entries(
         services.pool,
         encounter_id,
@@ -147,7 +145,7 @@ async def get_rolls(
 ) -> RollPage:
     """Every roll with its raw faces, modifiers, total, target, outcome, source and index;
     rolls an undo took back stay, with `undone` saying when and by whom."""
-    await _exists(services, encounter_id, at)
+    await ensure_version(services, encounter_id, at)
     found = await rolls(
         services.pool,
         encounter_id,
@@ -173,7 +171,7 @@ async def verify(
 ) -> VerifyReport:
     """Recomputes the hash chain (naming the first broken link) and every server roll of
     the epochs whose seed has been revealed."""
-    await _exists(services, encounter_id)
+    await ensure_version(services, encounter_id)
     chain = await verify_chain(services.pool, encounter_id)
     codec = codec_for(await ruleset_of(services.pool, encounter_id))
     events = await read_stream(services.pool, encounter_id)
@@ -185,11 +183,22 @@ async def verify(
     return VerifyReport(ok=chain.ok and dice.ok, chain=chain, dice=dice)
 
 
-def event_out(event: RecordedEvent) -> EventOut:
-    return EventOut(**{f: getattr(event, f) for f in EventOut.__struct_fields__})
+async def events_as_seen(
+    services: Services,
+    encounter_id: UUID,
+    viewer: Viewer,
+    events: list[RecordedEvent],
+    at: int | None = None,
+) -> list[EventOut]:
+    """Events as ``viewer`` may see them, as of version ``at``: for players, still-secret
+    rolls and GM-only notes redacted (such an event no longer matches its hash)."""
+    out = [EventOut(**{f: getattr(e, f) for f in EventOut.__struct_fields__}) for e in events]
+    if viewer.is_gm or not out:
+        return out
+    revealed = (await read_marks(services.pool, encounter_id, up_to_version=at)).revealed
+    return [_redacted(e, revealed) for e in out]
 
 
-def redacted(event: EventOut, revealed: frozenset[str]) -> EventOut:
-    """The event as a player sees it: still-secret rolls and GM-only notes redacted."""
+def _redacted(event: EventOut, revealed: frozenset[str]) -> EventOut:
     data = redact_event_data(event.type, event.data, revealed)
     return event if data is event.data else msgspec.structs.replace(event, data=data)

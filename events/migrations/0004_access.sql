@@ -20,8 +20,3 @@ ALTER TABLE log_entries ADD COLUMN gm_text text;
 ALTER TABLE log_entries ADD COLUMN hidden_rolls text[] NOT NULL DEFAULT '{}';
 -- A GM-only note: players always see `text` ("The GM makes a private note.").
 ALTER TABLE log_entries ADD COLUMN gm_only boolean NOT NULL DEFAULT false;
-
--- Reveals of secret rolls are read with the undo marks on every log and ledger page.
-CREATE INDEX events_marks ON events (stream_id, stream_version)
-    WHERE type LIKE 'history.%' OR type = 'dice.rolls_revealed';
-DROP INDEX events_history;
