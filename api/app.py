@@ -32,7 +32,7 @@ from api.settings import Settings
 from api.state import Services
 from api.writes import provide_write
 from events.migrate import apply_migrations
-from projections.inline import InlineProjector
+from projections.inline import read_model_rows
 from service.pipeline import CommandPipeline
 
 log = logging.getLogger("aeon_ledger")
@@ -101,7 +101,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         pool = await open_pool(settings)
         pipeline = CommandPipeline(
             pool,
-            InlineProjector(),
+            read_model_rows,
             snapshot_every=settings.snapshot_every,
             publish=fan_out.notifier,
         )

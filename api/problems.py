@@ -25,6 +25,7 @@ from service.history import CannotUndo, NothingToRedo
 from service.loading import VersionNotReached
 from service.registry import UnknownRuleset
 from service.ruleset import RuleViolation
+from service.tokens import TokenRevoked
 
 PROBLEM_BASE = "https://aeon-ledger.dev/problems/"
 
@@ -78,6 +79,12 @@ def _unavailable(exc: Exception) -> ProblemDetailsException:
     return p
 
 
+def _revoked(exc: TokenRevoked) -> ProblemDetailsException:
+    p = problem(401, "unauthorized", "the token is not valid for this encounter (revoked)")
+    p.headers = {"WWW-Authenticate": 'Bearer realm="aeon-ledger"'}
+    return p
+
+
 def _rule(exc: RuleViolation) -> ProblemDetailsException:
     return problem(422, "rule-violation", exc.reason, **({"rule": exc.rule} if exc.rule else {}))
 
@@ -92,6 +99,7 @@ _MAP: dict[type[Exception], Callable[[Any], ProblemDetailsException]] = {
     RuleViolation: _rule,
     CannotUndo: lambda e: problem(422, "cannot-undo", str(e)),
     Forbidden: lambda e: problem(403, "forbidden", str(e)),
+    TokenRevoked: _revoked,
     NothingToRedo: lambda e: problem(409, "nothing-to-redo", str(e)),
     VersionNotReached: lambda e: problem(404, "version-not-found", str(e), current_version=e.head),
     DiceError: lambda e: problem(422, "invalid-dice", str(e)),

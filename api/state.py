@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import asyncpg
 from redis.asyncio import Redis
@@ -10,6 +10,7 @@ from redis.asyncio import Redis
 from api.live import Live
 from api.settings import Settings
 from service.pipeline import CommandPipeline
+from service.tokens import KnownTokens
 
 
 @dataclass
@@ -19,3 +20,4 @@ class Services:
     pipeline: CommandPipeline
     redis: Redis | None = None
     live: Live | None = None
+    known_tokens: KnownTokens = field(default_factory=KnownTokens)

@@ -28,7 +28,7 @@ from bench.harness import fresh_database, print_table
 from bench.mix import SETUP, step
 from events.hashing import event_hash
 from events.store import read_stream
-from projections.inline import InlineProjector
+from projections.inline import read_model_rows
 from projections.rebuild import rebuild_all
 from service.commands import Actor, CommandEnvelope
 from service.loading import load
@@ -161,10 +161,10 @@ async def main(args: argparse.Namespace) -> None:
         try:
             started = time.perf_counter()
             with_snapshots = await play(
-                CommandPipeline(pool, InlineProjector(), snapshot_every=100), args.load_events
+                CommandPipeline(pool, read_model_rows, snapshot_every=100), args.load_events
             )
             without = await play(
-                CommandPipeline(pool, InlineProjector(), snapshot_every=10**9), args.load_events
+                CommandPipeline(pool, read_model_rows, snapshot_every=10**9), args.load_events
             )
             print(
                 f"played two {args.load_events:,}-event encounters"
@@ -176,9 +176,7 @@ async def main(args: argparse.Namespace) -> None:
             template_events = await pool.fetchval(
                 "SELECT version FROM streams WHERE stream_id = $1", with_snapshots
             )
-            template = await play(
-                CommandPipeline(pool, InlineProjector(), snapshot_every=100), 1000
-            )
+            template = await play(CommandPipeline(pool, read_model_rows, snapshot_every=100), 1000)
             per_stream = await pool.fetchval(
                 "SELECT version FROM streams WHERE stream_id = $1", template
             )

@@ -76,6 +76,96 @@ async def create_stream(conn: Connection, stream_id: UUID) -> StreamHead:
     return StreamHead(version=0, last_hash=GENESIS_HASH)
 
 
+class PreparedAppend(msgspec.Struct, frozen=True):
+    """Events ready to insert after ``head``: versions, hash chain and JSON text, worked
+    out in Python so that one statement can insert them (append, or a command's whole
+    write in service/commit.py)."""
+
+    stream_id: UUID
+    head: StreamHead
+    events: tuple[NewEvent, ...]
+    metadata: dict[str, Any]
+    metadata_json: str
+    recorded_at: datetime
+    versions: list[int]
+    data_json: list[str]
+    prev_hashes: list[str]
+    hashes: list[str]
+
+    @property
+    def new_head(self) -> StreamHead:
+        return StreamHead(version=self.versions[-1], last_hash=self.hashes[-1])
+
+    def recorded(self, positions: Sequence[int]) -> list[RecordedEvent]:
+        """The events as stored, given the global positions the database assigned.
+
+        Built here rather than read back: data and metadata are stored as the JSON text
+        encoded from these very dicts (json, not jsonb), so a later read returns them
+        in the same order and the command's answer and any read encode alike.
+        """
+        return [
+            RecordedEvent(
+                global_position=position,
+                stream_id=self.stream_id,
+                stream_version=version,
+                type=event.type,
+                type_version=event.type_version,
+                data=event.data,
+                metadata=self.metadata,
+                recorded_at=self.recorded_at,
+                prev_hash=prev,
+                hash=digest,
+            )
+            for position, version, event, prev, digest in zip(
+                positions, self.versions, self.events, self.prev_hashes, self.hashes, strict=True
+            )
+        ]
+
+
+def prepare_append(
+    stream_id: UUID,
+    head: StreamHead,
+    new_events: Sequence[NewEvent],
+    *,
+    metadata: dict[str, Any],
+    recorded_at: datetime,
+) -> PreparedAppend:
+    """Number and chain ``new_events`` after ``head`` (pure: nothing is written)."""
+    prev = head.last_hash
+    versions: list[int] = []
+    data_json: list[str] = []
+    prev_hashes: list[str] = []
+    hashes: list[str] = []
+    for version, event in enumerate(new_events, start=head.version + 1):
+        digest = event_hash(
+            prev,
+            stream_id=stream_id,
+            stream_version=version,
+            type=event.type,
+            type_version=event.type_version,
+            data=event.data,
+            metadata=metadata,
+            recorded_at=recorded_at,
+        )
+        versions.append(version)
+        data_json.append(_json.encode(event.data).decode())
+        prev_hashes.append(prev)
+        hashes.append(digest)
+        prev = digest
+    return PreparedAppend(
+        stream_id=stream_id,
+        head=head,
+        events=tuple(new_events),
+        metadata=metadata,
+        metadata_json=_json.encode(metadata).decode(),
+        recorded_at=recorded_at,
+        versions=versions,
+        data_json=data_json,
+        prev_hashes=prev_hashes,
+        hashes=hashes,
+    )
+
+
 async def append(
     conn: Connection,
     stream_id: UUID,
@@ -93,61 +183,58 @@ async def append(
     """
     if not new_events:
         return []
-    prev = head.last_hash
-    rows: list[tuple[int, str, int, bytes, str, str]] = []
-    version = head.version
-    meta_bytes = _json.encode(metadata)
-    for event in new_events:
-        version += 1
-        digest = event_hash(
-            prev,
-            stream_id=stream_id,
-            stream_version=version,
-            type=event.type,
-            type_version=event.type_version,
-            data=event.data,
-            metadata=metadata,
-            recorded_at=recorded_at,
-        )
-        rows.append(
-            (version, event.type, event.type_version, _json.encode(event.data), prev, digest)
-        )
-        prev = digest
+    prepared = prepare_append(
+        stream_id, head, new_events, metadata=metadata, recorded_at=recorded_at
+    )
     # One round trip: the conditional UPDATE of the stream row and the INSERT of the
     # events run as one statement; the INSERT adds nothing unless the UPDATE moved the row.
-    inserted = await conn.fetch(
+    positions = await conn.fetchval(
         f"""WITH moved AS (
                 UPDATE streams SET version = $3, last_hash = $4
                 WHERE stream_id = $1 AND version = $2
                 RETURNING stream_id
-            )
-            INSERT INTO events (stream_id, stream_version, type, type_version, data, metadata,
-                                recorded_at, prev_hash, hash)
-            SELECT $1, u.v, u.t, u.tv, u.d::json, $5::jsonb, $6, u.ph, u.h
-            FROM unnest($7::int[], $8::text[], $9::int[], $10::text[], $11::text[], $12::text[])
-                 AS u(v, t, tv, d, ph, h)
-            WHERE EXISTS (SELECT FROM moved)
-            ORDER BY u.v
-            RETURNING {_EVENT_COLUMNS}""",
-        stream_id,
-        head.version,
-        version,
-        prev,
-        meta_bytes.decode(),
-        recorded_at,
-        [r[0] for r in rows],
-        [r[1] for r in rows],
-        [r[2] for r in rows],
-        [r[3].decode() for r in rows],
-        [r[4] for r in rows],
-        [r[5] for r in rows],
+            ), appended AS ({INSERT_EVENTS})
+            SELECT array(SELECT global_position FROM appended ORDER BY stream_version)""",
+        *append_arguments(prepared),
     )
-    if not inserted:
+    if not positions:
         actual = await conn.fetchval("SELECT version FROM streams WHERE stream_id = $1", stream_id)
         if actual is None:
             raise StreamNotFound(stream_id)
         raise VersionConflict(stream_id, head.version, actual)
-    return sorted((_record(r) for r in inserted), key=lambda e: e.stream_version)
+    return prepared.recorded(positions)
+
+
+INSERT_EVENTS = """
+    INSERT INTO events (stream_id, stream_version, type, type_version, data, metadata,
+                        recorded_at, prev_hash, hash)
+    SELECT $1, u.v, u.t, u.tv, u.d::json, $5::json, $6, u.ph, u.h
+    FROM unnest($7::int[], $8::text[], $9::int[], $10::text[], $11::text[], $12::text[])
+         AS u(v, t, tv, d, ph, h)
+    WHERE EXISTS (SELECT FROM moved)
+    ORDER BY u.v
+    RETURNING global_position, stream_version"""
+"""The events' INSERT as a CTE body: it inserts only if a CTE named ``moved`` (the
+conditional UPDATE of the stream row) returned a row.  Parameters $1..$12 are
+``_append_arguments``; $3 and $4 are the new head for that UPDATE."""
+
+
+def append_arguments(prepared: PreparedAppend) -> tuple[Any, ...]:
+    """Parameters $1..$12 of ``INSERT_EVENTS`` and of the stream row's UPDATE."""
+    return (
+        prepared.stream_id,
+        prepared.head.version,
+        prepared.new_head.version,
+        prepared.new_head.last_hash,
+        prepared.metadata_json,
+        prepared.recorded_at,
+        prepared.versions,
+        [e.type for e in prepared.events],
+        [e.type_version for e in prepared.events],
+        prepared.data_json,
+        prepared.prev_hashes,
+        prepared.hashes,
+    )
 
 
 async def stream_head(db: Database, stream_id: UUID) -> StreamHead:

@@ -1,8 +1,9 @@
-"""Read models written in the append's transaction: current state, replay log, roll ledger.
+"""Read models kept with the events: current state, replay log, roll ledger.
 
-Because they commit with the events, a read after a 2xx always sees the command's effect,
-and the same code rebuilds them from scratch (projections/rebuild.py), so a rebuild and
-the live path cannot drift apart.
+This module works out their rows, purely; the command's one write statement
+(service/commit.py) stores them with the events, so a read after a 2xx always sees the
+command's effect.  A rebuild (projections/rebuild.py) derives the same rows from the same
+function, so a rebuild and the live path cannot drift apart.
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ from typing import Any
 
 import msgspec
 
-from events.db import Connection
 from projections.narration import narrate
 from projections.redaction import PRIVATE_NOTE
 from service.codec import EventCodec
+from service.commit import LogRow, ReadModelRows, RollRow, StateRow
 from service.core_events import NoteAdded
 from service.encounter import rolls_of, schema_version
 from service.pipeline import AppliedEvent
@@ -23,73 +24,50 @@ from service.pipeline import AppliedEvent
 _encode = msgspec.json.Encoder().encode
 
 
-class InlineProjector:
-    async def apply(
-        self, conn: Connection, codec: EventCodec, applied: Sequence[AppliedEvent]
-    ) -> None:
-        if not applied:
-            return
-        ruleset = codec.ruleset
-        first, last = applied[0], applied[-1]
-        encounter_id = first.recorded.stream_id
-        log_rows: list[tuple[object, ...]] = []
-        roll_rows: list[tuple[object, ...]] = []
-        for step in applied:
-            rec = step.recorded
-            round_no = ruleset.round_of(step.after.game)
-            hidden = [r.roll_id for r in rolls_of(step.event) if r.hidden]
-            text = narrate(ruleset, step.before, step.event)
-            gm_text = narrate(ruleset, step.before, _unhidden(step.event)) if hidden else None
-            gm_only = isinstance(step.event, NoteAdded) and step.event.gm_only
-            if gm_only:
-                text, gm_text = PRIVATE_NOTE, text
-            log_rows.append(
-                (
-                    encounter_id,
-                    rec.stream_version,
-                    round_no,
-                    rec.type,
-                    text,
-                    gm_text,
-                    hidden,
-                    gm_only,
-                    rec.recorded_at,
-                )
+def read_model_rows(codec: EventCodec, applied: Sequence[AppliedEvent]) -> ReadModelRows:
+    """The rows ``applied`` (one or more events folded in order) adds to the read models."""
+    ruleset = codec.ruleset
+    first, last = applied[0], applied[-1]
+    log: list[LogRow] = []
+    rolls: list[RollRow] = []
+    for step in applied:
+        rec = step.recorded
+        round_no = ruleset.round_of(step.after.game)
+        made = rolls_of(step.event)
+        hidden = [r.roll_id for r in made if r.hidden]
+        text = narrate(ruleset, step.before, step.event)
+        gm_text = narrate(ruleset, step.before, _unhidden(step.event)) if hidden else None
+        gm_only = isinstance(step.event, NoteAdded) and step.event.gm_only
+        if gm_only:
+            text, gm_text = PRIVATE_NOTE, text
+        log.append(
+            LogRow(
+                rec.stream_version,
+                round_no,
+                rec.type,
+                text,
+                gm_text,
+                hidden,
+                gm_only,
+                rec.recorded_at,
             )
-            roll_rows.extend(
-                (encounter_id, roll.roll_id, rec.stream_version, round_no, _encode(roll).decode())
-                for roll in rolls_of(step.event)
-            )
-        final = last.after
-        await conn.execute(
-            """INSERT INTO encounter_state (encounter_id, ruleset, name, version, schema_version,
-                                            state, created_at, updated_at)
-               VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8)
-               ON CONFLICT (encounter_id) DO UPDATE
-               SET name = EXCLUDED.name, version = EXCLUDED.version,
-                   schema_version = EXCLUDED.schema_version, state = EXCLUDED.state,
-                   updated_at = EXCLUDED.updated_at""",
-            encounter_id,
-            ruleset.name,
-            final.name,
-            final.version,
-            schema_version(ruleset),
-            codec.encode_state(final).decode(),
-            first.recorded.recorded_at,
-            last.recorded.recorded_at,
         )
-        await conn.executemany(
-            "INSERT INTO log_entries"
-            " (encounter_id, version, round, type, text, gm_text, hidden_rolls, gm_only,"
-            " recorded_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-            log_rows,
+        rolls.extend(
+            RollRow(roll.roll_id, rec.stream_version, round_no, _encode(roll).decode())
+            for roll in made
         )
-        if roll_rows:
-            await conn.executemany(
-                "INSERT INTO roll_ledger (encounter_id, roll_id, version, round, record)"
-                " VALUES ($1, $2, $3, $4, $5::jsonb)",
-                roll_rows,
-            )
+    final = last.after
+    state = StateRow(
+        first.recorded.stream_id,
+        ruleset.name,
+        final.name,
+        final.version,
+        schema_version(ruleset),
+        codec.encode_state(final).decode(),
+        first.recorded.recorded_at,
+        last.recorded.recorded_at,
+    )
+    return ReadModelRows(state, log, rolls)
 
 
 def _unhidden(event: Any) -> Any:

@@ -15,7 +15,8 @@ import asyncpg
 from events.db import Connection
 from events.envelope import RecordedEvent
 from events.store import read_stream
-from projections.inline import InlineProjector
+from projections.inline import read_model_rows
+from service.commit import ReadModelRows
 from service.core_events import Redone, Undone
 from service.encounter import Encounter
 from service.loading import fold, ruleset_of
@@ -28,7 +29,6 @@ _PAGE = 5000
 async def rebuild_stream(conn: Connection, encounter_id: UUID) -> int:
     """Rebuild one encounter's read models; returns the number of events folded."""
     codec = codec_for(await ruleset_of(conn, encounter_id))
-    projector = InlineProjector()
     async with conn.transaction():
         for table in ("log_entries", "roll_ledger", "encounter_state"):
             await conn.execute(f"DELETE FROM {table} WHERE encounter_id = $1", encounter_id)  # noqa: S608
@@ -51,10 +51,35 @@ async def rebuild_stream(conn: Connection, encounter_id: UUID) -> int:
                     (step,) = applied_steps(codec.ruleset, state, [recorded], [event])
                 applied.append(step)
                 state = step.after
-            await projector.apply(conn, codec, applied)
+            if applied:
+                await _write_rows(conn, read_model_rows(codec, applied))
             if len(page) < _PAGE:
                 return len(seen)
             after = page[-1].stream_version
+
+
+async def _write_rows(conn: Connection, rows: ReadModelRows) -> None:
+    await conn.execute(
+        """INSERT INTO encounter_state (encounter_id, ruleset, name, version, schema_version,
+                                        state, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6::json, $7, $8)
+           ON CONFLICT (encounter_id) DO UPDATE
+           SET name = EXCLUDED.name, version = EXCLUDED.version,
+               schema_version = EXCLUDED.schema_version, state = EXCLUDED.state,
+               updated_at = EXCLUDED.updated_at""",
+        *rows.state,
+    )
+    encounter_id = rows.state.encounter_id
+    await conn.executemany(
+        "INSERT INTO log_entries (encounter_id, version, round, type, text, gm_text,"
+        " hidden_rolls, gm_only, recorded_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        [(encounter_id, *r) for r in rows.log],
+    )
+    await conn.executemany(
+        "INSERT INTO roll_ledger (encounter_id, roll_id, version, round, record)"
+        " VALUES ($1, $2, $3, $4, $5::json)",
+        [(encounter_id, *r) for r in rows.rolls],
+    )
 
 
 async def rebuild_all(pool: asyncpg.Pool) -> tuple[int, int]:

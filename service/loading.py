@@ -8,6 +8,7 @@ transaction), so the history events of the tail alone say which tail events coun
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
@@ -68,7 +69,11 @@ def fold(
 
 
 async def _fold_up_to(
-    db: Database, codec: EventCodec, encounter_id: UUID, version: int
+    db: Database,
+    codec: EventCodec,
+    encounter_id: UUID,
+    version: int | None,
+    pending: Sequence[RecordedEvent] = (),
 ) -> Encounter[Any]:
     snapshot = await latest_snapshot(
         db, encounter_id, schema_version(codec.ruleset), at_most_version=version
@@ -77,7 +82,7 @@ async def _fold_up_to(
     tail = await read_stream(
         db, encounter_id, after_version=snapshot.version if snapshot else 0, up_to_version=version
     )
-    folded = fold(codec, encounter, tail)
+    folded = fold(codec, encounter, [*tail, *pending])
     if folded is None:
         raise StreamNotFound(encounter_id)
     return folded
@@ -92,6 +97,14 @@ async def load(db: Database, encounter_id: UUID, *, ruleset: str | None = None) 
     codec = codec_for(ruleset or await ruleset_of(db, encounter_id))
     head = await stream_head(db, encounter_id)
     return Loaded(await _fold_up_to(db, codec, encounter_id, head.version), head)
+
+
+async def load_with_pending(
+    db: Database, codec: EventCodec, encounter_id: UUID, pending: Sequence[RecordedEvent]
+) -> Encounter[Any]:
+    """The encounter after events about to be written (an undo or a redo, whose effect is
+    a refold); call it under the stream's lock, after deleting the snapshots they touch."""
+    return await _fold_up_to(db, codec, encounter_id, None, pending)
 
 
 class VersionNotReached(LookupError):

@@ -24,19 +24,24 @@ import msgspec
 from events.db import Connection
 from events.envelope import RecordedEvent
 from events.errors import StreamNotFound, VersionConflict
-from events.idempotency import find_response, save_response
-from events.store import (
-    StreamHead,
-    append,
-    create_stream,
-    read_stream,
-    save_snapshot,
-    stream_head,
-)
+from events.idempotency import find_response
+from events.store import StreamHead, create_stream, prepare_append, read_stream, stream_head
 from service import tokens
-from service.authorize import authorize_player
+from service.authorize import Forbidden, authorize_player
 from service.codec import EventCodec
 from service.commands import Actor, CommandEnvelope, CommandResult, CreatedEncounter, Write
+from service.commit import (
+    CommandWrite,
+    Idempotency,
+    NewSeed,
+    ReadModelRows,
+    Refused,
+    Snapshot,
+    Written,
+    answer_of,
+    commit,
+    placeholders,
+)
 from service.core_events import (
     EncounterCreated,
     EncounterForked,
@@ -47,7 +52,7 @@ from service.core_events import (
     SeedRevealed,
     Undone,
 )
-from service.dice import ManualFaces, RollingDice, ServerFaces
+from service.dice import DiceError, ManualFaces, RollingDice, ServerFaces
 from service.dice.fair import commitment, new_seed
 from service.encounter import Encounter, evolve, schema_version
 from service.history import earliest_touched, plan_redo, plan_undo
@@ -57,12 +62,14 @@ from service.loading import (
     fold,
     load,
     load_at,
+    load_with_pending,
     read_outline,
     ruleset_of,
 )
 from service.lru import LRU
 from service.registry import codec_for, get_ruleset
 from service.ruleset import Ruleset, RuleViolation, tag_of
+from service.tokens import TokenRevoked
 
 CREATE_NAMESPACE = UUID(int=0)
 """Idempotency keys of encounter creation live under this stream id."""
@@ -96,11 +103,10 @@ def applied_steps(
 
 
 class Projector(Protocol):
-    """Inline read models, updated inside the append's transaction."""
+    """The inline read models' rows for events just folded (projections/inline.py); they
+    are written by the same statement as the events."""
 
-    async def apply(
-        self, conn: Connection, codec: EventCodec, applied: Sequence[AppliedEvent]
-    ) -> None: ...
+    def __call__(self, codec: EventCodec, applied: Sequence[AppliedEvent]) -> ReadModelRows: ...
 
 
 Publish = Callable[[UUID, Sequence[RecordedEvent]], Awaitable[None]]
@@ -130,8 +136,12 @@ class CommandPipeline:
         cache_size: int = 2000,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         publish: Publish | None = None,
+        single_trip: bool = True,
     ) -> None:
+        """``single_trip=False`` sends every command down the locking path (a transaction
+        around lock, load, decide and write): tests use it to hold transactions open."""
         self._pool = pool
+        self._single_trip = single_trip
         self._projector = projector
         self._snapshot_every = snapshot_every
         self._clock = clock
@@ -228,30 +238,33 @@ class CommandPipeline:
             new_seed=(1, seed, client),
         )
         codec = codec_for(first.ruleset)
+
+        def respond(final: Encounter[Any]) -> CreatedEncounter:
+            return CreatedEncounter(
+                encounter_id=encounter_id,
+                ruleset=first.ruleset,
+                name=first.name,
+                version=final.version,
+                dice_commitment=final.dice.commitment,
+                client_seed=client,
+                forked_from=final.forked_from,
+                events=[],
+            )
+
+        key = Idempotency(namespace, idempotency_key, request_hash) if idempotency_key else None
         try:
             async with self._pool.acquire() as conn, conn.transaction():
                 head = await create_stream(conn, encounter_id)
-                recorded, final = await self._write(
-                    conn, codec, encounter_id, None, head, decision, actor, None
+                write, final = await self._prepare(
+                    conn, codec, encounter_id, None, head, decision, actor, None, respond, key
                 )
-                response = _encode(
-                    CreatedEncounter(
-                        encounter_id=encounter_id,
-                        ruleset=first.ruleset,
-                        name=first.name,
-                        version=final.version,
-                        dice_commitment=final.dice.commitment,
-                        client_seed=client,
-                        forked_from=final.forked_from,
-                        events=recorded,
-                    )
-                )
-                if idempotency_key:
-                    await save_response(conn, namespace, idempotency_key, request_hash, response)
+                # A creator's token (a fork's GM) is the origin's, not this new stream's.
+                written = await self._commit_locked(conn, write._replace(token_id=None))
                 gm = await tokens.mint(conn, encounter_id, role="gm", label="created with it")
-        except asyncpg.UniqueViolationError as clash:
+        except (asyncpg.UniqueViolationError, _AnsweredBefore) as clash:
             stored = await self._first_response(clash, namespace, idempotency_key, request_hash)
             return Opened(stored, None)
+        recorded, response = written
         self._committed(encounter_id, decision, final, recorded)
         await self._notify(encounter_id, recorded)
         return Opened(response, gm.token)
@@ -268,7 +281,7 @@ class CommandPipeline:
         ``player`` is what a player token is bound to; None means the GM is asking.
         """
 
-        async def decide(_conn: Connection, loaded: Loaded, codec: EventCodec) -> Decision:
+        def decide_pure(loaded: Loaded, codec: EventCodec) -> Decision:
             if not codec.owns_command(envelope.command):
                 raise RuleViolation(
                     f"{tag_of(type(envelope.command))} is not a command of the "
@@ -284,9 +297,17 @@ class CommandPipeline:
                 source = "manual" if envelope.manual_dice is not None else "server"
             return Decision(events=events, roll_source=source)
 
-        return await self._run(
-            encounter_id, decide, command_type=tag_of(type(envelope.command)), **write
-        )
+        async def decide(_conn: Connection, loaded: Loaded, codec: EventCodec) -> Decision:
+            return decide_pure(loaded, codec)
+
+        command_type = tag_of(type(envelope.command))
+        if self._single_trip:
+            answer = await self._run_single_trip(
+                encounter_id, decide_pure, command_type=command_type, **write
+            )
+            if answer is not None:
+                return answer
+        return await self._run(encounter_id, decide, command_type=command_type, **write)
 
     async def reveal_seed(
         self,
@@ -385,6 +406,61 @@ class CommandPipeline:
 
     # -- the shared path ---------------------------------------------------------------
 
+    async def _run_single_trip(
+        self,
+        encounter_id: UUID,
+        decide: Callable[[Loaded, EventCodec], Decision],
+        *,
+        command_type: str,
+        actor: Actor,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+        request_hash: str = "",
+    ) -> bytes | None:
+        """The common path: decide on the cached state and write in one statement, with
+        no lock and no transaction around it.  None when it cannot answer for sure (no
+        cached state or seed, an If-Match the cache cannot confirm, a refusal that stale
+        state might explain, or the stream moved on): the locking path then does.
+
+        The statement writes only if the stream is still at the cached version, so a
+        decision on state another process has since changed never lands.
+        """
+        cached = self._cache.get(encounter_id)
+        if cached is None or expected_version not in (None, cached.head.version):
+            return None
+        if self._seeds.get((encounter_id, cached.encounter.dice.epoch)) is None:
+            return None
+        codec = codec_for(await self._ruleset(encounter_id))
+        try:
+            decision = decide(cached, codec)
+        except (RuleViolation, Forbidden, DiceError):
+            return None  # perhaps only stale: refused for good under the lock, if at all
+        if not decision.events:
+            return None
+        key = Idempotency(encounter_id, idempotency_key, request_hash) if idempotency_key else None
+        write, final = await self._prepare(
+            None,
+            codec,
+            encounter_id,
+            cached.encounter,
+            cached.head,
+            decision,
+            actor,
+            {"command_type": command_type, "idempotency_key": idempotency_key},
+            _result_for(encounter_id),
+            key,
+        )
+        try:
+            async with self._pool.acquire() as conn:
+                outcome = await commit(conn, write)
+        except asyncpg.UniqueViolationError as clash:
+            return await self._first_response(clash, encounter_id, idempotency_key, request_hash)
+        if isinstance(outcome, Refused):
+            return None
+        self._committed(encounter_id, decision, final, outcome.recorded)
+        await self._notify(encounter_id, outcome.recorded)
+        return outcome.response
+
     async def _run(
         self,
         encounter_id: UUID,
@@ -396,11 +472,13 @@ class CommandPipeline:
         idempotency_key: str | None = None,
         request_hash: str = "",
     ) -> bytes:
+        """The locking path: lock the stream row, bring the state up to it, decide, write."""
         if idempotency_key:
             stored = await find_response(self._pool, encounter_id, idempotency_key, request_hash)
             if stored is not None:
                 return stored
         codec = codec_for(await self._ruleset(encounter_id))
+        key = Idempotency(encounter_id, idempotency_key, request_hash) if idempotency_key else None
         try:
             async with self._pool.acquire() as conn, conn.transaction():
                 loaded = await self._lock_and_load(conn, codec, encounter_id)
@@ -414,7 +492,7 @@ class CommandPipeline:
                             encounter_id=encounter_id, version=loaded.head.version, events=[]
                         )
                     )
-                recorded, final = await self._write(
+                write, final = await self._prepare(
                     conn,
                     codec,
                     encounter_id,
@@ -423,17 +501,28 @@ class CommandPipeline:
                     decision,
                     actor,
                     {"command_type": command_type, "idempotency_key": idempotency_key},
+                    _result_for(encounter_id),
+                    key,
                 )
-                response = _encode(
-                    CommandResult(encounter_id=encounter_id, version=final.version, events=recorded)
-                )
-                if idempotency_key:
-                    await save_response(conn, encounter_id, idempotency_key, request_hash, response)
-        except asyncpg.UniqueViolationError as clash:
+                recorded, response = await self._commit_locked(conn, write)
+        except (asyncpg.UniqueViolationError, _AnsweredBefore) as clash:
             return await self._first_response(clash, encounter_id, idempotency_key, request_hash)
         self._committed(encounter_id, decision, final, recorded)
         await self._notify(encounter_id, recorded)
         return response
+
+    async def _commit_locked(self, conn: Connection, write: CommandWrite) -> Written:
+        """The write statement under the stream row's lock, where only a revoked token
+        or an Idempotency-Key answered meanwhile can refuse it."""
+        outcome = await commit(conn, write)
+        if isinstance(outcome, Written):
+            return outcome
+        if outcome.token_revoked:
+            raise TokenRevoked()
+        if outcome.key_used:
+            raise _AnsweredBefore()
+        head = write.append.head
+        raise VersionConflict(write.append.stream_id, head.version, head.version)
 
     def _committed(
         self,
@@ -452,13 +541,14 @@ class CommandPipeline:
 
     async def _first_response(
         self,
-        clash: asyncpg.UniqueViolationError,
+        clash: Exception,
         stream_id: UUID,
         idempotency_key: str | None,
         request_hash: str,
     ) -> bytes:
-        """After a unique violation: when the same Idempotency-Key committed first on
-        another connection, its stored response is the answer; any other clash is a bug."""
+        """After a unique violation or a refused write: when the same Idempotency-Key
+        committed first on another connection, its stored response is the answer; any
+        other clash is a bug."""
         stored = None
         if idempotency_key is not None:
             stored = await find_response(self._pool, stream_id, idempotency_key, request_hash)
@@ -497,9 +587,9 @@ class CommandPipeline:
         self._cache.put(encounter_id, loaded)
         return loaded
 
-    async def _write(
+    async def _prepare(
         self,
-        conn: Connection,
+        conn: Connection | None,
         codec: EventCodec,
         encounter_id: UUID,
         encounter: Encounter[Any] | None,
@@ -507,7 +597,12 @@ class CommandPipeline:
         decision: Decision,
         actor: Actor,
         extra_metadata: dict[str, Any] | None,
-    ) -> tuple[list[RecordedEvent], Encounter[Any]]:
+        respond: Callable[[Encounter[Any]], msgspec.Struct],
+        idempotency: Idempotency | None,
+    ) -> tuple[CommandWrite, Encounter[Any]]:
+        """Everything the write statement stores, worked out before it runs; and the
+        state after it.  ``conn`` is needed (and held under the lock) only for an undo or
+        redo, whose state is refolded from the store."""
         command_id = uuid4()
         metadata: dict[str, Any] = {
             "actor": msgspec.to_builtins(actor),
@@ -518,40 +613,43 @@ class CommandPipeline:
         }
         if extra_metadata:
             metadata.update({k: v for k, v in extra_metadata.items() if v is not None})
-        recorded = await append(
-            conn,
+        prepared = prepare_append(
             encounter_id,
             head,
             [codec.to_new_event(e) for e in decision.events],
             metadata=metadata,
             recorded_at=self._clock(),
         )
-        if decision.new_seed is not None:
-            epoch, seed, client = decision.new_seed
-            await conn.execute(
-                "INSERT INTO dice_seeds (stream_id, epoch, seed, client_seed, commitment)"
-                " VALUES ($1, $2, $3, $4, $5)",
-                encounter_id,
-                epoch,
-                seed,
-                client,
-                commitment(seed),
-            )
+        recorded = placeholders(prepared)
         if isinstance(decision.events[0], Undone | Redone):
+            assert conn is not None
             applied = await self._rewrite_history(conn, codec, encounter, recorded, decision)
         else:
             applied = applied_steps(codec.ruleset, encounter, recorded, decision.events)
-        for step in applied:
-            if step.after.version % self._snapshot_every == 0:
-                await save_snapshot(
-                    conn,
-                    encounter_id,
-                    step.after.version,
-                    schema_version(codec.ruleset),
-                    codec.encode_state(step.after),
-                )
-        await self._projector.apply(conn, codec, applied)
-        return recorded, applied[-1].after
+        snapshots = [
+            Snapshot(
+                step.after.version,
+                schema_version(codec.ruleset),
+                codec.encode_state(step.after).decode(),
+            )
+            for step in applied
+            if step.after.version % self._snapshot_every == 0
+        ]
+        seed = None
+        if decision.new_seed is not None:
+            epoch, secret, client = decision.new_seed
+            seed = NewSeed(epoch, secret, client, commitment(secret))
+        final = applied[-1].after
+        write = CommandWrite(
+            append=prepared,
+            rows=self._projector(codec, applied),
+            answer=answer_of(respond(final), prepared),
+            snapshots=snapshots,
+            seed=seed,
+            idempotency=idempotency,
+            token_id=actor.token_id,
+        )
+        return write, final
 
     async def _rewrite_history(
         self,
@@ -561,7 +659,7 @@ class CommandPipeline:
         recorded: Sequence[RecordedEvent],
         decision: Decision,
     ) -> list[AppliedEvent]:
-        """Apply an undo or redo: drop the snapshots it makes wrong, then refold.
+        """Prepare an undo or redo: drop the snapshots it makes wrong, then refold.
 
         Snapshots at or after the first version it touches describe a history that no
         longer holds; deleting them in this transaction is what lets every later load
@@ -573,8 +671,8 @@ class CommandPipeline:
             recorded[0].stream_id,
             earliest_touched(event),
         )
-        after = await load(conn, recorded[0].stream_id, ruleset=codec.ruleset.name)
-        return [AppliedEvent(recorded[0], event, before, after.encounter)]
+        after = await load_with_pending(conn, codec, recorded[0].stream_id, recorded)
+        return [AppliedEvent(recorded[0], event, before, after)]
 
     def _dice_for(
         self, encounter_id: UUID, encounter: Encounter[Any], envelope: CommandEnvelope
@@ -610,6 +708,17 @@ class CommandPipeline:
     async def _notify(self, encounter_id: UUID, recorded: Sequence[RecordedEvent]) -> None:
         if self._publish is not None and recorded:
             await self._publish(encounter_id, recorded)
+
+
+class _AnsweredBefore(Exception):
+    """The write found its Idempotency-Key already answered: serve that answer."""
+
+
+def _result_for(encounter_id: UUID) -> Callable[[Encounter[Any]], CommandResult]:
+    def respond(final: Encounter[Any]) -> CommandResult:
+        return CommandResult(encounter_id=encounter_id, version=final.version, events=[])
+
+    return respond
 
 
 def _head_after(recorded: Sequence[RecordedEvent]) -> StreamHead:

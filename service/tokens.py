@@ -18,6 +18,7 @@ from uuid import UUID
 import msgspec
 
 from events.db import Database
+from service.lru import LRU
 
 Role = Literal["gm", "player"]
 
@@ -100,6 +101,35 @@ async def authenticate(db: Database, encounter_id: UUID, token: str) -> Viewer |
     if not hmac.compare_digest(expected, _digest(secret)) or row is None:
         return None
     return Viewer(role=row["role"], token_id=token_id, combatants=frozenset(row["combatants"]))
+
+
+class TokenRevoked(Exception):
+    """A write came with a token that was revoked after it was last checked."""
+
+    def __str__(self) -> str:
+        return "the token was revoked"
+
+
+class KnownTokens:
+    """Tokens this process has checked: a write needs no query to know who is asking.
+
+    Trusted only where the write re-checks revocation in its own statement
+    (service/commit.py), so a revoked token is refused from the next request on, on
+    every process; reads and token management always query.  Keyed by a digest of the
+    whole token, so the secret is never held.
+    """
+
+    def __init__(self, capacity: int = 10_000) -> None:
+        self._viewers: LRU[tuple[UUID, bytes], Viewer] = LRU(capacity)
+
+    async def authenticate(self, db: Database, encounter_id: UUID, token: str) -> Viewer | None:
+        key = (encounter_id, _digest(token))
+        viewer = self._viewers.get(key)
+        if viewer is None:
+            viewer = await authenticate(db, encounter_id, token)
+            if viewer is not None:
+                self._viewers.put(key, viewer)
+        return viewer
 
 
 async def list_tokens(db: Database, encounter_id: UUID) -> list[TokenInfo]:

@@ -12,7 +12,7 @@ from litestar import Response, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
-from api.auth import require_gm
+from api.auth import REVOCATION_CHECKED_ON_WRITE, require_gm
 from api.schemas import AddNote, CommandBody, RevealRolls, RevealSeed
 from api.state import Services
 from api.writes import respond
@@ -24,6 +24,7 @@ from service.tokens import Viewer
 @post(
     "/encounters/{encounter_id:uuid}/commands",
     operation_id="postCommand",
+    opt={REVOCATION_CHECKED_ON_WRITE: True},
     status_code=200,
     summary="Issue a ruleset command",
 )
@@ -50,6 +51,7 @@ async def post_command(
 @post(
     "/encounters/{encounter_id:uuid}/dice/reveal",
     operation_id="revealSeed",
+    opt={REVOCATION_CHECKED_ON_WRITE: True},
     status_code=200,
     summary="Reveal the dice seed and open a new epoch",
 )
@@ -70,6 +72,7 @@ async def reveal_seed(
 @post(
     "/encounters/{encounter_id:uuid}/rolls/reveal",
     operation_id="revealRolls",
+    opt={REVOCATION_CHECKED_ON_WRITE: True},
     status_code=200,
     summary="Show the table secret GM rolls",
 )
@@ -89,6 +92,7 @@ async def reveal_rolls(
 @post(
     "/encounters/{encounter_id:uuid}/notes",
     operation_id="addNote",
+    opt={REVOCATION_CHECKED_ON_WRITE: True},
     status_code=200,
     summary="Add a GM note to the record",
 )

@@ -14,7 +14,7 @@ from litestar import Response, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody, Parameter
 
-from api.auth import require_gm
+from api.auth import REVOCATION_CHECKED_ON_WRITE, require_gm
 from api.problems import problem
 from api.routes.encounters import created_response
 from api.schemas import ForkRequest, RedoRequest, RoundReplay, RoundStep, UndoRequest
@@ -32,6 +32,7 @@ from service.tokens import Viewer
 @post(
     "/encounters/{encounter_id:uuid}/undo",
     operation_id="undo",
+    opt={REVOCATION_CHECKED_ON_WRITE: True},
     status_code=200,
     summary="Undo the last command, the last n, or everything after a version",
 )
@@ -56,6 +57,7 @@ async def undo(
 @post(
     "/encounters/{encounter_id:uuid}/redo",
     operation_id="redo",
+    opt={REVOCATION_CHECKED_ON_WRITE: True},
     status_code=200,
     summary="Redo what the last undo took back",
 )

@@ -7,7 +7,7 @@ import pytest
 
 from api.app import open_pool
 from api.settings import Settings
-from projections.inline import InlineProjector
+from projections.inline import read_model_rows
 from service.pipeline import CommandPipeline
 
 
@@ -20,4 +20,4 @@ async def pool(database_url: str) -> AsyncIterator[asyncpg.Pool]:
 
 @pytest.fixture
 def pipeline(pool: asyncpg.Pool) -> CommandPipeline:
-    return CommandPipeline(pool, InlineProjector(), snapshot_every=10)
+    return CommandPipeline(pool, read_model_rows, snapshot_every=10)

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from api.app import open_pool
 from api.settings import Settings
 from events.store import read_stream
-from projections.inline import InlineProjector
+from projections.inline import read_model_rows
 from projections.rebuild import rebuild_stream
 from service.codec import EventCodec
 from service.commands import Actor, CommandEnvelope
@@ -98,7 +98,7 @@ async def _state(pool: asyncpg.Pool, eid: UUID) -> Any:
 
 
 async def _play(pool: asyncpg.Pool, actions: list[tuple[str, Any]]) -> list[str]:
-    pipeline = CommandPipeline(pool, InlineProjector(), snapshot_every=3)
+    pipeline = CommandPipeline(pool, read_model_rows, snapshot_every=3)
     opened = await pipeline.create_encounter(
         ruleset="generic", name="Props", options={}, client_seed=None, actor=GM
     )

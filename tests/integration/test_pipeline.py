@@ -12,7 +12,7 @@ import pytest
 
 from events.errors import VersionConflict
 from events.store import read_stream
-from projections.inline import InlineProjector
+from projections.inline import read_model_rows
 from service.commands import Actor, CommandEnvelope
 from service.loading import load
 from service.pipeline import CommandPipeline, Opened
@@ -74,8 +74,8 @@ async def test_if_match_conflict_reports_current_version(pipeline: CommandPipeli
 
 
 async def test_two_writers_with_same_expected_version_one_wins(pool: asyncpg.Pool) -> None:
-    a = CommandPipeline(pool, InlineProjector())
-    b = CommandPipeline(pool, InlineProjector())
+    a = CommandPipeline(pool, read_model_rows)
+    b = CommandPipeline(pool, read_model_rows)
     encounter_id = await new_encounter(a)
     await add(a, encounter_id, "alice", hp=20)
     await load(pool, encounter_id)
@@ -95,7 +95,7 @@ async def test_200_concurrent_commands_from_20_clients_leave_versions_gapless(
     pool: asyncpg.Pool,
 ) -> None:
     # Four pipelines stand for four processes: each has its own stale-able cache.
-    pipelines = [CommandPipeline(pool, InlineProjector()) for _ in range(4)]
+    pipelines = [CommandPipeline(pool, read_model_rows) for _ in range(4)]
     encounter_id = await new_encounter(pipelines[0])
     await add(pipelines[0], encounter_id, "ogre", hp=1000)
 
@@ -111,8 +111,8 @@ async def test_200_concurrent_commands_from_20_clients_leave_versions_gapless(
 
 
 async def test_stale_cache_of_another_process_is_detected_and_redecided(pool: asyncpg.Pool) -> None:
-    a = CommandPipeline(pool, InlineProjector())
-    b = CommandPipeline(pool, InlineProjector())
+    a = CommandPipeline(pool, read_model_rows)
+    b = CommandPipeline(pool, read_model_rows)
     encounter_id = await new_encounter(a)
     await add(a, encounter_id, "alice")
     await run(b, encounter_id, Damage(target="alice", amount=2))  # b caches version 4
@@ -123,7 +123,7 @@ async def test_stale_cache_of_another_process_is_detected_and_redecided(pool: as
 
 
 async def test_snapshots_are_written_every_n_and_loading_uses_them(pool: asyncpg.Pool) -> None:
-    pipeline = CommandPipeline(pool, InlineProjector(), snapshot_every=5)
+    pipeline = CommandPipeline(pool, read_model_rows, snapshot_every=5)
     encounter_id = await new_encounter(pipeline)
     await add(pipeline, encounter_id, "alice", hp=100)
     for _ in range(9):
@@ -163,8 +163,8 @@ async def test_manual_dice_are_recorded_as_manual(pipeline: CommandPipeline) -> 
 async def test_concurrent_requests_with_one_idempotency_key_append_once(
     pool: asyncpg.Pool,
 ) -> None:
-    a = CommandPipeline(pool, InlineProjector())
-    b = CommandPipeline(pool, InlineProjector())
+    a = CommandPipeline(pool, read_model_rows)
+    b = CommandPipeline(pool, read_model_rows)
     encounter_id = await new_encounter(a)
     await add(a, encounter_id, "alice", hp=50)
 
@@ -185,7 +185,7 @@ async def test_concurrent_requests_with_one_idempotency_key_append_once(
 async def test_concurrent_creates_with_one_idempotency_key_create_one_encounter(
     pool: asyncpg.Pool,
 ) -> None:
-    pipelines = [CommandPipeline(pool, InlineProjector()) for _ in range(3)]
+    pipelines = [CommandPipeline(pool, read_model_rows) for _ in range(3)]
     key = f"create-{uuid4()}"
 
     async def create(p: CommandPipeline) -> Opened:
@@ -212,7 +212,7 @@ async def test_a_rolled_back_reveal_leaves_no_seed_behind(pool: asyncpg.Pool) ->
     from service.loading import ruleset_of
     from service.registry import codec_for
 
-    a, b, c = (CommandPipeline(pool, InlineProjector()) for _ in range(3))
+    a, b, c = (CommandPipeline(pool, read_model_rows) for _ in range(3))
     encounter_id = await new_encounter(a)
     await add(a, encounter_id, "alice", hp=500)
     await add(a, encounter_id, "bob", hp=500)

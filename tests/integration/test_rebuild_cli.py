@@ -7,7 +7,7 @@ import asyncio
 import asyncpg
 
 from api.cli import main
-from projections.inline import InlineProjector
+from projections.inline import read_model_rows
 from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import AddCombatant, Attack, Damage, NextTurn, RollInitiative
 from tests.conftest import create_database, drop_database
@@ -34,7 +34,7 @@ async def test_cli_rebuild_reproduces_every_read_model(postgres_url: str) -> Non
         from api.settings import Settings
 
         pool = await open_pool(Settings(database_url=url))
-        pipeline = CommandPipeline(pool, InlineProjector(), snapshot_every=3)
+        pipeline = CommandPipeline(pool, read_model_rows, snapshot_every=3)
         for n in range(3):
             eid = await new_encounter(pipeline, f"cli-{n}")
             for ident in ("a", "b"):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
@@ -15,10 +14,10 @@ import msgspec
 
 from events.db import Connection
 from events.store import Checkpoint, read_all
-from projections.inline import InlineProjector
-from service.codec import EventCodec
+from projections.inline import read_model_rows
 from service.commands import Actor, CommandEnvelope
-from service.pipeline import AppliedEvent, CommandPipeline
+from service.commit import CommandWrite, Written
+from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import AddCombatant, Attack, Damage, RollInitiative
 
 GM = Actor(role="gm")
@@ -28,21 +27,20 @@ class Abort(Exception):
     """Raised inside a command's transaction to make it roll back after its append."""
 
 
-class SlowProjector:
-    """The real inline projector, then a random pause while the transaction (and its row
+class SlowPipeline(CommandPipeline):
+    """The real locking path, then a random pause while the transaction (and its row
     locks and global positions) stays open; every fourth-ish command then fails."""
 
-    def __init__(self, seed: int) -> None:
-        self._inner = InlineProjector()
+    def __init__(self, pool: asyncpg.Pool, seed: int) -> None:
+        super().__init__(pool, read_model_rows, snapshot_every=5, single_trip=False)
         self._rng = random.Random(seed)
 
-    async def apply(
-        self, conn: Connection, codec: EventCodec, applied: Sequence[AppliedEvent]
-    ) -> None:
-        await self._inner.apply(conn, codec, applied)
+    async def _commit_locked(self, conn: Connection, write: CommandWrite) -> Written:
+        written = await super()._commit_locked(conn, write)
         await asyncio.sleep(self._rng.uniform(0, 0.03))
         if self._rng.random() < 0.25:
             raise Abort
+        return written
 
 
 async def test_follower_sees_each_committed_command_event_once(pool: asyncpg.Pool) -> None:
@@ -53,8 +51,10 @@ async def test_follower_sees_each_committed_command_event_once(pool: asyncpg.Poo
 
     async def writer(w: int) -> None:
         nonlocal rolled_back
-        pipeline = CommandPipeline(pool, SlowProjector(w), snapshot_every=5)
-        setup = CommandPipeline(pool, InlineProjector())
+        # Even writers hold their transactions open and sometimes roll back; odd ones
+        # take the single-statement path, committing in between.
+        setup = CommandPipeline(pool, read_model_rows)
+        pipeline = SlowPipeline(pool, w) if w % 2 == 0 else setup
         opened = await setup.create_encounter(
             ruleset="generic", name=f"w{w}", options={}, client_seed=None, actor=GM
         )

@@ -1,0 +1,266 @@
+"""A command's whole write in one statement: one round trip to PostgreSQL.
+
+The events, the stream head, the read models (state, log, roll ledger), any snapshot, a
+new dice seed and the idempotency record are written by data-modifying CTEs of a single
+statement.  Every part is conditional on the stream row still being at the version the
+command was decided on, on the writer's token being unrevoked and on the
+Idempotency-Key being unused, so the statement writes all of it or nothing.
+
+Why one statement: the profile of the throughput benchmark (bench/README) showed socket
+writes and wake-ups as the largest single cost of a command, in the service and in
+PostgreSQL alike; a command used to make seven round trips.  Run outside a transaction,
+the statement commits on its own (the common path of service/pipeline.py); inside one,
+after the stream row is locked, it is the last step of the locking path.
+
+The idempotency record must hold the exact answer, and the answer holds the global
+positions this same statement assigns, so PostgreSQL assembles the stored answer from
+pieces encoded here (``Answer``) and ``Written.response`` joins the same pieces:
+byte-identical by construction.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, NamedTuple
+from uuid import UUID
+
+import msgspec
+
+from events.db import Connection
+from events.envelope import RecordedEvent
+from events.store import INSERT_EVENTS, PreparedAppend, append_arguments
+
+_encode = msgspec.json.Encoder().encode
+_EVENTS_MARK = b'"events":[]'
+_POSITION = b'{"global_position":'
+
+
+class StateRow(NamedTuple):
+    encounter_id: UUID
+    ruleset: str
+    name: str
+    version: int
+    schema_version: int
+    state_json: str
+    created_at: datetime
+    """The first event's time: kept by the upsert, used only when the row is new."""
+    updated_at: datetime
+
+
+class LogRow(NamedTuple):
+    version: int
+    round: int | None
+    type: str
+    text: str
+    """What players see."""
+    gm_text: str | None
+    """The full line where it differs: secret rolls shown, or a GM-only note's text."""
+    hidden_rolls: list[str]
+    gm_only: bool
+    recorded_at: datetime
+
+
+class RollRow(NamedTuple):
+    roll_id: str
+    version: int
+    round: int | None
+    record_json: str
+
+
+class ReadModelRows(NamedTuple):
+    """What a command adds to the read models (projections/inline.py works it out)."""
+
+    state: StateRow
+    log: list[LogRow]
+    rolls: list[RollRow]
+
+
+class NewSeed(NamedTuple):
+    epoch: int
+    seed: bytes
+    client_seed: str
+    commitment: str
+
+
+class Idempotency(NamedTuple):
+    namespace: UUID
+    """The stream the key belongs to (for creation, a fixed namespace)."""
+    key: str
+    request_hash: str
+
+
+class Snapshot(NamedTuple):
+    version: int
+    schema_version: int
+    state_json: str
+
+
+class Answer:
+    """The JSON answer to a command, split around the global positions it will hold.
+
+    ``template`` is the answer encoded with ``events=[]``; each event is encoded with
+    global position 0, which leads its object (RecordedEvent's first field), so the
+    position is a slot between ``{"global_position":`` and the rest.
+    """
+
+    def __init__(self, template: bytes, placeholders: list[RecordedEvent]) -> None:
+        at = template.rindex(_EVENTS_MARK) + len(_EVENTS_MARK) - 1
+        self.prefix, self.suffix = template[:at], template[at:]
+        zero = len(_POSITION) + 1
+        self.tails = [_encode(e)[zero:] for e in placeholders]
+
+    def with_positions(self, positions: list[int]) -> bytes:
+        events = b",".join(
+            _POSITION + str(p).encode() + tail
+            for p, tail in zip(positions, self.tails, strict=True)
+        )
+        return self.prefix + events + self.suffix
+
+
+class CommandWrite(NamedTuple):
+    append: PreparedAppend
+    rows: ReadModelRows
+    answer: Answer
+    snapshots: list[Snapshot]
+    seed: NewSeed | None
+    idempotency: Idempotency | None
+    token_id: str | None
+    """The writer's token, which must still be unrevoked; None for the service key."""
+
+
+class Written(NamedTuple):
+    recorded: list[RecordedEvent]
+    response: bytes
+
+
+class Refused(NamedTuple):
+    """Nothing was written, and why: the first true reason applies."""
+
+    token_revoked: bool
+    key_used: bool
+    """The Idempotency-Key already has a stored answer."""
+    # otherwise: the stream row was no longer at the expected version
+
+
+_STATEMENT = f"""
+WITH guard AS (
+    SELECT ($13::text IS NULL OR EXISTS (
+                SELECT FROM access_tokens
+                WHERE encounter_id = $1 AND token_id = $13 AND revoked_at IS NULL))
+               AS token_valid,
+           ($15::text IS NULL OR NOT EXISTS (
+                SELECT FROM idempotency_keys WHERE stream_id = $14 AND key = $15))
+               AS key_unused
+), moved AS (
+    UPDATE streams SET version = $3, last_hash = $4
+    WHERE stream_id = $1 AND version = $2 AND (SELECT token_valid AND key_unused FROM guard)
+    RETURNING stream_id
+), appended AS ({INSERT_EVENTS}
+), state AS (
+    INSERT INTO encounter_state (encounter_id, ruleset, name, version, schema_version, state,
+                                 created_at, updated_at)
+    SELECT $1, $20, $21, $3, $22, $23::json, $24, $25 WHERE EXISTS (SELECT FROM moved)
+    ON CONFLICT (encounter_id) DO UPDATE
+    SET name = EXCLUDED.name, version = EXCLUDED.version,
+        schema_version = EXCLUDED.schema_version, state = EXCLUDED.state,
+        updated_at = EXCLUDED.updated_at
+), log AS (
+    INSERT INTO log_entries (encounter_id, version, round, type, text, gm_text, hidden_rolls,
+                             gm_only, recorded_at)
+    SELECT $1, l.v, l.rnd, l.t, l.txt, l.gm, ARRAY(SELECT json_array_elements_text(l.hr::json)),
+           l.go, l.at
+    FROM unnest($26::int[], $27::int[], $28::text[], $29::text[], $30::text[], $31::text[],
+                $32::bool[], $33::timestamptz[]) AS l(v, rnd, t, txt, gm, hr, go, at)
+    WHERE EXISTS (SELECT FROM moved)
+), rolls AS (
+    INSERT INTO roll_ledger (encounter_id, roll_id, version, round, record)
+    SELECT $1, rl.id, rl.v, rl.rnd, rl.rec::json
+    FROM unnest($34::text[], $35::int[], $36::int[], $37::text[]) AS rl(id, v, rnd, rec)
+    WHERE EXISTS (SELECT FROM moved)
+), snapshots AS (
+    INSERT INTO snapshots (stream_id, version, schema_version, state)
+    SELECT $1, s.v, s.sv, s.st::json
+    FROM unnest($38::int[], $39::int[], $40::text[]) AS s(v, sv, st)
+    WHERE EXISTS (SELECT FROM moved)
+    ON CONFLICT (stream_id, version) DO UPDATE
+    SET schema_version = EXCLUDED.schema_version, state = EXCLUDED.state
+), seed AS (
+    INSERT INTO dice_seeds (stream_id, epoch, seed, client_seed, commitment)
+    SELECT $1, $41, $42, $43, $44 WHERE $41::int IS NOT NULL AND EXISTS (SELECT FROM moved)
+), answer AS (
+    INSERT INTO idempotency_keys (stream_id, key, request_hash, response)
+    SELECT $14, $15, $16,
+           convert_to($17 || string_agg('{{"global_position":' || a.global_position || e.tail,
+                                        ',' ORDER BY e.v) || $19, 'UTF8')
+    FROM appended AS a JOIN unnest($7::int[], $18::text[]) AS e(v, tail)
+         ON e.v = a.stream_version
+    WHERE $15::text IS NOT NULL
+    HAVING count(*) > 0
+)
+SELECT (SELECT token_valid FROM guard) AS token_valid,
+       (SELECT key_unused FROM guard) AS key_unused,
+       array(SELECT global_position FROM appended ORDER BY stream_version) AS positions
+"""  # noqa: S608 (built from constants only)
+
+
+async def commit(conn: Connection, write: CommandWrite) -> Written | Refused:
+    """Run the statement; on a connection in a transaction it joins that transaction.
+
+    Raises asyncpg.UniqueViolationError when a concurrent request with the same
+    Idempotency-Key committed its answer first (the caller serves that answer).
+    """
+    state, log, rolls = write.rows
+    seed, idem = write.seed, write.idempotency
+    row = await conn.fetchrow(
+        _STATEMENT,
+        *append_arguments(write.append),
+        write.token_id,
+        idem.namespace if idem else None,
+        idem.key if idem else None,
+        idem.request_hash if idem else None,
+        write.answer.prefix.decode(),
+        [t.decode() for t in write.answer.tails],
+        write.answer.suffix.decode(),
+        state.ruleset,
+        state.name,
+        state.schema_version,
+        state.state_json,
+        state.created_at,
+        state.updated_at,
+        [r.version for r in log],
+        [r.round for r in log],
+        [r.type for r in log],
+        [r.text for r in log],
+        [r.gm_text for r in log],
+        [_encode(r.hidden_rolls).decode() for r in log],
+        [r.gm_only for r in log],
+        [r.recorded_at for r in log],
+        [r.roll_id for r in rolls],
+        [r.version for r in rolls],
+        [r.round for r in rolls],
+        [r.record_json for r in rolls],
+        [s.version for s in write.snapshots],
+        [s.schema_version for s in write.snapshots],
+        [s.state_json for s in write.snapshots],
+        seed.epoch if seed else None,
+        seed.seed if seed else None,
+        seed.client_seed if seed else None,
+        seed.commitment if seed else None,
+    )
+    assert row is not None
+    positions: list[int] = row["positions"]
+    if not positions:
+        return Refused(token_revoked=not row["token_valid"], key_used=not row["key_unused"])
+    return Written(write.append.recorded(positions), write.answer.with_positions(positions))
+
+
+def placeholders(prepared: PreparedAppend) -> list[RecordedEvent]:
+    """The events as they will be stored, with global position 0 until the database
+    assigns theirs: what folding, the read models and the answer need before the write."""
+    return prepared.recorded([0] * len(prepared.versions))
+
+
+def answer_of(response: Any, prepared: PreparedAppend) -> Answer:
+    """The ``Answer`` for a response Struct whose ``events`` field the write fills in."""
+    template = _encode(msgspec.structs.replace(response, events=[]))
+    return Answer(template, placeholders(prepared))
