@@ -306,3 +306,33 @@ async def test_gm_only_notes_are_redacted_for_players(client: Client) -> None:
     assert undo.json()["events"][0]["data"]["commands"][0]["command_type"] == (
         "generic.add_combatant"
     )
+
+
+async def test_a_token_revoked_by_another_process_writes_nothing_more(
+    client: Client, database_url: str
+) -> None:
+    """Command routes trust a token this process checked before, so a revocation made
+    elsewhere (here: straight in the database, as another process would) must be caught
+    by the write statement itself: 401, and the stream does not move."""
+    eid, sam, _kim = await _table(client)
+    first = await client.post(
+        f"/encounters/{eid}/commands", json={"command": ATTACK}, headers=bearer(sam)
+    )
+    assert first.status_code == 200, first.text
+    conn = await asyncpg.connect(database_url)
+    try:
+        await conn.execute(
+            "UPDATE access_tokens SET revoked_at = now() WHERE token_id = $1", sam.split(".")[0]
+        )
+        version = await conn.fetchval("SELECT version FROM streams WHERE stream_id = $1", eid)
+        again = await client.post(
+            f"/encounters/{eid}/commands", json={"command": ATTACK}, headers=bearer(sam)
+        )
+        assert again.status_code == 401
+        assert again.json()["detail"] == "the token is not valid for this encounter (revoked)"
+        assert again.headers["www-authenticate"].startswith("Bearer")
+        assert (
+            await conn.fetchval("SELECT version FROM streams WHERE stream_id = $1", eid) == version
+        )
+    finally:
+        await conn.close()

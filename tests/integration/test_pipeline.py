@@ -232,3 +232,45 @@ async def test_a_rolled_back_reveal_leaves_no_seed_behind(pool: asyncpg.Pool) ->
     report = verify_dice(codec.from_recorded(e) for e in await read_stream(pool, encounter_id))
     assert report.ok, report
     assert sum(e.verified for e in report.epochs) >= 4
+
+
+async def test_a_refusal_on_stale_cached_state_is_decided_again_under_the_lock(
+    pool: asyncpg.Pool,
+) -> None:
+    """The single-statement path decides on cached state; when that state is behind, a
+    rule violation may only be the staleness speaking, so it must not reach the client."""
+    a = CommandPipeline(pool, read_model_rows)
+    b = CommandPipeline(pool, read_model_rows)
+    encounter_id = await new_encounter(a)
+    await add(a, encounter_id, "alice", hp=50)
+    await add(b, encounter_id, "zed", hp=50)  # a's cache knows no zed
+    result = await run(
+        a, encounter_id, Attack(attacker="zed", target="alice", notation="1d20", damage="1d4")
+    )
+    assert result["events"][0]["type"] == "generic.attack_rolled"
+    with pytest.raises(RuleViolation):  # a real refusal still is one
+        await run(a, encounter_id, Damage(target="nobody", amount=1))
+
+
+async def test_the_stored_answer_is_the_answer_byte_for_byte_and_matches_the_store(
+    pool: asyncpg.Pool,
+) -> None:
+    """On the single-statement path PostgreSQL assembles the stored answer around the
+    global positions it assigns; a replay, from this process or a cold one, must be the
+    very bytes first sent, and its events must encode as a later read of them does."""
+    a = CommandPipeline(pool, read_model_rows)
+    encounter_id = await new_encounter(a)
+    await add(a, encounter_id, "alice", hp=50)
+    envelope = CommandEnvelope(command=Damage(target="alice", notation="2d6", source="fire"))
+    first = await a.execute(encounter_id, envelope, actor=GM, idempotency_key="k", request_hash="h")
+    again = await a.execute(encounter_id, envelope, actor=GM, idempotency_key="k", request_hash="h")
+    cold = await CommandPipeline(pool, read_model_rows).execute(
+        encounter_id, envelope, actor=GM, idempotency_key="k", request_hash="h"
+    )
+    stored = await pool.fetchval(
+        "SELECT response FROM idempotency_keys WHERE stream_id = $1 AND key = 'k'", encounter_id
+    )
+    assert first == again == cold == bytes(stored)
+    version = msgspec.json.decode(first)["version"]
+    read_back = await read_stream(pool, encounter_id, after_version=version - 1)
+    assert msgspec.json.encode(read_back) in first
