@@ -24,6 +24,7 @@ Each kind of suffix may appear once, in any order.  Decisions where the brief wa
 
 from __future__ import annotations
 
+import functools
 from typing import Literal
 
 import msgspec
@@ -131,6 +132,19 @@ class DiceExpression(msgspec.Struct, frozen=True):
 
 def parse(notation: str) -> DiceExpression:
     """Parse ``notation`` or raise DiceError saying what is wrong and where."""
+    if isinstance(notation, str) and len(notation) <= MAX_NOTATION_LENGTH:
+        return _parse_valid_length(notation)
+    return _parse(notation)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_valid_length(notation: str) -> DiceExpression:
+    """A table uses a handful of notations over and over ("1d20+5", "2d6"): the parsed,
+    immutable expression is kept (a refused one is not: lru_cache keeps no exceptions)."""
+    return _parse(notation)
+
+
+def _parse(notation: str) -> DiceExpression:
     if not isinstance(notation, str):
         raise DiceError(f"notation must be text, not {type(notation).__name__}")
     if len(notation) > MAX_NOTATION_LENGTH:
