@@ -8,6 +8,7 @@ never see each other's rows and the baseline shares the server with what it is c
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -114,18 +115,77 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
 
 def tree_rss_bytes(pid: int) -> int:
     """Resident memory of a process and all its descendants (uvicorn's workers), from /proc."""
-    total, todo = 0, [pid]
-    while todo:
-        p = todo.pop()
-        try:
+    total = 0
+    for p in _tree(pid):
+        with contextlib.suppress(FileNotFoundError, ProcessLookupError):
             for line in Path(f"/proc/{p}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
                     total += int(line.split()[1]) * 1024
+    return total
+
+
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of one process, from /proc (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / _TICKS
+
+
+def _tree(pid: int) -> list[int]:
+    pids, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        pids.append(p)
+        with contextlib.suppress(FileNotFoundError, ProcessLookupError):
             for task in Path(f"/proc/{p}/task").iterdir():
                 todo.extend(int(c) for c in (task / "children").read_text().split())
-        except (FileNotFoundError, ProcessLookupError):
-            continue
-    return total
+    return pids
+
+
+def _postgres_pids() -> list[int]:
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+                if (entry / "comm").read_text().strip() == "postgres":
+                    pids.append(int(entry.name))
+    return pids
+
+
+class CpuMeter:
+    """CPU used by the service's process tree, PostgreSQL (every local ``postgres``
+    process: run on a quiet server) and this load generator over a window, so a run
+    shows where a command's CPU goes on a machine whose cores they all share."""
+
+    def __init__(self, service_pid: int) -> None:
+        self._service_pid = service_pid
+        self._start = self._sample()
+
+    def _sample(self) -> tuple[float, dict[str, float], dict[int, float]]:
+        backends = {p: _cpu_seconds(p) for p in _postgres_pids()}
+        groups = {
+            "service": sum(_cpu_seconds(p) for p in _tree(self._service_pid)),
+            "load generator": _cpu_seconds(os.getpid()),
+        }
+        return time.monotonic(), groups, backends
+
+    def cores(self) -> dict[str, float]:
+        """Cores each part kept busy on average since the meter started."""
+        t0, groups0, backends0 = self._start
+        t1, groups1, backends1 = self._sample()
+        wall = t1 - t0
+        used = {name: (groups1[name] - groups0[name]) / wall for name in groups1}
+        # Backends that ended in between took their CPU time with them: only count ones
+        # alive at both ends (a pool's connections are).
+        used["PostgreSQL"] = (
+            sum(backends1[p] - backends0[p] for p in backends1 if p in backends0) / wall
+        )
+        return used
 
 
 def percentile(sorted_values: Sequence[float], q: float) -> float:

@@ -25,7 +25,7 @@ import msgspec
 from bench import peer
 from bench.api import Table, create_encounter, send_command
 from bench.client import Connection
-from bench.harness import fresh_database, print_table, service, tree_rss_bytes
+from bench.harness import CpuMeter, fresh_database, print_table, service, tree_rss_bytes
 from bench.load import Operation, Result, closed_loop
 from bench.mix import SETUP, step
 
@@ -192,6 +192,7 @@ async def main(args: argparse.Namespace) -> None:
     ceilings: dict[int, Result] = {}
     peers: dict[int, Result] = {}
     ours: dict[int, Result] = {}
+    cpu: dict[int, dict[str, float]] = {}
     rss: list[int] = []
     async with fresh_database() as db_url:
         if "ceiling" in systems:
@@ -204,7 +205,9 @@ async def main(args: argparse.Namespace) -> None:
                 memory = MemorySampler(proc.pid)
                 memory.start()
                 for c in levels:
+                    meter = CpuMeter(proc.pid)
                     ours[c] = await service_level(url, tables, positions, c, args.seconds)
+                    cpu[c] = meter.cores()
                     print(f"service at {c} clients measured", flush=True)
                 await memory.stop()
                 rss = [b for _, b in memory.samples]
@@ -226,6 +229,12 @@ async def main(args: argparse.Namespace) -> None:
         header,
         rows,
     )
+    for c, cores in cpu.items():
+        per_command = ", ".join(
+            f"{name} {used / ours[c].rate * 1e6:,.0f} us ({used:.2f} cores)"
+            for name, used in cores.items()
+        )
+        print(f"\nCPU per command at {c} clients: {per_command}")
     if rss:
         print(
             f"\nservice memory (all processes): start {rss[0] / 2**20:.0f} MiB, "
