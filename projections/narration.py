@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.core_events import (
+    CORE_EVENT_TYPES,
     CommandSpan,
     EncounterCreated,
     EncounterForked,
@@ -18,10 +19,18 @@ from service.core_events import (
 from service.encounter import Encounter
 from service.ruleset import Ruleset
 
+_CORE_TYPES = frozenset(CORE_EVENT_TYPES)
+"""Core event types are final Structs: an event is core exactly when its type is here."""
+
 
 def narrate(
     ruleset: Ruleset[Any, Any, Any, Any], before: Encounter[Any] | None, event: object
 ) -> str:
+    if type(event) not in _CORE_TYPES:
+        # Most events are the ruleset's: one set lookup instead of a failed class pattern
+        # per core type below (each an isinstance on a Struct class, about 0.15 us here).
+        assert before is not None
+        return ruleset.narrate(before.game, event)
     match event:
         case EncounterCreated():
             return f"Encounter {event.name!r} begins under the {event.ruleset} rules."
