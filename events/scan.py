@@ -18,11 +18,12 @@ from events.db import Database
 
 SCAN_COLUMNS = "stream_id, stream_version, type, type_version, data, recorded_at"
 """Every row here has these columns, in this order; ``data`` is the stored JSON text."""
-
-_FIRST = (UUID(int=0), 0)
+FIRST_ID = UUID(int=0)
+LAST_ID = UUID(int=2**128 - 1)
 
 _PAGE = f"""SELECT {SCAN_COLUMNS} FROM events
             WHERE (stream_id, stream_version) > ($1::uuid, $2::int)
+              AND stream_id <= $4::uuid
             ORDER BY stream_id, stream_version
             LIMIT $3"""  # noqa: S608 (a constant column list)
 
@@ -32,23 +33,30 @@ _TAILS = f"""SELECT {SCAN_COLUMNS}
              ORDER BY stream_id, stream_version"""  # noqa: S608 (a constant column list)
 
 
-async def scan_events(db: Database, *, page_size: int) -> AsyncIterator[list[asyncpg.Record]]:
-    """Every event of every stream, in pages of at most ``page_size`` rows.
+async def scan_events(
+    db: Database,
+    *,
+    page_size: int,
+    first: UUID = FIRST_ID,
+    last: UUID = LAST_ID,
+) -> AsyncIterator[list[asyncpg.Record]]:
+    """Every event of the streams with ids from ``first`` to ``last``, in pages of at most
+    ``page_size`` rows.
 
     Keyset pagination, each page its own statement: no transaction (and no snapshot
     holding back vacuum) lasts the whole scan.  A page may end inside a stream; the next
     one goes on from there.  Events committed while the scan runs are read if they sort
     after the position reached; a caller that must not miss any checks under a lock.
     """
-    after = _FIRST
+    after = (first, 0)
     while True:
-        rows = await db.fetch(_PAGE, *after, page_size)
+        rows = await db.fetch(_PAGE, *after, page_size, last)
         if rows:
             yield rows
         if len(rows) < page_size:
             return
-        last = rows[-1]
-        after = (last[0], last[1])
+        end = rows[-1]
+        after = (end[0], end[1])
 
 
 async def read_tails(db: Database, after: Mapping[UUID, int]) -> list[asyncpg.Record]:

@@ -33,9 +33,12 @@ class EventCodec:
         self.state_type: Any = Encounter[ruleset.state_type]  # type: ignore[name-defined]
         self._state_decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(self.state_type)
         self._encoder = msgspec.json.Encoder()
-        self._event_decoders: dict[str, msgspec.json.Decoder[Any]] = {
-            str(t.__struct_config__.tag): msgspec.json.Decoder(t) for t in self.event_types
+        self._event_decoders: dict[str, tuple[msgspec.json.Decoder[Any], int]] = {
+            tag: (msgspec.json.Decoder(t), self.upcasters.current_version(tag))
+            for t in self.event_types
+            for tag in [str(t.__struct_config__.tag)]
         }
+        """Per event type: a decoder of its Struct, and the version it decodes."""
 
     def to_new_event(self, event: msgspec.Struct) -> NewEvent:
         data = msgspec.to_builtins(event)
@@ -55,11 +58,11 @@ class EventCodec:
         stored data has no ``type`` key, the column says it).  Older data, and a type this
         codec does not know, go the way ``from_recorded`` goes: upcasters, then convert.
         """
-        decoder = self._event_decoders.get(event_type)
-        if decoder is None or type_version < self.upcasters.current_version(event_type):
+        known = self._event_decoders.get(event_type)
+        if known is None or type_version < known[1]:
             data = self.upcasters.upcast(event_type, type_version, msgspec.json.decode(data_json))
             return msgspec.convert({**data, "type": event_type}, self.event_union)
-        return decoder.decode(data_json)
+        return known[0].decode(data_json)
 
     def encode_state(self, encounter: Encounter[Any]) -> bytes:
         return self._encoder.encode(encounter)
