@@ -15,23 +15,30 @@ committed before the lock (its events are in the rebuild) or waits for the batch
 commit and then writes its rows on top of the rebuilt ones; readers see a stream's old
 rows or its new rows, never a mix.  No transaction lasts longer than one batch.
 
-Why it is fast (bench/loading.py; 1,000,000 events, 2 cores shared with PostgreSQL):
+How it is fast (bench/loading.py and README, Benchmarks, have the figures):
 
-- one reader streams every event in (stream_id, stream_version) order, in large pages,
-  with only the columns a fold needs (events/scan.py), while another connection writes;
+- one connection reads every event in (stream_id, stream_version) order, in large pages
+  of only the columns a fold needs (events/scan.py), while another writes and this
+  process folds;
 - ``data`` JSON text is decoded straight into the typed event (``EventCodec.decode_stored``);
 - each stream is folded once, ``before`` states are the previous step's ``after``, and
-  state JSON is encoded once per page of a stream, not per event;
-- rows are written with COPY, many streams per transaction, after one DELETE per table.
+  state JSON is encoded once per piece of a stream, not per event;
+- rows are written with COPY, many streams per transaction, after one DELETE per table;
+- the cyclic garbage collector is paused (``_collector_paused``);
+- ``rebuild_all_in_processes`` shares the streams out to worker processes, since folding
+  is Python work and one process folds on one core.
 """
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import multiprocessing
+import os
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from itertools import chain, groupby
+from itertools import chain, groupby, pairwise
 from operator import itemgetter
 from typing import Any
 from uuid import UUID
@@ -57,9 +64,11 @@ PAGE_EVENTS = 10_000
 """Events per read: large enough that a statement's cost is spread thin."""
 PIECE_EVENTS = 250
 """Events folded and projected at a time: their steps (with states before and after) are
-dropped after each piece, which keeps the heap small and the cyclic GC cheap."""
+dropped after each piece, which keeps the memory a long stream needs small."""
 BATCH_EVENTS = 20_000
 """Events per write transaction (whole streams, so a long stream makes a larger one)."""
+RANGES_PER_PROCESS = 4
+"""Ranges of stream ids each worker process of ``rebuild_all_in_processes`` takes on."""
 CHECKPOINT_EVERY = 100
 """Keep the state every this many versions, as the live path keeps snapshots: an undo or
 redo refolds from the newest one before what it touches, not from the first event."""
@@ -336,7 +345,8 @@ async def rebuild_all(
     batch_events: int = BATCH_EVENTS,
     ids: tuple[UUID, UUID] = (FIRST_ID, LAST_ID),
 ) -> tuple[int, int]:
-    """Rebuild every stream's read models; returns (streams, events).
+    """Rebuild the read models of every stream (with an id in ``ids``, from first to last
+    inclusive); returns (streams, events).
 
     Three tasks overlap, so PostgreSQL reads and writes while this process folds: one
     connection reads pages of events, one task folds them into batches of streams, and
@@ -373,3 +383,49 @@ def _collector_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+async def rebuild_all_in_processes(
+    database_url: str, processes: int | None = None
+) -> tuple[int, int]:
+    """``rebuild_all`` shared out to ``processes`` worker processes (default: one per
+    CPU); returns (streams, events).
+
+    Folding is Python work, which one process does on one core at a time; with workers,
+    each rebuilds the streams of its ranges of ids (several ranges per worker, so that
+    one slow range does not leave the others idle) on connections of its own.  Every
+    batch is still one transaction that locks its streams, whichever process runs it.
+    """
+    workers = processes or os.cpu_count() or 1
+    ranges = _id_ranges(workers * RANGES_PER_PROCESS)
+    loop = asyncio.get_running_loop()
+    spawn = multiprocessing.get_context("spawn")  # no copy of this process's loop, sockets
+    with ProcessPoolExecutor(workers, mp_context=spawn) as executor:
+        try:
+            done = await asyncio.gather(
+                *(loop.run_in_executor(executor, _rebuild_range, database_url, r) for r in ranges)
+            )
+        except BaseException:
+            executor.shutdown(wait=True, cancel_futures=True)
+            raise
+    return sum(streams for streams, _ in done), sum(events for _, events in done)
+
+
+def _id_ranges(count: int) -> list[tuple[UUID, UUID]]:
+    """``count`` ranges of equal width covering every stream id (ids are random)."""
+    width = (LAST_ID.int + 1) // count
+    bounds = [n * width for n in range(count)] + [LAST_ID.int + 1]
+    return [(UUID(int=lo), UUID(int=hi - 1)) for lo, hi in pairwise(bounds)]
+
+
+def _rebuild_range(database_url: str, ids: tuple[UUID, UUID]) -> tuple[int, int]:
+    """A worker process's share: ``rebuild_all`` over ``ids`` on a pool of its own."""
+
+    async def run() -> tuple[int, int]:
+        pool = await asyncpg.create_pool(database_url, min_size=2, max_size=2)
+        try:
+            return await rebuild_all(pool, ids=ids)
+        finally:
+            await pool.close()
+
+    return asyncio.run(run())

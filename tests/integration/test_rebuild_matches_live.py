@@ -10,7 +10,7 @@ and checkpoint sizes small enough that streams are split at every level.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, NamedTuple
 from uuid import UUID
 
 import asyncpg
@@ -21,7 +21,7 @@ from api.app import open_pool
 from api.settings import Settings
 from projections import rebuild
 from projections.inline import read_model_rows
-from projections.rebuild import rebuild_all, rebuild_stream
+from projections.rebuild import rebuild_all, rebuild_all_in_processes, rebuild_stream
 from service.commands import Actor, CommandEnvelope
 from service.core_events import NoteAdded
 from service.pipeline import CommandPipeline
@@ -118,14 +118,20 @@ async def play_mixed_history(pipeline: CommandPipeline, pool: asyncpg.Pool) -> l
     return [eid, fork_id]
 
 
+class Played(NamedTuple):
+    url: str
+    pool: asyncpg.Pool
+    streams: list[UUID]
+
+
 @pytest.fixture(scope="module")
-async def played(postgres_url: str) -> AsyncIterator[tuple[asyncpg.Pool, list[UUID]]]:
+async def played(postgres_url: str) -> AsyncIterator[Played]:
     """A database of its own, so that rebuild_all sees only these streams."""
     url = await create_database(postgres_url)
     pool = await open_pool(Settings(database_url=url))
     try:
         pipeline = CommandPipeline(pool, read_model_rows, snapshot_every=3)
-        yield pool, await play_mixed_history(pipeline, pool)
+        yield Played(url, pool, await play_mixed_history(pipeline, pool))
     finally:
         await pool.close()
         await drop_database(postgres_url, url)
@@ -147,10 +153,8 @@ async def damage_read_models(pool: asyncpg.Pool, eid: UUID) -> None:
     )
 
 
-async def test_the_history_has_what_the_rebuild_must_reproduce(
-    played: tuple[asyncpg.Pool, list[UUID]],
-) -> None:
-    pool, (eid, _fork) = played
+async def test_the_history_has_what_the_rebuild_must_reproduce(played: Played) -> None:
+    pool, eid = played.pool, played.streams[0]
     types = {r["type"] for r in await pool.fetch("SELECT type FROM events")}
     assert {"history.undone", "history.redone", "dice.rolls_revealed"} <= types
     assert {"dice.seed_revealed", "encounter.note_added", "encounter.forked"} <= types
@@ -161,9 +165,9 @@ async def test_the_history_has_what_the_rebuild_must_reproduce(
 
 
 async def test_rebuild_all_gives_the_live_rows_back(
-    played: tuple[asyncpg.Pool, list[UUID]], monkeypatch: pytest.MonkeyPatch
+    played: Played, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    pool, streams = played
+    _url, pool, streams = played
     live = await dump(pool)
     monkeypatch.setattr(rebuild, "PIECE_EVENTS", 4)
     monkeypatch.setattr(rebuild, "CHECKPOINT_EVERY", 5)
@@ -176,10 +180,8 @@ async def test_rebuild_all_gives_the_live_rows_back(
     assert counted == (len(streams), events)
 
 
-async def test_rebuild_all_with_default_sizes_and_rebuild_stream_agree(
-    played: tuple[asyncpg.Pool, list[UUID]],
-) -> None:
-    pool, streams = played
+async def test_rebuild_all_with_default_sizes_and_rebuild_stream_agree(played: Played) -> None:
+    _url, pool, streams = played
     live = await dump(pool)
     for eid in streams:
         await damage_read_models(pool, eid)
@@ -191,4 +193,14 @@ async def test_rebuild_all_with_default_sizes_and_rebuild_stream_agree(
             folded = await rebuild_stream(conn, eid)
         head = await pool.fetchval("SELECT version FROM streams WHERE stream_id = $1", eid)
         assert folded == head
+    assert await dump(pool) == live
+
+
+async def test_rebuild_in_worker_processes_gives_the_live_rows_back(played: Played) -> None:
+    url, pool, streams = played
+    live = await dump(pool)
+    for eid in streams:
+        await damage_read_models(pool, eid)
+    events = await pool.fetchval("SELECT count(*) FROM events")
+    assert await rebuild_all_in_processes(url, processes=2) == (len(streams), events)
     assert await dump(pool) == live
