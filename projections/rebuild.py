@@ -188,6 +188,12 @@ class _StreamFold:
         return step
 
 
+def _pieces(rows: list[asyncpg.Record]) -> Iterator[list[asyncpg.Record]]:
+    """``rows`` of one stream, PIECE_EVENTS at a time."""
+    for at in range(0, len(rows), PIECE_EVENTS):
+        yield rows[at : at + PIECE_EVENTS]
+
+
 def _ruleset_of(first: asyncpg.Record) -> str:
     """The ruleset named by a stream's first event (encounter.created or .forked)."""
     if first[1] != 1:
@@ -257,7 +263,8 @@ async def _write(conn: Connection, folds: Sequence[_StreamFold]) -> None:
     behind = {sid: by_id[sid].version for sid, version in heads if version != by_id[sid].version}
     if behind:
         for sid, rows in groupby(await read_tails(conn, behind), key=itemgetter(0)):
-            by_id[sid].feed(list(rows))
+            for piece in _pieces(list(rows)):
+                by_id[sid].feed(piece)
     await conn.execute(_DELETE, ids)
     states = [f.state_row for f in folds if f.state_row is not None]
     await conn.copy_records_to_table("encounter_state", records=states, columns=STATE_COLUMNS)
@@ -299,9 +306,8 @@ async def _folds(pages: asyncio.Queue[list[asyncpg.Record] | None]) -> AsyncIter
                 current = None
             if current is None:
                 current = _StreamFold(sid)
-            of_stream = list(rows)
-            for at in range(0, len(of_stream), PIECE_EVENTS):
-                current.feed(of_stream[at : at + PIECE_EVENTS])
+            for piece in _pieces(list(rows)):
+                current.feed(piece)
                 # Let the reader and the writer send and receive while this task folds.
                 await asyncio.sleep(0)
     if current is not None:
