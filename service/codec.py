@@ -39,6 +39,9 @@ class EventCodec:
             for tag in [str(t.__struct_config__.tag)]
         }
         """Per event type: a decoder of its Struct, and the version it decodes."""
+        self._event_types_by_tag: dict[str, type[msgspec.Struct]] = {
+            str(t.__struct_config__.tag): t for t in self.event_types
+        }
 
     def to_new_event(self, event: msgspec.Struct) -> NewEvent:
         data = msgspec.to_builtins(event)
@@ -46,7 +49,13 @@ class EventCodec:
         return NewEvent(type=tag, data=data, type_version=self.upcasters.current_version(tag))
 
     def from_recorded(self, recorded: RecordedEvent) -> Any:
+        """Converted into the Struct its type names, not into the union of all of them:
+        the same result, about 25 times faster (bench/README, loading); only a type this
+        codec does not know goes through the union, for its error message."""
         data = self.upcasters.upcast(recorded.type, recorded.type_version, recorded.data)
+        known = self._event_types_by_tag.get(recorded.type)
+        if known is not None:
+            return msgspec.convert(data, known)
         return msgspec.convert({**data, "type": recorded.type}, self.event_union)
 
     def decode_stored(self, event_type: str, type_version: int, data_json: str | bytes) -> Any:
