@@ -3,7 +3,7 @@
 -- dicts it encoded (events/store.py, PreparedAppend.recorded), so with json every later
 -- read returns the same keys in the same order; and json is only checked on the way in,
 -- not parsed into jsonb's tree, which a command's one write statement does for every
--- row (bench/README: PostgreSQL's share of a command).  Nothing queries these columns
+-- row (README, Benchmarks: PostgreSQL's share of a command).  Nothing queries these columns
 -- by containment; ->> works on json as it does on jsonb.
 ALTER TABLE events ALTER COLUMN metadata TYPE json USING metadata::json;
 ALTER TABLE encounter_state ALTER COLUMN state TYPE json USING state::json;
