@@ -1,8 +1,8 @@
 """Idempotency keys: a request sent twice with the same key appends once.
 
-The first response is stored in the same transaction as the events it describes, so a
-stored response always means the events are there, and a crash between the two cannot
-make a retry append a second time.
+The first response is stored by the same statement as the events it describes
+(service/commit.py), so a stored response always means the events are there, and a crash
+between the two cannot make a retry append a second time.
 """
 
 from __future__ import annotations
@@ -10,15 +10,8 @@ from __future__ import annotations
 import hashlib
 from uuid import UUID
 
-import msgspec
-
-from events.db import Connection, Database
+from events.db import Database
 from events.errors import IdempotencyKeyReused
-
-
-class StoredResponse(msgspec.Struct, frozen=True):
-    request_hash: str
-    response: bytes
 
 
 def request_fingerprint(body: bytes) -> str:
@@ -37,21 +30,3 @@ async def find_response(db: Database, stream_id: UUID, key: str, request_hash: s
     if row["request_hash"] != request_hash:
         raise IdempotencyKeyReused(key)
     return bytes(row["response"])
-
-
-async def save_response(
-    conn: Connection, stream_id: UUID, key: str, request_hash: str, response: bytes
-) -> None:
-    """Record the response inside the append's transaction.
-
-    A concurrent request with the same key that got here first makes this raise
-    asyncpg.UniqueViolationError; the caller rolls back and serves the stored response.
-    """
-    await conn.execute(
-        """INSERT INTO idempotency_keys (stream_id, key, request_hash, response)
-           VALUES ($1, $2, $3, $4)""",
-        stream_id,
-        key,
-        request_hash,
-        response,
-    )

@@ -122,8 +122,8 @@ class Opened(NamedTuple):
 class Decision(msgspec.Struct, frozen=True):
     events: tuple[Any, ...]
     roll_source: str | None = None
-    new_seed: tuple[int, bytes, str] | None = None
-    """(epoch, seed, client_seed) to store with the events when a new epoch opens."""
+    new_seed: NewSeed | None = None
+    """The secret seed to store with the events when a new dice epoch opens."""
 
 
 class CommandPipeline:
@@ -232,11 +232,8 @@ class CommandPipeline:
             if stored is not None:
                 return Opened(stored, None)
         encounter_id = uuid4()
-        seed, client = new_seed(), client_seed or str(encounter_id)
-        decision = Decision(
-            events=(first, SeedCommitted(epoch=1, commitment=commitment(seed), client_seed=client)),
-            new_seed=(1, seed, client),
-        )
+        seed = _new_epoch(1, client_seed or str(encounter_id))
+        decision = Decision(events=(first, _committed_to(seed)), new_seed=seed)
         codec = codec_for(first.ruleset)
 
         def respond(final: Encounter[Any]) -> CreatedEncounter:
@@ -246,12 +243,12 @@ class CommandPipeline:
                 name=first.name,
                 version=final.version,
                 dice_commitment=final.dice.commitment,
-                client_seed=client,
+                client_seed=seed.client_seed,
                 forked_from=final.forked_from,
                 events=[],
             )
 
-        key = Idempotency(namespace, idempotency_key, request_hash) if idempotency_key else None
+        key = _keyed(namespace, idempotency_key, request_hash)
         try:
             async with self._pool.acquire() as conn, conn.transaction():
                 head = await create_stream(conn, encounter_id)
@@ -264,10 +261,7 @@ class CommandPipeline:
         except (asyncpg.UniqueViolationError, _AnsweredBefore) as clash:
             stored = await self._first_response(clash, namespace, idempotency_key, request_hash)
             return Opened(stored, None)
-        recorded, response = written
-        self._committed(encounter_id, decision, final, recorded)
-        await self._notify(encounter_id, recorded)
-        return Opened(response, gm.token)
+        return Opened(await self._committed(write, final, written), gm.token)
 
     async def execute(
         self,
@@ -321,14 +315,10 @@ class CommandPipeline:
             dice = loaded.encounter.dice
             seed = self._seeds.get((encounter_id, dice.epoch))
             assert seed is not None  # _run preloads it
-            fresh, epoch = new_seed(), dice.epoch + 1
-            client = next_client_seed or dice.client_seed
+            fresh = _new_epoch(dice.epoch + 1, next_client_seed or dice.client_seed)
             return Decision(
-                events=(
-                    SeedRevealed(epoch=dice.epoch, seed=seed.hex()),
-                    SeedCommitted(epoch=epoch, commitment=commitment(fresh), client_seed=client),
-                ),
-                new_seed=(epoch, fresh, client),
+                events=(SeedRevealed(epoch=dice.epoch, seed=seed.hex()), _committed_to(fresh)),
+                new_seed=fresh,
             )
 
         return await self._run(encounter_id, decide, command_type="dice.reveal_seed", **write)
@@ -437,7 +427,6 @@ class CommandPipeline:
             return None  # perhaps only stale: refused for good under the lock, if at all
         if not decision.events:
             return None
-        key = Idempotency(encounter_id, idempotency_key, request_hash) if idempotency_key else None
         write, final = await self._prepare(
             None,
             codec,
@@ -446,9 +435,9 @@ class CommandPipeline:
             cached.head,
             decision,
             actor,
-            {"command_type": command_type, "idempotency_key": idempotency_key},
+            _command_metadata(command_type, idempotency_key),
             _result_for(encounter_id),
-            key,
+            _keyed(encounter_id, idempotency_key, request_hash),
         )
         try:
             async with self._pool.acquire() as conn:
@@ -457,9 +446,7 @@ class CommandPipeline:
             return await self._first_response(clash, encounter_id, idempotency_key, request_hash)
         if isinstance(outcome, Refused):
             return None
-        self._committed(encounter_id, decision, final, outcome.recorded)
-        await self._notify(encounter_id, outcome.recorded)
-        return outcome.response
+        return await self._committed(write, final, outcome)
 
     async def _run(
         self,
@@ -478,7 +465,6 @@ class CommandPipeline:
             if stored is not None:
                 return stored
         codec = codec_for(await self._ruleset(encounter_id))
-        key = Idempotency(encounter_id, idempotency_key, request_hash) if idempotency_key else None
         try:
             async with self._pool.acquire() as conn, conn.transaction():
                 loaded = await self._lock_and_load(conn, codec, encounter_id)
@@ -500,16 +486,14 @@ class CommandPipeline:
                     loaded.head,
                     decision,
                     actor,
-                    {"command_type": command_type, "idempotency_key": idempotency_key},
+                    _command_metadata(command_type, idempotency_key),
                     _result_for(encounter_id),
-                    key,
+                    _keyed(encounter_id, idempotency_key, request_hash),
                 )
-                recorded, response = await self._commit_locked(conn, write)
+                written = await self._commit_locked(conn, write)
         except (asyncpg.UniqueViolationError, _AnsweredBefore) as clash:
             return await self._first_response(clash, encounter_id, idempotency_key, request_hash)
-        self._committed(encounter_id, decision, final, recorded)
-        await self._notify(encounter_id, recorded)
-        return response
+        return await self._committed(write, final, written)
 
     async def _commit_locked(self, conn: Connection, write: CommandWrite) -> Written:
         """The write statement under the stream row's lock, where only a revoked token
@@ -521,23 +505,20 @@ class CommandPipeline:
             raise TokenRevoked()
         if outcome.key_used:
             raise _AnsweredBefore()
-        head = write.append.head
-        raise VersionConflict(write.append.stream_id, head.version, head.version)
+        raise RuntimeError(f"stream {write.append.stream_id} moved while its row was locked")
 
-    def _committed(
-        self,
-        encounter_id: UUID,
-        decision: Decision,
-        final: Encounter[Any],
-        recorded: Sequence[RecordedEvent],
-    ) -> None:
-        """Remember what a committed command produced.  Only after the commit: a seed
-        cached from a transaction that rolled back would make this process roll dice from
-        a seed nobody committed to."""
-        self._cache.put(encounter_id, Loaded(final, _head_after(recorded)))
-        if decision.new_seed is not None:
-            epoch, seed, _client = decision.new_seed
-            self._seeds.put((encounter_id, epoch), seed)
+    async def _committed(
+        self, write: CommandWrite, final: Encounter[Any], written: Written
+    ) -> bytes:
+        """Remember what a committed command produced, tell live subscribers, and give
+        its answer.  Only after the commit: a seed cached from a transaction that rolled
+        back would make this process roll dice from a seed nobody committed to."""
+        encounter_id = write.append.stream_id
+        self._cache.put(encounter_id, Loaded(final, write.append.new_head))
+        if write.seed is not None:
+            self._seeds.put((encounter_id, write.seed.epoch), write.seed.seed)
+        await self._notify(encounter_id, written.recorded)
+        return written.response
 
     async def _first_response(
         self,
@@ -635,17 +616,13 @@ class CommandPipeline:
             for step in applied
             if step.after.version % self._snapshot_every == 0
         ]
-        seed = None
-        if decision.new_seed is not None:
-            epoch, secret, client = decision.new_seed
-            seed = NewSeed(epoch, secret, client, commitment(secret))
         final = applied[-1].after
         write = CommandWrite(
             append=prepared,
             rows=self._projector(codec, applied),
             answer=answer_of(respond(final), prepared),
             snapshots=snapshots,
-            seed=seed,
+            seed=decision.new_seed,
             idempotency=idempotency,
             token_id=actor.token_id,
         )
@@ -721,6 +698,19 @@ def _result_for(encounter_id: UUID) -> Callable[[Encounter[Any]], CommandResult]
     return respond
 
 
-def _head_after(recorded: Sequence[RecordedEvent]) -> StreamHead:
-    last = recorded[-1]
-    return StreamHead(version=last.stream_version, last_hash=last.hash)
+def _command_metadata(command_type: str, idempotency_key: str | None) -> dict[str, Any]:
+    return {"command_type": command_type, "idempotency_key": idempotency_key}
+
+
+def _keyed(namespace: UUID, key: str | None, request_hash: str) -> Idempotency | None:
+    return Idempotency(namespace, key, request_hash) if key else None
+
+
+def _new_epoch(epoch: int, client_seed: str) -> NewSeed:
+    """A fresh secret seed for a dice epoch, with the commitment published for it."""
+    seed = new_seed()
+    return NewSeed(epoch, seed, client_seed, commitment(seed))
+
+
+def _committed_to(seed: NewSeed) -> SeedCommitted:
+    return SeedCommitted(epoch=seed.epoch, commitment=seed.commitment, client_seed=seed.client_seed)

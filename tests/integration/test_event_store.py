@@ -12,7 +12,7 @@ import pytest
 
 from events.envelope import GENESIS_HASH, NewEvent
 from events.errors import IdempotencyKeyReused, VersionConflict
-from events.idempotency import find_response, save_response
+from events.idempotency import find_response
 from events.store import (
     StreamHead,
     append,
@@ -134,16 +134,17 @@ async def test_idempotency_key_returns_first_response_and_refuses_other_bodies(
     pool: asyncpg.Pool,
 ) -> None:
     stream_id = await _new_stream(pool)
-    async with pool.acquire() as conn, conn.transaction():
-        await save_response(conn, stream_id, "k1", "hash-a", b'{"version": 1}')
+    store = (
+        "INSERT INTO idempotency_keys (stream_id, key, request_hash, response)"
+        " VALUES ($1, $2, $3, $4)"
+    )
+    await pool.execute(store, stream_id, "k1", "hash-a", b'{"version": 1}')
     assert await find_response(pool, stream_id, "k1", "hash-a") == b'{"version": 1}'
     assert await find_response(pool, stream_id, "k2", "hash-a") is None
     with pytest.raises(IdempotencyKeyReused):
         await find_response(pool, stream_id, "k1", "hash-b")
-    async with pool.acquire() as conn:
-        with pytest.raises(asyncpg.UniqueViolationError):
-            async with conn.transaction():
-                await save_response(conn, stream_id, "k1", "hash-a", b'{"version": 2}')
+    with pytest.raises(asyncpg.UniqueViolationError):
+        await pool.execute(store, stream_id, "k1", "hash-a", b'{"version": 2}')
 
 
 async def test_append_to_missing_stream_is_refused(pool: asyncpg.Pool) -> None:
