@@ -37,7 +37,8 @@ from service.rulesets.aeonis.narrate import narrate
 from service.rulesets.aeonis.options import OPTION_NOTES, AeonisOptions
 from service.rulesets.aeonis.state import State, initial_state, round_of
 
-STATE_SCHEMA_VERSION = 1
+STATE_SCHEMA_VERSION = 2
+"""2: Battle lost ``rounds_this_action`` (never read)."""
 
 SUMMARY = (
     "Aeonis: The Shattered Empire combat: hex battles with Battle Lines (cap 3, or 5 on "

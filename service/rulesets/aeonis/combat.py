@@ -32,7 +32,6 @@ from service.rulesets.aeonis.events import (
     LordCaptured,
     Strike,
 )
-from service.rulesets.aeonis.evolve import evolve
 from service.rulesets.aeonis.rules import battle_at, ensure_attacker, restored, short, side_name
 from service.rulesets.aeonis.state import (
     CAPTURE_RENOWN,
@@ -62,17 +61,7 @@ def fight(state: State, command: Fight, dice: Dice) -> tuple[Event, ...]:
     )
     resolution = _Round(state, battle, {**battle.targets, **command.targets}, dice)
     fought = resolution.run(command.hex)
-    return (*fought, *victory_check(resolution.after(fought), command.hex))
-
-
-def victory_check(state: State, hex_key: str) -> tuple[Event, ...]:
-    """Section 4 step 6 when a side has no committed units left (AEC-22, AEC-A13)."""
-    battle = state.battles[hex_key]
-    if not battle.committed(battle.attacker):
-        return (BattleEnded(hex=hex_key, outcome="defender_held", healed=restored(state, battle)),)
-    if not battle.committed(battle.defender):
-        return (BattleWon(hex=hex_key, side=battle.attacker),)
-    return ()
+    return (*fought, *resolution.victory_check(command.hex))
 
 
 def _not_ready(state: State, battle: Battle, hex_key: str) -> str:
@@ -137,11 +126,23 @@ class _Round:
         )
         return (fought, *self._captures(lords))
 
-    def after(self, events: tuple[Event, ...]) -> State:
-        state = self.state
-        for event in events:
-            state = evolve(state, event)
-        return state
+    def victory_check(self, hex_key: str) -> tuple[Event, ...]:
+        """Section 4 step 6 when a side has no committed units left (AEC-22, AEC-A13),
+        judged on the lines and hit points as this round left them."""
+        attacker, defender = self.battle.attacker, self.battle.defender
+        if not (self.lines[attacker] or self.reserves[attacker]):
+            after = replace(
+                self.battle,
+                attacker_line=(),
+                attacker_reserves=(),
+                defender_line=tuple(self.lines[defender]),
+                defender_reserves=tuple(self.reserves[defender]),
+            )
+            healed = restored(self.state, after, self.hp)
+            return (BattleEnded(hex=hex_key, outcome="defender_held", healed=healed),)
+        if not (self.lines[defender] or self.reserves[defender]):
+            return (BattleWon(hex=hex_key, side=attacker),)
+        return ()
 
     def _reinforce(self, side: str) -> tuple[str, ...]:
         """4.1: promote Reserves, in commitment order, until the line reaches the cap."""
@@ -160,7 +161,7 @@ class _Round:
 
     def _strike(self, striker: str, step: StrikeStep) -> None:
         battle, state = self.battle, self.state
-        enemy = battle.defender if state.units[striker].side == battle.attacker else battle.attacker
+        enemy = battle.opponent(state.units[striker].side)
         line = self.lines[enemy]
         chosen = self.targets.get(striker)
         target = chosen if chosen in line else (line[0] if line else None)
@@ -213,7 +214,7 @@ class _Round:
         gains: dict[str, tuple[int, int]] = {}
         for lord in lords:
             owner = self.state.units[lord].side
-            captor = self.battle.defender if owner == self.battle.attacker else self.battle.attacker
+            captor = self.battle.opponent(owner)
             side = self.state.sides[captor]
             renown, vp = gains.get(captor, (side.renown, side.vp))
             gains[captor] = (renown + CAPTURE_RENOWN, vp + CAPTURE_VP)

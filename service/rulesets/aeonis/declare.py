@@ -208,8 +208,8 @@ def defend(state: State, command: Defend) -> tuple[Event, ...]:
 def set_targets(state: State, command: SetTargets) -> tuple[Event, ...]:
     battle = battle_at(state, command.hex)
     ensure_side_in_battle(state, battle, command.side, command.hex)
-    enemy = battle.defender if command.side == battle.attacker else battle.attacker
-    check_targets(state, battle, command.side, command.targets, enemy_line=battle.line(enemy))
+    enemy_line = battle.line(battle.opponent(command.side))
+    check_targets(state, battle, command.side, command.targets, enemy_line=enemy_line)
     return (TargetsSet(hex=command.hex, side=command.side, targets=dict(command.targets)),)
 
 
@@ -225,7 +225,7 @@ def check_targets(
     """Strikers are the side's committed units (and ``own``, about to be committed);
     targets are enemy Battle Line units (AEC-A9)."""
     mine = (*battle.committed(side), *own)
-    enemy = battle.defender if side == battle.attacker else battle.attacker
+    enemy = battle.opponent(side)
     for striker, target in targets.items():
         if striker not in mine:
             raise RuleViolation(

@@ -115,7 +115,6 @@ def evolve(state: State, event: Event) -> State:
                     b,
                     attacker_reserves=(*b.attacker_reserves, *event.reinforcements),
                     step=event.step,
-                    rounds_this_action=0,
                     pressed=False,
                 ),
             )
@@ -146,10 +145,8 @@ def evolve(state: State, event: Event) -> State:
                 lord.side: replace(loser, lord_captured_by=event.by),
                 event.by: replace(captor, renown=event.renown_after, vp=event.vp_after),
             }
-            battles = _without(state.battles, (event.lord,))
-            return replace(
-                state, units={**state.units, event.lord: lord}, sides=sides, battles=battles
-            )
+            # BattleRoundFought.captured took the Lord off its battle already.
+            return replace(state, units={**state.units, event.lord: lord}, sides=sides)
         case Retreated():
             if not event.moved or event.to is None:
                 return state
@@ -174,7 +171,7 @@ def evolve(state: State, event: Event) -> State:
             return _battle(
                 state,
                 event.hex,
-                lambda b: replace(b, step="paused", rounds_this_action=0, pressed=False),
+                lambda b: replace(b, step="paused", pressed=False),
             )
         case BattleWon():
             won = _hex(
@@ -188,12 +185,8 @@ def evolve(state: State, event: Event) -> State:
         case BattleEnded():
             return _battle_over(state, event.hex, event.healed)
         case SideValueSet():
-            field, value = event.field, event.value
-            if field == "ap":
-                return _side(state, event.side, lambda s: replace(s, ap=value))
-            if field == "renown":
-                return _side(state, event.side, lambda s: replace(s, renown=value))
-            return _side(state, event.side, lambda s: replace(s, vp=value))
+            change = {event.field: event.value}  # ap, renown or vp
+            return _side(state, event.side, lambda s: replace(s, **change))
         case UnitHpSet():
             return replace(
                 state, units=_units(state, (event.unit,), lambda u: replace(u, hp=event.hp))
@@ -227,19 +220,16 @@ def _round_fought(state: State, event: BattleRoundFought) -> State:
             battle = replace(battle, attacker_line=line, attacker_reserves=reserves)
         else:
             battle = replace(battle, defender_line=line, defender_reserves=reserves)
-    battle = replace(
-        battle,
-        rounds_fought=event.number,
-        rounds_this_action=battle.rounds_this_action + 1,
-        step="attacker_retreat",
-    )
+    battle = replace(battle, rounds_fought=event.number, step="attacker_retreat")
+    fallen = (*event.destroyed, *event.captured)
+    if fallen:  # a unit fights in one battle at a time: only this one loses them
+        battle = _strip(battle, set(fallen))
     units = dict(state.units)
     for strike in event.strikes:
         units[strike.target] = replace(units[strike.target], hp=strike.target_hp)
     for gone in event.destroyed:
         del units[gone]
-    battles = _without({**state.battles, event.hex: battle}, (*event.destroyed, *event.captured))
-    return replace(state, units=units, battles=battles)
+    return replace(state, units=units, battles={**state.battles, event.hex: battle})
 
 
 def _battle_over(state: State, hex_key: str, healed: tuple[str, ...]) -> State:
@@ -253,21 +243,23 @@ def _without(battles: dict[str, Battle], gone: Collection[str]) -> dict[str, Bat
     if not gone:
         return battles
     gone = set(gone)
+    return {key: _strip(b, gone) for key, b in battles.items()}
 
-    def strip(units: tuple[str, ...]) -> tuple[str, ...]:
+
+def _strip(battle: Battle, gone: Collection[str]) -> Battle:
+    """``battle`` with ``gone`` units taken off its lines, reserves and targets."""
+
+    def keep(units: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(u for u in units if u not in gone)
 
-    return {
-        key: replace(
-            b,
-            attacker_line=strip(b.attacker_line),
-            attacker_reserves=strip(b.attacker_reserves),
-            defender_line=strip(b.defender_line),
-            defender_reserves=strip(b.defender_reserves),
-            targets={s: t for s, t in b.targets.items() if s not in gone and t not in gone},
-        )
-        for key, b in battles.items()
-    }
+    return replace(
+        battle,
+        attacker_line=keep(battle.attacker_line),
+        attacker_reserves=keep(battle.attacker_reserves),
+        defender_line=keep(battle.defender_line),
+        defender_reserves=keep(battle.defender_reserves),
+        targets={s: t for s, t in battle.targets.items() if s not in gone and t not in gone},
+    )
 
 
 def _units(state: State, ids: Collection[str], change: Callable[[Unit], Unit]) -> dict[str, Unit]:

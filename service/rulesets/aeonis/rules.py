@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from service.ruleset import RuleViolation
 from service.rulesets.aeonis.state import (
@@ -119,9 +119,10 @@ def no_duplicates(ids: Iterable[str], what: str) -> None:
         seen.add(unit_id)
 
 
-def restored(state: State, battle: Battle) -> tuple[str, ...]:
+def restored(state: State, battle: Battle, hp: Mapping[str, int] | None = None) -> tuple[str, ...]:
     """Surviving non-Lord units to restore to full hp when the battle ends, if the
-    encounter does not keep unit damage (AEC-A1)."""
+    encounter does not keep unit damage (AEC-A1).  ``hp`` gives hit points that differ
+    from the state's (a battle round still being resolved)."""
     if state.options.unit_damage_persists:
         return ()
     return tuple(
@@ -129,5 +130,5 @@ def restored(state: State, battle: Battle) -> tuple[str, ...]:
         for u in battle.all_units()
         if (unit := state.units.get(u)) is not None
         and unit.kind in UNIT_STATS
-        and unit.hp < max_hp(state, unit)
+        and (unit.hp if hp is None else hp[u]) < max_hp(state, unit)
     )

@@ -150,8 +150,8 @@ def abandoned_battles(state: State, left: tuple[str, ...]) -> tuple[Event, ...]:
     The same holds for a battle kept between Attack actions by the 'paused' option."""
     ended: list[Event] = []
     for hex_key, battle in state.battles.items():
-        remaining = [u for u in battle.committed(battle.attacker) if u not in left]
-        if left and not remaining and any(u in left for u in battle.committed(battle.attacker)):
+        committed = battle.committed(battle.attacker)
+        if committed and all(u in left for u in committed):
             why = (
                 f"{side_name(state, battle.attacker)} has no committed units adjacent to "
                 f"{hex_key} any more (section 6.3)"

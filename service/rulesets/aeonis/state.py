@@ -127,11 +127,14 @@ class Battle(msgspec.Struct, frozen=True, kw_only=True):
     """Standing target choices, striker -> enemy unit."""
     rounds_fought: int = 0
     """Battle rounds fought in this battle (siege rounds for a siege)."""
-    rounds_this_action: int = 0
     pressed: bool = False
     """Press the Attack was used in the current Attack action (AEC-16)."""
     retreat_allowed: bool = False
     """A GM ruling (card, spell or motion) lets the defender retreat from a City/Fortress."""
+
+    def opponent(self, side: str) -> str:
+        """The other side of this battle."""
+        return self.defender if side == self.attacker else self.attacker
 
     def line(self, side: str) -> tuple[str, ...]:
         return self.attacker_line if side == self.attacker else self.defender_line
