@@ -105,7 +105,8 @@ def narrate(state: State, event: Event) -> str:
                 f"{event.ap_after} left){added}"
             )
         case DefenceDeclared():
-            walls = "" if not event.siege else "; the walls are held (Siege marker)"
+            holds = event.siege and not state.battles[event.hex].siege
+            walls = "; the walls are held (Siege marker)" if holds else ""
             line = f"Battle Line: {units(event.line)}; " if event.line else ""
             reserves = f"Reserves: {units(event.reserves)}"
             return f"{side(event.side)} defends {event.hex}. {line}{reserves}{walls}"
@@ -133,7 +134,8 @@ def narrate(state: State, event: Event) -> str:
                 f"{event.ap_after} left){added}"
             )
         case AttackActionEnded():
-            return f"The Attack action on {event.hex} ends; the siege goes on"
+            after = "the siege goes on" if state.battles[event.hex].siege else "the battle pauses"
+            return f"The Attack action on {event.hex} ends; {after}"
         case BattleWon():
             line = f"{side(event.side)} wins {event.hex} and takes control"
             return _ruling(line, event.reason)
