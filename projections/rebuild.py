@@ -54,11 +54,11 @@ from projections.inline import read_model_rows
 from service.codec import EventCodec
 from service.commit import StateRow
 from service.core_events import Redone, Undone
-from service.encounter import Encounter, evolve
-from service.history import earliest_touched, reverted_versions
+from service.encounter import Encounter
+from service.history import earliest_touched
+from service.loading import fold_decoded
 from service.pipeline import AppliedEvent, applied_steps
 from service.registry import codec_for
-from service.ruleset import Ruleset
 
 PAGE_EVENTS = 10_000
 """Events per read: large enough that a statement's cost is spread thin."""
@@ -180,7 +180,9 @@ class _StreamFold:
         tail = [
             decode(row[2], row[3], row[4]) for row in self.stored[start : recorded.stream_version]
         ]
-        after = _refold(self.codec.ruleset, base, start + 1, tail)
+        versions = range(start + 1, recorded.stream_version + 1)
+        after = fold_decoded(self.codec.ruleset, base, versions, tail)
+        assert after is not None
         if after.version % CHECKPOINT_EVERY == 0:
             self.checkpoints.append(after)
         step = AppliedEvent(recorded, event, self.state, after)
@@ -231,22 +233,6 @@ def _decode(
         )
         events.append(decode(type_, type_version, data))
     return recorded, events
-
-
-def _refold(
-    ruleset: Ruleset[Any, Any, Any, Any],
-    base: Encounter[Any] | None,
-    first_version: int,
-    tail: Sequence[Any],
-) -> Encounter[Any]:
-    """``service.loading.fold`` on events already decoded: ``base`` with ``tail`` folded
-    in, skipping those the history events among them leave out of effect."""
-    reverted = reverted_versions(e for e in tail if isinstance(e, Undone | Redone))
-    state = base
-    for version, event in enumerate(tail, start=first_version):
-        state = evolve(ruleset, state, event, reverted=version in reverted)
-    assert state is not None
-    return state
 
 
 async def _write(conn: Connection, folds: Sequence[_StreamFold]) -> None:

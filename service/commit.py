@@ -261,7 +261,8 @@ def placeholders(prepared: PreparedAppend) -> list[RecordedEvent]:
     return prepared.recorded([0] * len(prepared.versions))
 
 
-def answer_of(response: Any, prepared: PreparedAppend) -> Answer:
-    """The ``Answer`` for a response Struct whose ``events`` field the write fills in."""
+def answer_of(response: Any, events: list[RecordedEvent]) -> Answer:
+    """The ``Answer`` for a response Struct whose ``events`` field the write fills in;
+    ``events`` are the ``placeholders`` of the write."""
     template = _encode(msgspec.structs.replace(response, events=[]))
-    return Answer(template, placeholders(prepared))
+    return Answer(template, events)

@@ -8,7 +8,7 @@ transaction), so the history events of the tail alone say which tail events coun
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 from uuid import UUID
 
@@ -23,6 +23,7 @@ from service.core_events import CommandSpan, HistoryEvent, Redone, Undone
 from service.encounter import Encounter, evolve, schema_version
 from service.history import Entry, Outline, earliest_touched, kind_of, reverted_versions
 from service.registry import codec_for
+from service.ruleset import Ruleset
 
 
 class Loaded(msgspec.Struct, frozen=True):
@@ -55,16 +56,26 @@ def fold(
     """
     decoded = [codec.from_recorded(recorded) for recorded in events]
     history = [e for e in decoded if isinstance(e, Undone | Redone)]
-    reverted: set[int] = set()
     if history:
         base = encounter.version if encounter is not None else 0
         if min(earliest_touched(e) for e in history) <= base:
             raise HistoryBeforeBase(base)
-        reverted = reverted_versions(history)
-    for recorded, event in zip(events, decoded, strict=True):
-        encounter = evolve(
-            codec.ruleset, encounter, event, reverted=recorded.stream_version in reverted
-        )
+    versions = [recorded.stream_version for recorded in events]
+    return fold_decoded(codec.ruleset, encounter, versions, decoded)
+
+
+def fold_decoded(
+    ruleset: Ruleset[Any, Any, Any, Any],
+    encounter: Encounter[Any] | None,
+    versions: Iterable[int],
+    events: Sequence[Any],
+) -> Encounter[Any] | None:
+    """``encounter`` with typed ``events`` (stored at ``versions``) folded in, skipping
+    those the undos and redos among them take out of effect.  Whether they reach back
+    past ``encounter`` is the caller's to know (``fold`` checks it)."""
+    reverted = reverted_versions(e for e in events if isinstance(e, Undone | Redone))
+    for version, event in zip(versions, events, strict=True):
+        encounter = evolve(ruleset, encounter, event, reverted=version in reverted)
     return encounter
 
 

@@ -620,7 +620,7 @@ class CommandPipeline:
         write = CommandWrite(
             append=prepared,
             rows=self._projector(codec, applied),
-            answer=answer_of(respond(final), prepared),
+            answer=answer_of(respond(final), recorded),
             snapshots=snapshots,
             seed=decision.new_seed,
             idempotency=idempotency,
