@@ -35,7 +35,7 @@ from service.rulesets.aeonisk.narrate import narrate
 from service.rulesets.aeonisk.options import OPTION_NOTES, AeoniskOptions
 from service.rulesets.aeonisk.state import State, initial_state, round_of
 
-STATE_SCHEMA_VERSION = 1
+STATE_SCHEMA_VERSION = 2
 
 SUMMARY = (
     "Aeonisk Tactical Module v1.2.1 (YAGS): Attribute x Skill + d20 against 10/20/30 with a "

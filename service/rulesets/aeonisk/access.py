@@ -16,7 +16,7 @@ from service.rulesets.aeonisk.commands import (
     React,
     Resolve,
 )
-from service.rulesets.aeonisk.rules import queue
+from service.rulesets.aeonisk.rules import next_pending
 from service.rulesets.aeonisk.state import Slow, State
 
 
@@ -25,7 +25,7 @@ def acts_for(state: State, command: Command) -> frozenset[str] | None:
         case Declare() | React() | FreeStrike() | ChooseSuppression():
             return frozenset({command.character})
         case Resolve() if not (command.attack_modifiers or command.defence_modifiers):
-            pending = queue(state) if isinstance(state.phase, Slow) else []
-            return frozenset({pending[0][0].id}) if pending else None
+            pending = next_pending(state) if isinstance(state.phase, Slow) else None
+            return frozenset({pending[0].id}) if pending else None
         case _:
             return None

@@ -122,14 +122,13 @@ def _token(state: State, who: Character, command: Declare) -> None:
 def _action(state: State, who: Character, action: AnyAction, slot: str) -> None:
     match action:
         case Attack():
-            target = _target(state, who, action.target)
+            _target(state, who, action.target)
             weapon = _weapon(who, action.weapon)
             _traits(who, action.attribute, action.skill)
             if action.running and not weapon.ranged:
                 raise RuleViolation("'running while shooting' needs a ranged weapon (section 6)")
             if action.void_surge:
                 _surge(who)
-            del target
         case Charge():
             target = _target(state, who, action.target)
             weapon = _weapon(who, action.weapon)

@@ -69,9 +69,8 @@ def evolve(state: State, event: ev.Event) -> State:
             return _spent(state, event)
         case ev.BondedDefenceGiven():
             bonding = Bonding(by=event.by, ally=event.ally, attacker=event.attacker)
-            state = _reacted(state, event.by)
-            state = replace(state, bondings=(*state.bondings, bonding))
-            return _update(state, event.by, lambda c: replace(c, backlash=2))
+            state = _reacted(state, event.by, backlash=2)
+            return replace(state, bondings=(*state.bondings, bonding))
         case ev.HeroicBurnMade():
             if event.reaction:
                 state = _reacted(state, event.character)
@@ -198,12 +197,12 @@ def _declared(state: State, event: ev.Declared) -> State:
     burned = state.round if declaration.heroic_burn else None
 
     def change(c: Character) -> Character:
-        c = replace(c, token_on=declaration.defence_token)
-        if burned is not None:
-            c = replace(c, burned_round=burned)
-        if declaration.stance is not None:
-            c = replace(c, stance=declaration.stance)
-        return c
+        return replace(
+            c,
+            token_on=declaration.defence_token,
+            burned_round=c.burned_round if burned is None else burned,
+            stance=declaration.stance or c.stance,
+        )
 
     state = _update(state, declaration.character, change)
     return replace(state, declarations={**state.declarations, declaration.character: declaration})
@@ -222,8 +221,7 @@ def _claimed(state: State, event: ev.TokenClaimed) -> State:
 
 def _spent(state: State, event: ev.TokenSpent) -> State:
     tokens = {k: t for k, t in state.tokens.items() if k != event.token}
-    state = _reacted(replace(state, tokens=tokens), event.character)
-    state = _update(state, event.character, lambda c: replace(c, tactical=None))
+    state = _reacted(replace(state, tokens=tokens), event.character, tactical=None)
     match event.kind:
         case "cover":
             return _update(state, event.character, lambda c: replace(c, cover_mod=2))
@@ -242,13 +240,10 @@ def _spent(state: State, event: ev.TokenSpent) -> State:
 def _attacked(state: State, event: ev.AttackRolled) -> State:
     what = f"{_name(state, event.attacker)}'s attack on {_name(state, event.target)}"
     state = _remember(state, event.rolls, what)
-    if event.kind in ("overwatch", "free_strike"):
-        state = _reacted(state, event.attacker)
     if event.kind == "overwatch":
-        fired = state.round
-        state = _update(
-            state, event.attacker, lambda c: replace(c, watch=None, overwatch_fired_round=fired)
-        )
+        state = _reacted(state, event.attacker, watch=None)
+    elif event.kind == "free_strike":
+        state = _reacted(state, event.attacker)
     if event.kind == "free_strike" and state.breakaway is not None:
         foes = _without(state.breakaway.foes, event.attacker)
         state = replace(state, breakaway=replace(state.breakaway, foes=foes))
@@ -267,14 +262,25 @@ def _attacked(state: State, event: ev.AttackRolled) -> State:
 
 
 def _damaged(state: State, event: ev.DamageRolled) -> State:
-    state = _update(state, event.target, lambda c: replace(c, wounds=event.wounds_after))
-    if "cover" in event.used:
-        state = _update(state, event.target, lambda c: replace(c, cover_mod=0))
-    if "energy_hub" in event.used:
-        state = _update(state, event.attacker, lambda c: replace(c, energy_bonus=0))
-    if "charge" in event.used:
-        state = _update(state, event.attacker, lambda c: replace(c, charge_foe=None))
-    return state
+    used = event.used
+    state = _update(
+        state,
+        event.target,
+        lambda c: replace(
+            c, wounds=event.wounds_after, cover_mod=0 if "cover" in used else c.cover_mod
+        ),
+    )
+    if "energy_hub" not in used and "charge" not in used:
+        return state
+    return _update(
+        state,
+        event.attacker,
+        lambda c: replace(
+            c,
+            energy_bonus=0 if "energy_hub" in used else c.energy_bonus,
+            charge_foe=None if "charge" in used else c.charge_foe,
+        ),
+    )
 
 
 def _moved(state: State, event: ev.Moved) -> State:
@@ -344,8 +350,9 @@ def _each(state: State, change: Callable[[Character], Character]) -> State:
     return replace(state, characters={k: change(c) for k, c in state.characters.items()})
 
 
-def _reacted(state: State, character_id: str) -> State:
-    state = _update(state, character_id, lambda c: replace(c, reaction_used=True))
+def _reacted(state: State, character_id: str, **also: object) -> State:
+    """The character's Reaction is used (and any ``also`` fields set in the same copy)."""
+    state = _update(state, character_id, lambda c: replace(c, reaction_used=True, **also))
     return replace(state, reacted=(*state.reacted, character_id))
 
 

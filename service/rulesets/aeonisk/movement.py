@@ -10,8 +10,6 @@ Leaving Engaged without Disengage lets the foes left behind strike for free (AEK
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from msgspec.structs import replace
 
 from service.dice.model import Dice, Modifier
@@ -178,7 +176,3 @@ def _bands_after(state: State, mover: Character, where: Route) -> dict[str, Band
 
 def budget_of(slot: str) -> int:
     return 1 if slot == "minor" else 2
-
-
-def describe(changes: Sequence[ev.BandChange]) -> str:
-    return ", ".join(f"{c.before or 'unknown'} -> {c.after}" for c in changes)

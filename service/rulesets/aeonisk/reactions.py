@@ -32,7 +32,7 @@ from service.rulesets.aeonisk.rules import (
     is_init_zero,
     living,
     pending_action,
-    position,
+    ranks,
     resolution_order,
 )
 from service.rulesets.aeonisk.state import Character, Fast, Slow, State
@@ -68,7 +68,9 @@ def _timing(
     """The Fast Phase, in descending Initiative; with ``reaction_timing = interrupt``
     modifier reactions are also taken in the Slow Phase (AEK-A3)."""
     if isinstance(state.phase, Fast):
-        later = [c for c in state.reacted if position(state, c) > position(state, who.id)]
+        rank = ranks(state)
+        mine = rank.get(who.id, len(rank))
+        later = [c for c in state.reacted if rank.get(c, len(rank)) > mine]
         if later:
             first = state.characters[later[0]].name
             raise RuleViolation(

@@ -35,7 +35,7 @@ from service.rulesets.aeonisk.plan import (
     requires_standing,
 )
 from service.rulesets.aeonisk.rolls import check
-from service.rulesets.aeonisk.rules import character, known_band, queue
+from service.rulesets.aeonisk.rules import character, known_band, next_pending
 from service.rulesets.aeonisk.state import Character, Slow, State, Watch
 
 
@@ -45,12 +45,12 @@ def resolve(state: State, command: Resolve, dice: Dice) -> tuple[ev.Event, ...]:
     if state.suppressed is not None:
         who = state.characters[state.suppressed.target].name
         raise RuleViolation(f"{who} must first choose Dive or Hunker Down (section 7)")
-    pending = queue(state)
-    if not pending:
+    pending = next_pending(state)
+    if pending is None:
         raise RuleViolation(
             "every declared action has resolved: the GM moves on to Cleanup (next_phase)"
         )
-    actor, slot, action = pending[0]
+    actor, slot, action = pending
     events: list[ev.Event] = []
     if state.breakaway is not None:
         events.append(ev.BreakawayClosed(mover=state.breakaway.mover))

@@ -16,7 +16,7 @@ from service.rulesets.aeonisk import events as ev
 from service.rulesets.aeonisk.combat import fatal_check
 from service.rulesets.aeonisk.fields import FATAL_WOUNDS
 from service.rulesets.aeonisk.initiative import roll_initiative
-from service.rulesets.aeonisk.rules import queue, resolution_order
+from service.rulesets.aeonisk.rules import next_pending, resolution_order
 from service.rulesets.aeonisk.state import (
     Cleanup,
     Declaring,
@@ -71,9 +71,9 @@ def _cleanup(state: State, dice: Dice, number: int) -> tuple[ev.Event, ...]:
     if state.suppressed is not None:
         who = state.characters[state.suppressed.target].name
         raise RuleViolation(f"{who} must first choose Dive or Hunker Down")
-    left = queue(state)
-    if left:
-        c, slot, _ = left[0]
+    left = next_pending(state)
+    if left is not None:
+        c, slot, _ = left
         raise RuleViolation(
             f"the Slow Phase is not over: {c.name}'s {slot.title()} action is still to "
             "resolve (resolve)"

@@ -28,13 +28,6 @@ def living(state: State, character_id: str) -> Character:
     return found
 
 
-def current_round(state: State) -> int:
-    number = state.round
-    if number is None or isinstance(state.phase, Setup):
-        raise RuleViolation("combat has not started yet: the GM starts round 1 (next_phase)")
-    return number
-
-
 def are_foes(a: Character, b: Character) -> bool:
     return a.side != b.side
 
@@ -43,7 +36,7 @@ def zone_band(options: AeoniskOptions, a: str, b: str) -> Band | None:
     """The band the zone map gives between two zones; the same zone is Engaged unless the
     map says otherwise (section 11)."""
     for link in options.zone_map:
-        if {link.a, link.b} == {a, b} and (a != b or link.a == link.b):
+        if {link.a, link.b} == {a, b}:
             return link.band
     return "engaged" if a == b else None
 
@@ -92,9 +85,9 @@ def resolution_order(state: State) -> list[Character]:
     )
 
 
-def position(state: State, character_id: str) -> int:
-    ids = [c.id for c in resolution_order(state)]
-    return ids.index(character_id) if character_id in ids else len(ids)
+def ranks(state: State) -> dict[str, int]:
+    """Each character's place in the resolution order (0 resolves first)."""
+    return {c.id: i for i, c in enumerate(resolution_order(state))}
 
 
 def is_init_zero(state: State, c: Character) -> bool:
@@ -102,24 +95,20 @@ def is_init_zero(state: State, c: Character) -> bool:
     return c.initiative == 0 and not isinstance(state.phase, Setup)
 
 
-def slots_of(state: State, c: Character) -> tuple[Slot, ...]:
-    declared = state.declarations.get(c.id)
-    if declared is None or declared.forfeit:
-        return ()
-    order: tuple[Slot, ...] = ("minor", "major") if declared.minor_first else ("major", "minor")
-    return tuple(s for s in order if state.declared(c.id, s) is not None)
-
-
-def queue(state: State) -> list[tuple[Character, Slot, AnyAction]]:
-    """The declared actions still to resolve, in resolution order (AEK-15, AEK-A2, A31):
-    descending Initiative, so INIT-0 (Slow) characters come after every Normal action."""
-    pending: list[tuple[Character, Slot, AnyAction]] = []
+def next_pending(state: State) -> tuple[Character, Slot, AnyAction] | None:
+    """The next declared action to resolve (AEK-15, AEK-A2, A31): descending Initiative,
+    so INIT-0 (Slow) characters come after every Normal action; each character's two in
+    the order declared.  None once every declared action has resolved."""
     for c in resolution_order(state):
-        for slot in slots_of(state, c):
-            action = state.declared(c.id, slot)
+        declared = state.declarations.get(c.id)
+        if declared is None or declared.forfeit:
+            continue
+        order: tuple[Slot, ...] = ("minor", "major") if declared.minor_first else ("major", "minor")
+        for slot in order:
+            action = declared.major if slot == "major" else declared.minor
             if action is not None and f"{c.id}:{slot}" not in state.resolved:
-                pending.append((c, slot, action))
-    return pending
+                return c, slot, action
+    return None
 
 
 def pending_action(state: State, character_id: str, slot: Slot) -> AnyAction | None:
@@ -127,7 +116,3 @@ def pending_action(state: State, character_id: str, slot: Slot) -> AnyAction | N
     if f"{character_id}:{slot}" in state.resolved:
         return None
     return state.declared(character_id, slot)
-
-
-def speed(state: State, c: Character) -> str:
-    return "Slow" if is_init_zero(state, c) else "Normal"

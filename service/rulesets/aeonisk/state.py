@@ -93,7 +93,6 @@ class Character(msgspec.Struct, frozen=True, kw_only=True):
     charge_foe: str | None = None
     """The foe whose first melee damage roll this round gets the Charge +2."""
     watch: Watch | None = None
-    overwatch_fired_round: int | None = None
 
     def attribute(self, key: str) -> int:
         return self.attributes.get(key, 0)
