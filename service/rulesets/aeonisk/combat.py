@@ -114,7 +114,7 @@ def _flanking(state: State, a: Character, t: Character, reach: str, ranged: bool
     defence: list[Modifier] = []
     if not token_active(state, t):
         attack.append(Modifier(f"Flanking: {t.name} has no Defence Token", 2))
-    elif t.token_on != a.id:
+    elif t.token_on is not None and t.token_on != a.id:
         if _static(state, t):
             attack.append(Modifier(f"Flanking: {t.name}'s token is elsewhere", 2))
         else:

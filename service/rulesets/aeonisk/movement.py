@@ -62,6 +62,10 @@ def route(state: State, mover: Character, move: Move, budget: int) -> Route:
     if move.bands == 0:
         if move.terrain is None:
             raise RuleViolation("a move of 0 bands only enters Difficult Terrain: name it")
+        if budget == 1:
+            raise RuleViolation(
+                "entering Difficult Terrain within the current band is a Major action (section 3)"
+            )
         return Route()
     if state.options.zone_map:
         if move.zone is None:

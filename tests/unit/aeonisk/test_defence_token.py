@@ -114,8 +114,9 @@ def test_a_burned_token_need_not_count_as_missing() -> None:
     table.do(NextPhase())
     table.start_round(12, 4)
     table.declare(Declare(character="goblin", major=STAB), Declare(character="alice"))
-    attack_roll = rolls_of(table.do(Resolve(), [20], [1], [1]))[0]
+    attack_roll, defence_roll, _ = rolls_of(table.do(Resolve(), [20], [1], [1]))
     assert attack_roll.modifiers[1:] == ()
+    assert defence_roll.modifiers[1:] == ()  # no Flanking from the burned token either
 
 
 def test_heroic_burn_as_a_reaction_to_being_attacked() -> None:

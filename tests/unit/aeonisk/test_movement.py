@@ -110,6 +110,10 @@ def test_a_major_enters_difficult_terrain_in_place() -> None:
     table = _duel()
     table.do(Declare(character="goblin"))
     table.refuse(Declare(character="alice", major=Move(bands=0)), "enters Difficult Terrain")
+    table.refuse(
+        Declare(character="alice", minor=Move(bands=0, terrain="light_clutter")),
+        r"entering Difficult Terrain within the current band is a Major action \(section 3\)",
+    )
     table.declare(Declare(character="alice", major=Move(bands=0, terrain="light_clutter")))
     events = table.do(Resolve(), [1])
     assert [type(e).__name__ for e in events] == ["ActionBegan", "CheckRolled"]
