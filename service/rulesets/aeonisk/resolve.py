@@ -102,19 +102,7 @@ def _effect(
             return _charge(state, dice, actor, action, command)
         case Suppress():
             target = _alive_target(state, action.target)
-            weapon = actor.weapons[action.weapon]
-            s = Strike(
-                actor,
-                target,
-                action.weapon,
-                weapon,
-                action.attribute,
-                action.skill,
-                "suppress",
-                extra_attack=command.attack_modifiers,
-                extra_defence=command.defence_modifiers,
-            )
-            return strike(state, dice, s)
+            return strike(state, dice, _strike(actor, target, action, "suppress", command))
         case Move():
             return _move(state, dice, actor, action, slot)
         case Task():
@@ -149,6 +137,32 @@ def _alive_target(state: State, target_id: str) -> Character:
     return target
 
 
+def _strike(
+    actor: Character,
+    target: Character,
+    action: Attack | Charge | Suppress,
+    kind: ev.AttackKind,
+    command: Resolve,
+    *,
+    running: bool = False,
+    void_surge: bool = False,
+) -> Strike:
+    """The Strike of a declared attack, with the GM's extra modifiers of ``command``."""
+    return Strike(
+        actor,
+        target,
+        action.weapon,
+        actor.weapons[action.weapon],
+        action.attribute,
+        action.skill,
+        kind,
+        running=running,
+        void_surge=void_surge,
+        extra_attack=command.attack_modifiers,
+        extra_defence=command.defence_modifiers,
+    )
+
+
 def _surge(actor: Character) -> ev.StunChanged:
     """Void Surge backlash: 1 Stun at once, hit or miss (AEK-63, AEK-A26)."""
     return ev.StunChanged(character=actor.id, stun=actor.stun + 1, reason="Void Surge backlash")
@@ -161,19 +175,8 @@ def _attack(
     weapon = actor.weapons[action.weapon]
     if not weapon.ranged and known_band(state, actor, target) != "engaged":
         raise RuleViolation(f"{target.name} is out of reach: a melee attack needs the Engaged band")
-    s = Strike(
-        actor,
-        target,
-        action.weapon,
-        weapon,
-        action.attribute,
-        action.skill,
-        "attack",
-        running=action.running,
-        void_surge=action.void_surge,
-        extra_attack=command.attack_modifiers,
-        extra_defence=command.defence_modifiers,
-    )
+    surge = action.void_surge
+    s = _strike(actor, target, action, "attack", command, running=action.running, void_surge=surge)
     before = (_surge(actor),) if action.void_surge else ()
     return (*before, *strike(state, dice, s))
 
@@ -202,19 +205,14 @@ def _charge(
     if not state.options.charge_includes_attack:
         return tuple(events)
     after = _fold(state, events)
-    weapon = actor.weapons[action.weapon]
     charger = after.characters[actor.id]
-    s = Strike(
+    s = _strike(
         charger,
         after.characters[target.id],
-        action.weapon,
-        weapon,
-        action.attribute,
-        action.skill,
+        action,
         "charge",
+        command,
         void_surge=action.void_surge,
-        extra_attack=command.attack_modifiers,
-        extra_defence=command.defence_modifiers,
     )
     if action.void_surge:
         events.append(_surge(charger))
