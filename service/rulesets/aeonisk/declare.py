@@ -95,7 +95,7 @@ def declare(state: State, command: Declare, dice: Dice) -> tuple[ev.Event, ...]:
     )
     events: list[ev.Event] = [ev.Declared(declaration=declaration)]
     if command.forfeit:
-        events.append(forfeit_reroll(dice, who))
+        events.append(forfeit_reroll(state, dice, who))
     return tuple(events)
 
 

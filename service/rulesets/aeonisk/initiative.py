@@ -13,12 +13,13 @@ from msgspec.structs import replace
 
 from service.dice.model import Dice, Modifier, RollRecord
 from service.rulesets.aeonisk import events as ev
+from service.rulesets.aeonisk.rolls import halved
 from service.rulesets.aeonisk.rules import best_skill, resolution_order
 from service.rulesets.aeonisk.state import Character, State
 
 
 def initiative_roll(
-    dice: Dice, c: Character, *, purpose: str = "initiative", from_zero: bool = False
+    dice: Dice, c: Character, *, purpose: str = "initiative"
 ) -> tuple[int, bool, RollRecord]:
     """(total, natural 1?, record) of one Agility x 4 + d20 roll (AEK-06, AEK-08, AEK-12)."""
     agility = c.attribute("agility")
@@ -32,10 +33,6 @@ def initiative_roll(
     if natural_one:
         cut = Modifier("natural 1: INIT 0", -record.total)
         return 0, True, replace(record, modifiers=(*record.modifiers, cut), total=0)
-    if from_zero:
-        half = record.total // 2
-        cut = Modifier("halved: Initiative was 0", half - record.total)
-        return half, False, replace(record, modifiers=(*record.modifiers, cut), total=half)
     return record.total, False, record
 
 
@@ -80,9 +77,10 @@ def _tie_note(order: list[Character]) -> str | None:
     )
 
 
-def forfeit_reroll(dice: Dice, c: Character) -> ev.InitiativeRerolled:
-    """Forfeit the turn to re-roll, halved if the current Initiative is 0 (AEK-12)."""
-    total, _, record = initiative_roll(
-        dice, c, purpose="initiative re-roll (turn forfeited)", from_zero=c.initiative == 0
-    )
-    return ev.InitiativeRerolled(character=c.id, total=total, rolls=(record,))
+def forfeit_reroll(state: State, dice: Dice, c: Character) -> ev.InitiativeRerolled:
+    """Forfeit the turn to re-roll, halved if the current Initiative is 0 (AEK-12), with
+    the same rounding as every INIT 0 halving (``halve_rounding``, AEK-A6)."""
+    _, natural_one, record = initiative_roll(dice, c, purpose="initiative re-roll (turn forfeited)")
+    if c.initiative == 0 and not natural_one:
+        record = halved(state, record, "halved: Initiative was 0")
+    return ev.InitiativeRerolled(character=c.id, total=record.total, rolls=(record,))

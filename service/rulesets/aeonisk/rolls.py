@@ -62,11 +62,11 @@ def roll(
     return record
 
 
-def halved(state: State, record: RollRecord) -> RollRecord:
+def halved(state: State, record: RollRecord, label: str = "INIT 0: halved") -> RollRecord:
+    """The roll's final total halved, rounded as ``halve_rounding`` says (AEK-A6)."""
     total = record.total
     half = total // 2 if state.options.halve_rounding == "floor" else -(-total // 2)
-    cut = Modifier("INIT 0: halved", half - total)
-    return replace(record, modifiers=(*record.modifiers, cut), total=half)
+    return replace(record, modifiers=(*record.modifiers, Modifier(label, half - total)), total=half)
 
 
 def judged(record: RollRecord, dc: int) -> tuple[Literal["success", "failure"], int, RollRecord]:

@@ -168,6 +168,13 @@ def test_the_forfeit_reroll_is_halved_at_initiative_0() -> None:
     assert rerolled.rolls[0].modifiers[-1] == Modifier("halved: Initiative was 0", -16)
 
 
+def test_the_forfeit_reroll_halves_with_the_halve_rounding_option() -> None:
+    table = _two(AeoniskOptions(halve_rounding="ceil"))
+    table.start_round(1, 17)
+    rerolled = table.do(Declare(character="alice", forfeit=True), [15])[1]
+    assert isinstance(rerolled, InitiativeRerolled) and rerolled.total == 16  # 31 / 2 up
+
+
 def test_init_zero_actions_resolve_after_every_normal_action() -> None:
     table = Table()
     table.setup(alice(), goblin(), gunner(), bands={})
