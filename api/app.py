@@ -18,12 +18,10 @@ from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.plugins.problem_details import ProblemDetailsPlugin
-from litestar.stores.base import Store
-from litestar.stores.memory import MemoryStore
 from redis.asyncio import Redis
 
 from api.auth import provide_viewer
-from api.limits import FallbackStore, rate_limit_config
+from api.limits import rate_limit_config
 from api.live import Live
 from api.openapi_doc import correct as correct_openapi
 from api.problems import problem_details_config
@@ -88,12 +86,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
         if settings.redis_url
         else None
     )
-    stores: dict[str, Store] = {
-        "rate_limit": FallbackStore(redis) if redis is not None else MemoryStore()
-    }
     middleware = []
     if settings.rate_limit_per_minute > 0:
-        middleware.append(rate_limit_config(settings.rate_limit_per_minute).middleware)
+        middleware.append(rate_limit_config(settings.rate_limit_per_minute, redis).middleware)
     fan_out = Live.from_settings(settings)
 
     @asynccontextmanager
@@ -154,7 +149,6 @@ def create_app(settings: Settings | None = None) -> Litestar:
         },
         lifespan=[storage],
         on_startup=[lambda app: correct_openapi(app.openapi_schema)],
-        stores=stores,
         middleware=middleware,
         plugins=[ProblemDetailsPlugin(problem_details_config()), fan_out.plugin],
         request_max_body_size=settings.max_body_bytes,

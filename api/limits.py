@@ -1,9 +1,20 @@
-"""Per-token rate limits (Litestar's middleware), shared between processes via Redis.
+"""Per-token rate limits: Litestar's rate-limit middleware and config, counting with one
+atomic increment per request, shared between processes via Redis.
 
-The limit is counted per bearer token (hashed, so the store never holds a token) or, for
-requests without one, per client address.  Counts live in Redis when ``REDIS_URL`` is
-set so every process sees the same budget; if Redis stops answering, each process counts
-in its own memory until it is back, because a limiter must never take the service down.
+The limit is counted per bearer token (hashed, so the counter never holds a token) or, for
+requests without one, per client address, in fixed windows of the configured unit.  Counts
+live in Redis when ``REDIS_URL`` is set so every process sees the same budget; if Redis
+stops answering, each process counts in its own memory until it is back, because a
+limiter must never take the service down.
+
+Why not Litestar's own counting: its middleware keeps every request's timestamp of the
+window in the store, reads and rewrites that list (get, then set) for each request, and
+holds one lock per process across both store calls.  With Redis that serialised every
+request of a process behind two round trips, the get-then-set lost counts between
+processes, and the list grew with the limit (600 timestamps decoded and re-encoded per
+request at the default).  ``CountingRateLimitMiddleware`` keeps Litestar's config,
+exclusions, 429 exception (a problem response) and RateLimit headers, and replaces only
+the counting with ``WindowCounter.hit``: INCR in one Redis round trip, or a dict.
 """
 
 from __future__ import annotations
@@ -11,20 +22,25 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from datetime import timedelta
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from litestar import Request
-from litestar.middleware.rate_limit import RateLimitConfig, get_remote_address
-from litestar.stores.base import Store
-from litestar.stores.memory import MemoryStore
-from litestar.stores.redis import RedisStore
+from litestar.exceptions import TooManyRequestsException
+from litestar.middleware.rate_limit import (
+    DURATION_VALUES,
+    RateLimitConfig,
+    RateLimitMiddleware,
+    get_remote_address,
+)
+from litestar.types import Message, Receive, Scope, Send
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 log = logging.getLogger("aeon_ledger.limits")
 
 UNLIMITED_PATHS = ["/health", "/schema"]
+_NAMESPACE = "aeon-ledger-rate-limit:"
 
 
 def identify(request: Request[Any, Any, Any]) -> str:
@@ -34,16 +50,59 @@ def identify(request: Request[Any, Any, Any]) -> str:
     return "address:" + get_remote_address(request)
 
 
-def rate_limit_config(per_minute: int) -> RateLimitConfig:
-    return RateLimitConfig(
-        rate_limit=("minute", per_minute),
-        identifier_for_request=identify,
-        exclude=UNLIMITED_PATHS,
-        store="rate_limit",
-    )
+class WindowCounter(Protocol):
+    async def hit(self, key: str, window: int) -> tuple[int, int]:
+        """Count one request against ``key``: the requests of its current window so far,
+        this one included, and the seconds until that window ends."""
+        ...
 
 
-class FallbackStore(Store):
+class MemoryCounter:
+    """This process's counts.  No lock: nothing awaits between reading and writing a count.
+
+    Windows that ended are dropped when the table has doubled since the last sweep, so
+    tokens that stop calling cost nothing for long.
+    """
+
+    def __init__(self) -> None:
+        self._counts: dict[str, list[float]] = {}
+        self._sweep_at = 1024
+
+    async def hit(self, key: str, window: int) -> tuple[int, int]:
+        now = time.monotonic()
+        entry = self._counts.get(key)
+        if entry is None or entry[1] <= now:
+            if len(self._counts) >= self._sweep_at:
+                self._sweep(now)
+            entry = self._counts[key] = [0, now + window]
+        entry[0] += 1
+        return int(entry[0]), max(1, round(entry[1] - now))
+
+    def _sweep(self, now: float) -> None:
+        self._counts = {k: e for k, e in self._counts.items() if e[1] > now}
+        self._sweep_at = max(1024, 2 * len(self._counts))
+
+
+_HIT = """
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return {count, redis.call('TTL', KEYS[1])}
+"""
+
+
+class RedisCounter:
+    """Counts shared by every process: INCR, and the window's expiry set by its first
+    request, in one script (one round trip, atomic in Redis)."""
+
+    def __init__(self, redis: Redis) -> None:
+        self._hit = redis.register_script(_HIT)
+
+    async def hit(self, key: str, window: int) -> tuple[int, int]:
+        count, ttl = await self._hit(keys=[_NAMESPACE + key], args=[window])
+        return int(count), max(1, int(ttl))
+
+
+class FallbackCounter:
     """Redis while it answers, this process's memory while it does not.
 
     After a failure Redis is left alone for ``retry_after`` seconds, so an unreachable
@@ -51,15 +110,15 @@ class FallbackStore(Store):
     """
 
     def __init__(self, redis: Redis, *, retry_after: float = 2.0) -> None:
-        self._redis = RedisStore(redis, namespace="aeon-ledger-rate-limit")
-        self._memory = MemoryStore()
+        self._redis = RedisCounter(redis)
+        self._memory = MemoryCounter()
         self._retry_after = retry_after
         self._retry_at = 0.0
 
-    async def _call(self, method: str, *args: Any) -> Any:
+    async def hit(self, key: str, window: int) -> tuple[int, int]:
         if time.monotonic() >= self._retry_at:
             try:
-                result = await getattr(self._redis, method)(*args)
+                counted = await self._redis.hit(key, window)
             except (RedisError, OSError) as exc:
                 if self._retry_at == 0.0:
                     log.warning("rate limits fall back to per-process memory: %s", exc)
@@ -68,27 +127,66 @@ class FallbackStore(Store):
                 if self._retry_at:
                     log.info("rate limits are shared through Redis again")
                 self._retry_at = 0.0
-                return result
-        return await getattr(self._memory, method)(*args)
+                return counted
+        return await self._memory.hit(key, window)
 
-    async def set(
-        self, key: str, value: str | bytes, expires_in: int | timedelta | None = None
-    ) -> None:
-        await self._call("set", key, value, expires_in)
 
-    async def get(self, key: str, renew_for: int | timedelta | None = None) -> bytes | None:
-        value: bytes | None = await self._call("get", key, renew_for)
-        return value
+class CountingRateLimitMiddleware(RateLimitMiddleware):
+    """Litestar's rate-limit middleware with the counting of ``CountingRateLimitConfig``."""
 
-    async def delete(self, key: str) -> None:
-        await self._call("delete", key)
+    config: CountingRateLimitConfig
 
-    async def delete_all(self) -> None:
-        await self._call("delete_all")
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        request: Request[Any, Any, Any] = scope["litestar_app"].request_class(scope)
+        if await self.should_check_request(request=request):
+            window = DURATION_VALUES[self.unit]
+            count, reset_in = await self.config.counter.hit(
+                self.cache_key_from_request(request), window
+            )
+            headers = self._headers(count, reset_in) if self.config.set_rate_limit_headers else []
+            if count > self.max_requests:
+                raise TooManyRequestsException(
+                    headers={k.decode(): v.decode() for k, v in headers} or None
+                )
+            if headers:
+                send = _with_headers(send, headers)
+        await self.app(scope, receive, send)
 
-    async def exists(self, key: str) -> bool:
-        return bool(await self._call("exists", key))
+    def _headers(self, count: int, reset_in: int) -> list[tuple[bytes, bytes]]:
+        config, limit = self.config, self.max_requests
+        return [
+            (
+                config.rate_limit_policy_header_key.lower().encode(),
+                f"{limit}; w={DURATION_VALUES[self.unit]}".encode(),
+            ),
+            (config.rate_limit_limit_header_key.lower().encode(), str(limit).encode()),
+            (
+                config.rate_limit_remaining_header_key.lower().encode(),
+                str(max(0, limit - count)).encode(),
+            ),
+            (config.rate_limit_reset_header_key.lower().encode(), str(reset_in).encode()),
+        ]
 
-    async def expires_in(self, key: str) -> int | None:
-        value: int | None = await self._call("expires_in", key)
-        return value
+
+def _with_headers(send: Send, headers: list[tuple[bytes, bytes]]) -> Send:
+    async def send_with_headers(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message["headers"] = [*message.get("headers", ()), *headers]
+        await send(message)
+
+    return send_with_headers
+
+
+@dataclass
+class CountingRateLimitConfig(RateLimitConfig):
+    counter: WindowCounter = field(default_factory=MemoryCounter)
+    middleware_class: type[RateLimitMiddleware] = field(default=CountingRateLimitMiddleware)
+
+
+def rate_limit_config(per_minute: int, redis: Redis | None) -> CountingRateLimitConfig:
+    return CountingRateLimitConfig(
+        rate_limit=("minute", per_minute),
+        identifier_for_request=identify,
+        exclude=UNLIMITED_PATHS,
+        counter=FallbackCounter(redis) if redis is not None else MemoryCounter(),
+    )
