@@ -21,7 +21,9 @@ byte-identical by construction.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
+from functools import cache
 from typing import Any, NamedTuple
 from uuid import UUID
 
@@ -143,24 +145,28 @@ class Refused(NamedTuple):
     # otherwise: the stream row was no longer at the expected version
 
 
-_STATEMENT = f"""
+# The statement is assembled from the parts a command needs: a part it would run empty
+# (no rolls, no snapshot, no new seed, no Idempotency-Key, the service key's unchecked
+# token) still costs PostgreSQL its plan nodes and parameters on every execution.  Parts
+# name their parameters ``@name``; ``_statement`` numbers them after INSERT_EVENTS's
+# $1..$12 and caches each variant, which asyncpg then prepares once per connection.
+_UNREVOKED = """EXISTS (SELECT FROM access_tokens
+                WHERE encounter_id = $1 AND token_id = @token AND revoked_at IS NULL)"""
+_KEY_UNUSED = """NOT EXISTS (SELECT FROM idempotency_keys
+                WHERE stream_id = @key_stream AND key = @key)"""
+_HEAD = """
 WITH guard AS (
-    SELECT ($13::text IS NULL OR EXISTS (
-                SELECT FROM access_tokens
-                WHERE encounter_id = $1 AND token_id = $13 AND revoked_at IS NULL))
-               AS token_valid,
-           ($15::text IS NULL OR NOT EXISTS (
-                SELECT FROM idempotency_keys WHERE stream_id = $14 AND key = $15))
-               AS key_unused
+    SELECT {token_valid} AS token_valid, {key_unused} AS key_unused
 ), moved AS (
     UPDATE streams SET version = $3, last_hash = $4
     WHERE stream_id = $1 AND version = $2 AND (SELECT token_valid AND key_unused FROM guard)
     RETURNING stream_id
-), appended AS ({INSERT_EVENTS}
+), appended AS ({insert_events}
 ), state AS (
     INSERT INTO encounter_state (encounter_id, ruleset, name, version, schema_version, state,
                                  created_at, updated_at)
-    SELECT $1, $20, $21, $3, $22, $23::json, $24, $25 WHERE EXISTS (SELECT FROM moved)
+    SELECT $1, @ruleset, @name, $3, @schema_version, @state::json, @created_at, @updated_at
+    WHERE EXISTS (SELECT FROM moved)
     ON CONFLICT (encounter_id) DO UPDATE
     SET name = EXCLUDED.name, version = EXCLUDED.version,
         schema_version = EXCLUDED.schema_version, state = EXCLUDED.state,
@@ -170,38 +176,113 @@ WITH guard AS (
                              gm_only, recorded_at)
     SELECT $1, l.v, l.rnd, l.t, l.txt, l.gm, ARRAY(SELECT json_array_elements_text(l.hr::json)),
            l.go, l.at
-    FROM unnest($26::int[], $27::int[], $28::text[], $29::text[], $30::text[], $31::text[],
-                $32::bool[], $33::timestamptz[]) AS l(v, rnd, t, txt, gm, hr, go, at)
+    FROM unnest(@log_versions::int[], @log_rounds::int[], @log_types::text[],
+                @log_texts::text[], @log_gm_texts::text[], @log_hidden::text[],
+                @log_gm_only::bool[], @log_times::timestamptz[])
+         AS l(v, rnd, t, txt, gm, hr, go, at)
     WHERE EXISTS (SELECT FROM moved)
-), rolls AS (
+)"""
+_ROLLS = """, rolls AS (
     INSERT INTO roll_ledger (encounter_id, roll_id, version, round, record)
     SELECT $1, rl.id, rl.v, rl.rnd, rl.rec::json
-    FROM unnest($34::text[], $35::int[], $36::int[], $37::text[]) AS rl(id, v, rnd, rec)
+    FROM unnest(@roll_ids::text[], @roll_versions::int[], @roll_rounds::int[],
+                @roll_records::text[]) AS rl(id, v, rnd, rec)
     WHERE EXISTS (SELECT FROM moved)
-), snapshots AS (
+)"""
+_SNAPSHOTS = """, snapshots AS (
     INSERT INTO snapshots (stream_id, version, schema_version, state)
     SELECT $1, s.v, s.sv, s.st::json
-    FROM unnest($38::int[], $39::int[], $40::text[]) AS s(v, sv, st)
+    FROM unnest(@snapshot_versions::int[], @snapshot_schemas::int[], @snapshot_states::text[])
+         AS s(v, sv, st)
     WHERE EXISTS (SELECT FROM moved)
     ON CONFLICT (stream_id, version) DO UPDATE
     SET schema_version = EXCLUDED.schema_version, state = EXCLUDED.state
-), seed AS (
+)"""
+_SEED = """, seed AS (
     INSERT INTO dice_seeds (stream_id, epoch, seed, client_seed, commitment)
-    SELECT $1, $41, $42, $43, $44 WHERE $41::int IS NOT NULL AND EXISTS (SELECT FROM moved)
-), answer AS (
+    SELECT $1, @epoch, @seed, @client_seed, @commitment WHERE EXISTS (SELECT FROM moved)
+)"""
+_ANSWER = """, answer AS (
     INSERT INTO idempotency_keys (stream_id, key, request_hash, response)
-    SELECT $14, $15, $16,
-           convert_to($17 || string_agg('{{"global_position":' || a.global_position || e.tail,
-                                        ',' ORDER BY e.v) || $19, 'UTF8')
-    FROM appended AS a JOIN unnest($7::int[], $18::text[]) AS e(v, tail)
+    SELECT @key_stream, @key, @request_hash,
+           convert_to(@answer_prefix || string_agg('{"global_position":' || a.global_position
+                                                   || e.tail, ',' ORDER BY e.v)
+                      || @answer_suffix, 'UTF8')
+    FROM appended AS a JOIN unnest($7::int[], @answer_tails::text[]) AS e(v, tail)
          ON e.v = a.stream_version
-    WHERE $15::text IS NOT NULL
     HAVING count(*) > 0
-)
+)"""
+_RESULT = """
 SELECT (SELECT token_valid FROM guard) AS token_valid,
        (SELECT key_unused FROM guard) AS key_unused,
        array(SELECT global_position FROM appended ORDER BY stream_version) AS positions
-"""  # noqa: S608 (built from constants only)
+"""
+_PARAMETER = re.compile(r"@([a-z_]+)")
+_APPEND_PARAMETERS = 12
+
+
+@cache
+def _statement(
+    token: bool, key: bool, rolls: bool, snapshots: bool, seed: bool
+) -> tuple[str, tuple[str, ...]]:
+    """The statement for a write with these parts, and its named parameters in order."""
+    sql = _HEAD.format(
+        token_valid=_UNREVOKED if token else "true",
+        key_unused=_KEY_UNUSED if key else "true",
+        insert_events=INSERT_EVENTS,
+    )
+    sql += (_ROLLS if rolls else "") + (_SNAPSHOTS if snapshots else "")
+    sql += (_SEED if seed else "") + (_ANSWER if key else "") + _RESULT
+    names: list[str] = []
+
+    def number(match: re.Match[str]) -> str:
+        if match[1] not in names:
+            names.append(match[1])
+        return f"${_APPEND_PARAMETERS + 1 + names.index(match[1])}"
+
+    return _PARAMETER.sub(number, sql), tuple(names)
+
+
+def _values(write: CommandWrite) -> dict[str, Any]:
+    """Every named parameter a write can have; its statement uses those of its parts."""
+    state, log, rolls = write.rows
+    values: dict[str, Any] = {
+        "token": write.token_id,
+        "ruleset": state.ruleset,
+        "name": state.name,
+        "schema_version": state.schema_version,
+        "state": state.state_json,
+        "created_at": state.created_at,
+        "updated_at": state.updated_at,
+        "log_versions": [r.version for r in log],
+        "log_rounds": [r.round for r in log],
+        "log_types": [r.type for r in log],
+        "log_texts": [r.text for r in log],
+        "log_gm_texts": [r.gm_text for r in log],
+        "log_hidden": [_encode(r.hidden_rolls).decode() for r in log],
+        "log_gm_only": [r.gm_only for r in log],
+        "log_times": [r.recorded_at for r in log],
+        "roll_ids": [r.roll_id for r in rolls],
+        "roll_versions": [r.version for r in rolls],
+        "roll_rounds": [r.round for r in rolls],
+        "roll_records": [r.record_json for r in rolls],
+        "snapshot_versions": [s.version for s in write.snapshots],
+        "snapshot_schemas": [s.schema_version for s in write.snapshots],
+        "snapshot_states": [s.state_json for s in write.snapshots],
+    }
+    if write.seed is not None:
+        values.update(write.seed._asdict())
+    if write.idempotency is not None:
+        idem = write.idempotency
+        values.update(
+            key_stream=idem.namespace,
+            key=idem.key,
+            request_hash=idem.request_hash,
+            answer_prefix=write.answer.prefix.decode(),
+            answer_tails=[t.decode() for t in write.answer.tails],
+            answer_suffix=write.answer.suffix.decode(),
+        )
+    return values
 
 
 async def commit(conn: Connection, write: CommandWrite) -> Written | Refused:
@@ -210,44 +291,15 @@ async def commit(conn: Connection, write: CommandWrite) -> Written | Refused:
     Raises asyncpg.UniqueViolationError when a concurrent request with the same
     Idempotency-Key committed its answer first (the caller serves that answer).
     """
-    state, log, rolls = write.rows
-    seed, idem = write.seed, write.idempotency
-    row = await conn.fetchrow(
-        _STATEMENT,
-        *append_arguments(write.append),
-        write.token_id,
-        idem.namespace if idem else None,
-        idem.key if idem else None,
-        idem.request_hash if idem else None,
-        write.answer.prefix.decode(),
-        [t.decode() for t in write.answer.tails],
-        write.answer.suffix.decode(),
-        state.ruleset,
-        state.name,
-        state.schema_version,
-        state.state_json,
-        state.created_at,
-        state.updated_at,
-        [r.version for r in log],
-        [r.round for r in log],
-        [r.type for r in log],
-        [r.text for r in log],
-        [r.gm_text for r in log],
-        [_encode(r.hidden_rolls).decode() for r in log],
-        [r.gm_only for r in log],
-        [r.recorded_at for r in log],
-        [r.roll_id for r in rolls],
-        [r.version for r in rolls],
-        [r.round for r in rolls],
-        [r.record_json for r in rolls],
-        [s.version for s in write.snapshots],
-        [s.schema_version for s in write.snapshots],
-        [s.state_json for s in write.snapshots],
-        seed.epoch if seed else None,
-        seed.seed if seed else None,
-        seed.client_seed if seed else None,
-        seed.commitment if seed else None,
+    sql, names = _statement(
+        token=write.token_id is not None,
+        key=write.idempotency is not None,
+        rolls=bool(write.rows.rolls),
+        snapshots=bool(write.snapshots),
+        seed=write.seed is not None,
     )
+    values = _values(write)
+    row = await conn.fetchrow(sql, *append_arguments(write.append), *map(values.get, names))
     assert row is not None
     positions: list[int] = row["positions"]
     if not positions:

@@ -1,0 +1,22 @@
+"""Every variant of a command's one write statement (service/commit.py) is valid SQL whose
+parameters PostgreSQL can type, numbered without gaps: a part that only rare commands need
+(a snapshot, a new seed, an Idempotency-Key) must not break when it is first used."""
+
+from __future__ import annotations
+
+import re
+from itertools import product
+
+import asyncpg
+
+from service.commit import _statement
+
+
+async def test_every_statement_variant_prepares(pool: asyncpg.Pool) -> None:
+    async with pool.acquire() as conn:
+        for parts in product((False, True), repeat=5):
+            sql, names = _statement(*parts)
+            numbers = {int(n) for n in re.findall(r"\$(\d+)", sql)}
+            assert numbers == set(range(1, 13 + len(names))), parts
+            prepared = await conn.prepare(sql)
+            assert len(prepared.get_parameters()) == 12 + len(names)
