@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator, Sequence
@@ -116,7 +118,7 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
 def tree_rss_bytes(pid: int) -> int:
     """Resident memory of a process and all its descendants (uvicorn's workers), from /proc."""
     total = 0
-    for p in _tree(pid):
+    for p in tree_pids(pid):
         with contextlib.suppress(FileNotFoundError, ProcessLookupError):
             for line in Path(f"/proc/{p}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
@@ -136,7 +138,7 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / _TICKS
 
 
-def _tree(pid: int) -> list[int]:
+def tree_pids(pid: int) -> list[int]:
     pids, todo = [], [pid]
     while todo:
         p = todo.pop()
@@ -147,7 +149,7 @@ def _tree(pid: int) -> list[int]:
     return pids
 
 
-def _postgres_pids() -> list[int]:
+def postgres_pids() -> list[int]:
     pids = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -167,9 +169,9 @@ class CpuMeter:
         self._start = self._sample()
 
     def _sample(self) -> tuple[float, dict[str, float], dict[int, float]]:
-        backends = {p: _cpu_seconds(p) for p in _postgres_pids()}
+        backends = {p: _cpu_seconds(p) for p in postgres_pids()}
         groups = {
-            "service": sum(_cpu_seconds(p) for p in _tree(self._service_pid)),
+            "service": sum(_cpu_seconds(p) for p in tree_pids(self._service_pid)),
             "load generator": _cpu_seconds(os.getpid()),
         }
         return time.monotonic(), groups, backends
@@ -216,3 +218,40 @@ def _fmt(value: object) -> str:
     if isinstance(value, int):
         return f"{value:,}"
     return str(value)
+
+
+class InstructionMeter:
+    """Instructions retired by groups of processes over a window, counted by ``perf stat``
+    (Debian's linux-perf).
+
+    Unlike CPU time, an instruction count barely moves with what else the machine runs, so
+    two runs, or a change and its parent, compare even on a busy machine.  Empty where perf
+    is missing or the kernel does not expose the counter (some virtual machines).
+    """
+
+    def __init__(self, groups: dict[str, list[int]]) -> None:
+        self._runs: dict[str, tuple[subprocess.Popen[bytes], Path]] = {}
+        if shutil.which("perf") is None:
+            return
+        for name, pids in groups.items():
+            out = Path(tempfile.mkstemp(prefix="aeon-bench-perf-")[1])
+            command = ["perf", "stat", "-x,", "-e", "instructions", "-o", str(out)]
+            proc = subprocess.Popen(  # noqa: S603 (perf with pids of our own processes)
+                [*command, "-p", ",".join(map(str, pids))],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            self._runs[name] = (proc, out)
+        time.sleep(0.2)  # perf attaches before the window starts
+
+    def stop(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for name, (proc, out) in self._runs.items():
+            proc.send_signal(signal.SIGINT)
+            proc.wait()
+            for line in out.read_text().splitlines():
+                field = line.split(",")[0]
+                if "instructions" in line and field.isdigit():
+                    counts[name] = int(field)
+            out.unlink()
+        return counts

@@ -25,7 +25,16 @@ import msgspec
 from bench import peer
 from bench.api import Table, create_encounter, send_command
 from bench.client import Connection
-from bench.harness import CpuMeter, fresh_database, print_table, service, tree_rss_bytes
+from bench.harness import (
+    CpuMeter,
+    InstructionMeter,
+    fresh_database,
+    postgres_pids,
+    print_table,
+    service,
+    tree_pids,
+    tree_rss_bytes,
+)
 from bench.load import Operation, Result, closed_loop
 from bench.mix import SETUP, step
 
@@ -193,10 +202,14 @@ async def main(args: argparse.Namespace) -> None:
     peers: dict[int, Result] = {}
     ours: dict[int, Result] = {}
     cpu: dict[int, dict[str, float]] = {}
+    instructions: dict[str, dict[int, dict[str, int]]] = {"ceiling": {}, "service": {}}
     rss: list[int] = []
     async with fresh_database() as db_url:
         if "ceiling" in systems:
-            ceilings = {c: await baseline(db_url, c, args.seconds) for c in levels}
+            for c in levels:
+                counter = InstructionMeter(_counted())
+                ceilings[c] = await baseline(db_url, c, args.seconds)
+                instructions["ceiling"][c] = counter.stop()
             print("asyncpg ceiling measured", flush=True)
         if "service" in systems:
             with service(db_url, workers=workers) as (url, proc):
@@ -206,7 +219,9 @@ async def main(args: argparse.Namespace) -> None:
                 memory.start()
                 for c in levels:
                     meter = CpuMeter(proc.pid)
+                    counter = InstructionMeter(_counted(proc.pid))
                     ours[c] = await service_level(url, tables, positions, c, args.seconds)
+                    instructions["service"][c] = counter.stop()
                     cpu[c] = meter.cores()
                     print(f"service at {c} clients measured", flush=True)
                 await memory.stop()
@@ -235,12 +250,36 @@ async def main(args: argparse.Namespace) -> None:
             for name, used in cores.items()
         )
         print(f"\nCPU per command at {c} clients: {per_command}")
+    _print_instructions(instructions, ceilings, ours, args.seconds)
     if rss:
         print(
             f"\nservice memory (all processes): start {rss[0] / 2**20:.0f} MiB, "
             f"peak {max(rss) / 2**20:.0f} MiB, end {rss[-1] / 2**20:.0f} MiB"
         )
     _targets(ours, ceilings, peers)
+
+
+def _counted(service_pid: int | None = None) -> dict[str, list[int]]:
+    groups = {"PostgreSQL": postgres_pids(), "load generator": [os.getpid()]}
+    return {"service": tree_pids(service_pid), **groups} if service_pid else groups
+
+
+def _print_instructions(
+    counts: dict[str, dict[int, dict[str, int]]],
+    ceilings: dict[int, Result],
+    ours: dict[int, Result],
+    seconds: float,
+) -> None:
+    """Instructions per command (per row for the ceiling), where ``perf`` can count them:
+    the figure to compare between runs on a busy machine."""
+    for system, results in (("ceiling", ceilings), ("service", ours)):
+        for c, count in counts[system].items():
+            # The count also covers closed_loop's one-second warm-up, run at about the rate.
+            done = results[c].rate * (seconds + 1.0)
+            if count and done:
+                per = ", ".join(f"{name} {n / done / 1e3:,.0f}k" for name, n in count.items())
+                unit = "row" if system == "ceiling" else "command"
+                print(f"instructions per {unit}, {system} at {c} clients: {per}")
 
 
 def _peer_levels(db_url: str, levels: tuple[int, ...], seconds: float) -> dict[int, Result]:
