@@ -54,7 +54,9 @@ def announce(record: RollRecord, *, name: str | None = None) -> str:
     who = name or record.roller or "GM"
     reading = _reading(record.notation)
     parts = _dice_parts(record, reading)
-    parts += [f"{m.value:+d} {m.label}" for m in record.modifiers]
+    for modifier in record.modifiers:  # a loop and a sign test: a comprehension and a
+        value = modifier.value  # "+d" format spec cost twice as much
+        parts.append(f"+{value} {modifier.label}" if value >= 0 else f"{value} {modifier.label}")
     if reading.any_explodes and _explosions_stopped(record, reading):
         parts.append(f"(explosions stopped at {MAX_EXPLOSION_DICE} extra dice)")
     purpose = f" for {record.purpose}" if record.purpose else ""
@@ -93,27 +95,40 @@ def _explosions_stopped(record: RollRecord, reading: _Reading) -> bool:
 
 
 def _dice_parts(record: RollRecord, reading: _Reading) -> list[str]:
-    """One ``label [faces]`` per dice term; a subtracted term is prefixed with ``-``."""
-    by_term: dict[int, list[DieResult]] = {}
+    """One ``label [faces]`` per dice term, in term order; a subtracted term is prefixed
+    with ``-``.  Most rolls have one dice term, which needs no grouping."""
+    faces: list[str] = []
+    terms: list[int] = []
     for die in record.dice:
-        if die.term in by_term:
-            by_term[die.term].append(die)
-        else:
-            by_term[die.term] = [die]
-    parts: list[str] = []
-    for number in sorted(by_term):
-        dice = by_term[number]
-        if number < len(reading.labels):
-            label, negative = reading.labels[number], reading.negative[number]
-        else:
-            label, negative = f"{len(dice)}d{dice[0].sides}", False
-        prefix = "-" if negative else ("+" if parts else "")
-        parts.append(f"{prefix}{label} [{', '.join([_face(d) for d in dice])}]")
-    return parts
+        plain = die.kept and not die.exploded and not die.success
+        faces.append(str(die.face) if plain else _face(die))
+        terms.append(die.term)
+    if not terms:
+        return []
+    if terms.count(terms[0]) == len(terms):
+        return [_term_part(reading, terms[0], faces, record.dice[0].sides, first=True)]
+    by_term: dict[int, list[str]] = {}
+    sides: dict[int, int] = {}
+    for term, face, die in zip(terms, faces, record.dice, strict=True):
+        if term not in by_term:
+            by_term[term], sides[term] = [], die.sides
+        by_term[term].append(face)
+    return [
+        _term_part(reading, term, by_term[term], sides[term], first=n == 0)
+        for n, term in enumerate(sorted(by_term))
+    ]
+
+
+def _term_part(reading: _Reading, term: int, faces: list[str], sides: int, *, first: bool) -> str:
+    if term < len(reading.labels):
+        label, negative = reading.labels[term], reading.negative[term]
+    else:
+        label, negative = f"{len(faces)}d{sides}", False
+    prefix = "-" if negative else ("" if first else "+")
+    return f"{prefix}{label} [{', '.join(faces)}]"
 
 
 def _face(die: DieResult) -> str:
-    if die.kept and not die.exploded and not die.success:
-        return str(die.face)
+    """A face with its marks (``_dice_parts`` shows a plain face itself)."""
     text = str(die.face) + ("!" if die.exploded else "") + ("*" if die.success else "")
     return text if die.kept else f"({text})"
