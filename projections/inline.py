@@ -25,36 +25,35 @@ _encode = msgspec.json.Encoder().encode
 
 
 def read_model_rows(codec: EventCodec, applied: Sequence[AppliedEvent]) -> ReadModelRows:
-    """The rows ``applied`` (one or more events folded in order) adds to the read models."""
+    """The rows ``applied`` (one or more events folded in order) adds to the read models.
+
+    A rebuild runs this for every event: one plain loop, and the work for hidden rolls,
+    GM-only notes and roll rows done only for events that have them (most have none).
+    """
     ruleset = codec.ruleset
+    round_of = ruleset.round_of
     first, last = applied[0], applied[-1]
     log: list[LogRow] = []
     rolls: list[RollRow] = []
     for step in applied:
-        rec = step.recorded
-        round_no = ruleset.round_of(step.after.game)
-        made = rolls_of(step.event)
-        hidden = [r.roll_id for r in made if r.hidden]
-        text = narrate(ruleset, step.before, step.event)
-        gm_text = narrate(ruleset, step.before, _unhidden(step.event)) if hidden else None
-        gm_only = isinstance(step.event, NoteAdded) and step.event.gm_only
+        rec, event = step.recorded, step.event
+        version = rec.stream_version
+        round_no = round_of(step.after.game)
+        text = narrate(ruleset, step.before, event)
+        gm_text: str | None = None
+        hidden: list[str] = []
+        made = rolls_of(event)
+        if made:
+            hidden = [r.roll_id for r in made if r.hidden]
+            if hidden:
+                gm_text = narrate(ruleset, step.before, _unhidden(event))
+            for roll in made:
+                rolls.append(RollRow(roll.roll_id, version, round_no, _encode(roll).decode()))
+        gm_only = type(event) is NoteAdded and event.gm_only  # core events are final
         if gm_only:
             text, gm_text = PRIVATE_NOTE, text
         log.append(
-            LogRow(
-                rec.stream_version,
-                round_no,
-                rec.type,
-                text,
-                gm_text,
-                hidden,
-                gm_only,
-                rec.recorded_at,
-            )
-        )
-        rolls.extend(
-            RollRow(roll.roll_id, rec.stream_version, round_no, _encode(roll).decode())
-            for roll in made
+            LogRow(version, round_no, rec.type, text, gm_text, hidden, gm_only, rec.recorded_at)
         )
     final = last.after
     state = StateRow(

@@ -33,13 +33,15 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import multiprocessing
 import os
+import sys
+from collections import deque
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
+from datetime import UTC, datetime, timedelta
 from itertools import chain, groupby, pairwise
 from operator import itemgetter
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -84,7 +86,12 @@ defaults (NULL, '{}', false), which are the values the live path writes for it: 
 them cost more than the rest of the row (an empty text[] alone about 1 us to encode)."""
 ROLL_COLUMNS = ("encounter_id", "roll_id", "version", "round", "record")
 
+_CODE_ROOT = str(Path(__file__).resolve().parent.parent)
+"""Where this code's packages are: worker processes import the same code."""
 _NO_DATA: dict[str, Any] = {}
+_PG_EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
+"""PostgreSQL's binary timestamptz is microseconds since this instant."""
+_MICROSECOND = timedelta(microseconds=1)
 _HISTORY_TYPES = frozenset({Undone, Redone})
 _LOCK = """SELECT stream_id, version FROM streams WHERE stream_id = ANY($1::uuid[])
            ORDER BY stream_id FOR UPDATE"""
@@ -346,7 +353,7 @@ async def rebuild_all(
     """
     pages: asyncio.Queue[list[asyncpg.Record] | None] = asyncio.Queue(maxsize=2)
     batches: asyncio.Queue[list[_StreamFold] | None] = asyncio.Queue(maxsize=1)
-    async with pool.acquire() as reader, pool.acquire() as writer:
+    async with pool.acquire() as reader, pool.acquire() as writer, _plain_timestamps(writer):
         try:
             with _collector_paused():
                 async with asyncio.TaskGroup() as tasks:
@@ -356,6 +363,38 @@ async def rebuild_all(
         except ExceptionGroup as failed:
             raise failed.exceptions[0] from None  # the first failure is the cause
     return written.result()
+
+
+@asynccontextmanager
+async def _plain_timestamps(conn: Connection) -> AsyncIterator[None]:
+    """``conn`` sends and reads timestamptz as microseconds since 2000 through two small
+    functions (asyncpg's "tuple" format) while the block runs.
+
+    Every log row has its event's time: asyncpg's own encoder (which also handles
+    naive times and infinity, which recorded_at never is) cost about 1.5 us a value, half
+    of what COPY spent on a log row; this one about 0.5.  The values are the same
+    (``test_rebuild_matches_live`` compares the rows).
+    """
+    await conn.set_type_codec(
+        "timestamptz",
+        schema="pg_catalog",
+        encoder=_encode_timestamp,
+        decoder=_decode_timestamp,
+        format="tuple",
+    )
+    try:
+        yield
+    finally:
+        if not conn.is_closed():  # (a lost connection is not given back to the pool)
+            await conn.reset_type_codec("timestamptz", schema="pg_catalog")
+
+
+def _encode_timestamp(at: datetime) -> tuple[int]:
+    return ((at - _PG_EPOCH) // _MICROSECOND,)
+
+
+def _decode_timestamp(microseconds: tuple[int]) -> datetime:
+    return _PG_EPOCH + timedelta(microseconds=microseconds[0])
 
 
 @contextmanager
@@ -384,23 +423,56 @@ async def rebuild_all_in_processes(
     CPU); returns (streams, events).
 
     Folding is Python work, which one process does on one core at a time; with workers,
-    each rebuilds the streams of its ranges of ids (several ranges per worker, so that
-    one slow range does not leave the others idle) on connections of its own.  Every
-    batch is still one transaction that locks its streams, whichever process runs it.
+    each rebuilds ranges of stream ids on connections of its own, taking the next range
+    as it finishes one (several ranges per worker, so that one slow range does not leave
+    the others idle).  Every batch is still one transaction that locks its streams,
+    whichever process runs it.  The workers are ``projections.rebuild_worker``.
     """
     workers = processes or os.cpu_count() or 1
-    ranges = _id_ranges(workers * RANGES_PER_PROCESS)
-    loop = asyncio.get_running_loop()
-    spawn = multiprocessing.get_context("spawn")  # no copy of this process's loop, sockets
-    with ProcessPoolExecutor(workers, mp_context=spawn) as executor:
-        try:
-            done = await asyncio.gather(
-                *(loop.run_in_executor(executor, _rebuild_range, database_url, r) for r in ranges)
-            )
-        except BaseException:
-            executor.shutdown(wait=True, cancel_futures=True)
-            raise
+    ranges = deque(_id_ranges(workers * RANGES_PER_PROCESS))
+    try:
+        async with asyncio.TaskGroup() as tasks:
+            runs = [tasks.create_task(_run_worker(database_url, ranges)) for _ in range(workers)]
+    except ExceptionGroup as failed:
+        raise failed.exceptions[0] from None  # the first failure is the cause
+    done = [run.result() for run in runs]
     return sum(streams for streams, _ in done), sum(events for _, events in done)
+
+
+async def _run_worker(database_url: str, ranges: deque[tuple[UUID, UUID]]) -> tuple[int, int]:
+    """One worker process, fed ranges from ``ranges`` until none is left."""
+    path = os.pathsep.join(filter(None, [_CODE_ROOT, os.environ.get("PYTHONPATH")]))
+    worker = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "projections.rebuild_worker",
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": path},
+    )
+    assert worker.stdin is not None and worker.stdout is not None and worker.stderr is not None
+    errors = asyncio.create_task(worker.stderr.read())
+    streams = events = 0
+    try:
+        worker.stdin.write(msgspec.json.encode(database_url) + b"\n")
+        while ranges:
+            worker.stdin.write(msgspec.json.encode(ranges.popleft()) + b"\n")
+            await worker.stdin.drain()
+            answer = await worker.stdout.readline()
+            if not answer:  # it ended without answering
+                raise RuntimeError(f"a rebuild worker failed:\n{(await errors).decode()}")
+            rebuilt = msgspec.json.decode(answer, type=tuple[int, int])
+            streams, events = streams + rebuilt[0], events + rebuilt[1]
+        worker.stdin.close()
+        if await worker.wait() != 0:
+            raise RuntimeError(f"a rebuild worker failed:\n{(await errors).decode()}")
+    finally:
+        if worker.returncode is None:  # failed or cancelled here: stop it
+            worker.kill()
+            await worker.wait()
+        await errors
+    return streams, events
 
 
 def _id_ranges(count: int) -> list[tuple[UUID, UUID]]:
@@ -408,16 +480,3 @@ def _id_ranges(count: int) -> list[tuple[UUID, UUID]]:
     width = (LAST_ID.int + 1) // count
     bounds = [n * width for n in range(count)] + [LAST_ID.int + 1]
     return [(UUID(int=lo), UUID(int=hi - 1)) for lo, hi in pairwise(bounds)]
-
-
-def _rebuild_range(database_url: str, ids: tuple[UUID, UUID]) -> tuple[int, int]:
-    """A worker process's share: ``rebuild_all`` over ``ids`` on a pool of its own."""
-
-    async def run() -> tuple[int, int]:
-        pool = await asyncpg.create_pool(database_url, min_size=2, max_size=2)
-        try:
-            return await rebuild_all(pool, ids=ids)
-        finally:
-            await pool.close()
-
-    return asyncio.run(run())
