@@ -33,7 +33,7 @@ from litestar.middleware.rate_limit import (
     RateLimitMiddleware,
     get_remote_address,
 )
-from litestar.types import Message, Receive, Scope, Send
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
@@ -136,12 +136,25 @@ class CountingRateLimitMiddleware(RateLimitMiddleware):
 
     config: CountingRateLimitConfig
 
+    def __init__(self, app: ASGIApp, config: RateLimitConfig) -> None:
+        super().__init__(app, config)
+        self._window = DURATION_VALUES[self.unit]
+        # The header names and the two values that never change, encoded once.
+        self._fixed_headers = [
+            (
+                _header_name(config.rate_limit_policy_header_key),
+                f"{self.max_requests}; w={self._window}".encode(),
+            ),
+            (_header_name(config.rate_limit_limit_header_key), str(self.max_requests).encode()),
+        ]
+        self._remaining_name = _header_name(config.rate_limit_remaining_header_key)
+        self._reset_name = _header_name(config.rate_limit_reset_header_key)
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request: Request[Any, Any, Any] = scope["litestar_app"].request_class(scope)
         if await self.should_check_request(request=request):
-            window = DURATION_VALUES[self.unit]
             count, reset_in = await self.config.counter.hit(
-                self.cache_key_from_request(request), window
+                self.cache_key_from_request(request), self._window
             )
             headers = self._headers(count, reset_in) if self.config.set_rate_limit_headers else []
             if count > self.max_requests:
@@ -153,19 +166,15 @@ class CountingRateLimitMiddleware(RateLimitMiddleware):
         await self.app(scope, receive, send)
 
     def _headers(self, count: int, reset_in: int) -> list[tuple[bytes, bytes]]:
-        config, limit = self.config, self.max_requests
         return [
-            (
-                config.rate_limit_policy_header_key.lower().encode(),
-                f"{limit}; w={DURATION_VALUES[self.unit]}".encode(),
-            ),
-            (config.rate_limit_limit_header_key.lower().encode(), str(limit).encode()),
-            (
-                config.rate_limit_remaining_header_key.lower().encode(),
-                str(max(0, limit - count)).encode(),
-            ),
-            (config.rate_limit_reset_header_key.lower().encode(), str(reset_in).encode()),
+            *self._fixed_headers,
+            (self._remaining_name, str(max(0, self.max_requests - count)).encode()),
+            (self._reset_name, str(reset_in).encode()),
         ]
+
+
+def _header_name(name: str) -> bytes:
+    return name.lower().encode()
 
 
 def _with_headers(send: Send, headers: list[tuple[bytes, bytes]]) -> Send:

@@ -20,18 +20,19 @@ from typing import NamedTuple
 
 from service.dice.model import DiceError, DieResult, RollRecord
 from service.dice.notation import MAX_EXPLOSION_DICE, parse
+from service.dice.roller import explosion_limit_reached
 
 
 class _Reading(NamedTuple):
-    """A notation's dice terms as announced: label and sign, in notation order."""
+    """A notation's dice terms as announced: label and sign, in notation order; and
+    whether any term explodes (only then can explosions have been stopped)."""
 
     labels: tuple[str, ...]
     negative: tuple[bool, ...]
-    explodes: tuple[bool, ...]
     any_explodes: bool
 
 
-_UNREADABLE = _Reading((), (), (), any_explodes=False)
+_UNREADABLE = _Reading((), (), any_explodes=False)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -40,9 +41,10 @@ def _reading(notation: str) -> _Reading:
         terms = parse(notation).dice_terms
     except DiceError:  # a notation from an older, looser parser: still show the faces
         return _UNREADABLE
-    explodes = tuple(t.explode for t in terms)
     return _Reading(
-        tuple(t.label for t in terms), tuple(t.sign < 0 for t in terms), explodes, any(explodes)
+        tuple(t.label for t in terms),
+        tuple(t.sign < 0 for t in terms),
+        any(t.explode for t in terms),
     )
 
 
@@ -57,7 +59,7 @@ def announce(record: RollRecord, *, name: str | None = None) -> str:
     for modifier in record.modifiers:  # a loop and a sign test: a comprehension and a
         value = modifier.value  # "+d" format spec cost twice as much
         parts.append(f"+{value} {modifier.label}" if value >= 0 else f"{value} {modifier.label}")
-    if reading.any_explodes and _explosions_stopped(record, reading):
+    if reading.any_explodes and explosion_limit_reached(record):
         parts.append(f"(explosions stopped at {MAX_EXPLOSION_DICE} extra dice)")
     purpose = f" for {record.purpose}" if record.purpose else ""
     line = f"{who} rolls {record.notation}{purpose}: {' '.join(parts)} = {_total(record)}"
@@ -83,15 +85,6 @@ def _total(record: RollRecord) -> str:
     if record.successes is None:
         return str(record.total)
     return f"{record.total} success{'' if record.total == 1 else 'es'}"
-
-
-def _explosions_stopped(record: RollRecord, reading: _Reading) -> bool:
-    """``service.dice.roller.explosion_limit_reached``, with the notation already read."""
-    explodes = reading.explodes
-    return any(
-        d.term < len(explodes) and explodes[d.term] and d.face == d.sides and not d.exploded
-        for d in record.dice
-    )
 
 
 def _dice_parts(record: RollRecord, reading: _Reading) -> list[str]:
