@@ -23,6 +23,7 @@ from events.store import (
     stream_head,
 )
 from events.verify import verify_chain
+from projections.queries import rolls
 
 
 async def _new_stream(pool: asyncpg.Pool, events: int = 0) -> UUID:
@@ -215,3 +216,25 @@ async def test_large_states_and_snapshots_are_compressed_with_lz4_where_built(
 
 class _RollBack(Exception):
     """Leaves a probing transaction without keeping what it created."""
+
+
+async def test_roll_ids_compare_as_bytes_and_the_ledger_keeps_number_order(
+    pool: asyncpg.Pool,
+) -> None:
+    """Migration 0008: roll ids use the "C" collation (a byte comparison in the roll
+    ledger's key, not the database's collation), and the ledger still lists r2 before r10
+    and r10 before r11, as it did under the database's collation."""
+    collation = await pool.fetchval(
+        """SELECT collation_name FROM information_schema.columns
+           WHERE table_name = 'roll_ledger' AND column_name = 'roll_id'"""
+    )
+    assert collation == "C"
+    encounter = uuid4()
+    shuffled = [11, 2, 10, 1, 12, 9]
+    await pool.executemany(
+        "INSERT INTO roll_ledger (encounter_id, roll_id, version, round, record)"
+        " VALUES ($1, $2, 3, 1, $3)",
+        [(encounter, f"r{n}", msgspec.json.encode({"roll_id": f"r{n}"}).decode()) for n in shuffled],
+    )
+    listed = await rolls(pool, encounter, after_version=0, limit=100)
+    assert [r["roll_id"] for r in listed] == ["r1", "r2", "r9", "r10", "r11", "r12"]
