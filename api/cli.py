@@ -94,13 +94,15 @@ def _database_url(args: argparse.Namespace) -> tuple[object, str]:
 
 def _rebuild(args: argparse.Namespace) -> int:
     from api.app import open_pool
-    from projections.rebuild import rebuild_all
+    from projections.rebuild import rebuild_all, rebuild_all_in_processes
 
     handle, url = _database_url(args)
 
     async def run() -> tuple[int, int]:
-        pool = await open_pool(Settings(database_url=url))
+        pool = await open_pool(Settings(database_url=url))  # (applies migrations first)
         try:
+            if args.processes > 1:
+                return await rebuild_all_in_processes(url, args.processes)
             return await rebuild_all(pool)
         finally:
             await pool.close()
@@ -165,6 +167,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     rebuild = proj_sub.add_parser("rebuild", help="re-derive every read model from the events")
     rebuild.add_argument("--database-url")
     rebuild.add_argument("--data-dir")
+    rebuild.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="worker processes that fold in parallel (default 1, which leaves the other"
+        " cores to a service that keeps running; one per core is fastest)",
+    )
     rebuild.set_defaults(func=_rebuild)
 
     args = parser.parse_args(argv)

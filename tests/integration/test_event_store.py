@@ -234,7 +234,10 @@ async def test_roll_ids_compare_as_bytes_and_the_ledger_keeps_number_order(
     await pool.executemany(
         "INSERT INTO roll_ledger (encounter_id, roll_id, version, round, record)"
         " VALUES ($1, $2, 3, 1, $3)",
-        [(encounter, f"r{n}", msgspec.json.encode({"roll_id": f"r{n}"}).decode()) for n in shuffled],
+        [
+            (encounter, f"r{n}", msgspec.json.encode({"roll_id": f"r{n}"}).decode())
+            for n in shuffled
+        ],
     )
     listed = await rolls(pool, encounter, after_version=0, limit=100)
     assert [r["roll_id"] for r in listed] == ["r1", "r2", "r9", "r10", "r11", "r12"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import asyncpg
+import pytest
 
 from api.cli import main
 from projections.inline import read_model_rows
@@ -27,7 +28,8 @@ async def _dump(conn: asyncpg.Connection) -> dict[str, list[dict[str, object]]]:
     }
 
 
-async def test_cli_rebuild_reproduces_every_read_model(postgres_url: str) -> None:
+@pytest.mark.parametrize("processes", [1, 2])
+async def test_cli_rebuild_reproduces_every_read_model(postgres_url: str, processes: int) -> None:
     url = await create_database(postgres_url)
     try:
         from api.app import open_pool
@@ -53,7 +55,10 @@ async def test_cli_rebuild_reproduces_every_read_model(postgres_url: str) -> Non
             await conn.execute("DELETE FROM log_entries; DELETE FROM roll_ledger")
         await pool.close()
 
-        code = await asyncio.to_thread(main, ["projections", "rebuild", "--database-url", url])
+        code = await asyncio.to_thread(
+            main,
+            ["projections", "rebuild", "--database-url", url, "--processes", str(processes)],
+        )
         assert code == 0
 
         conn = await asyncpg.connect(url)
