@@ -43,16 +43,18 @@ def _serve(args: argparse.Namespace) -> int:
         for signum in (signal.SIGTERM, signal.SIGHUP):
             signal.signal(signum, lambda *_: sys.exit(0))
     try:
-        _run_uvicorn(host, port, args.workers, args.log_level)
+        run_uvicorn(host, port, args.workers, args.log_level)
     finally:
         if handle is not None:
             handle.cleanup()
     return 0
 
 
-def _run_uvicorn(host: str, port: int, workers: int, log_level: str) -> None:
-    """``uvicorn.run`` on the app factory, except that with several workers the shared
-    listening socket is declared as TCP.
+def run_uvicorn(
+    host: str, port: int, workers: int, log_level: str, factory: str = "api.app:create_app"
+) -> None:
+    """``uvicorn.run`` on an app factory (the service's, or bench.floor's), except that
+    with several workers the shared listening socket is declared as TCP.
 
     uvicorn's ``Config.bind_socket`` leaves the socket's ``proto`` at 0; accepted sockets
     inherit it, asyncio then never sets TCP_NODELAY on them, and every keep-alive response
@@ -63,7 +65,7 @@ def _run_uvicorn(host: str, port: int, workers: int, log_level: str) -> None:
     from uvicorn.supervisors import Multiprocess
 
     config = uvicorn.Config(
-        "api.app:create_app",
+        factory,
         factory=True,
         host=host,
         port=port,

@@ -67,15 +67,31 @@ def service(
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """``aeon-ledger serve`` as production runs it (uvicorn, ``workers`` processes) on a
     spare loopback port; yields (base url, process) once it is ready, stops it on exit."""
-    port = free_port()
     # All load comes from one loopback address: the per-client rate limit stays on (its
     # cost is part of every request) but so high that it never refuses.
     env = {**os.environ, "DATABASE_URL": database_url, "AEON_RATE_LIMIT_PER_MINUTE": "100000000"}
     env.update(extra_env or {})
     env.pop("REDIS_URL", None)
-    command = [str(BIN / "aeon-ledger"), "serve", "--port", str(port), "--workers", str(workers)]
-    proc = subprocess.Popen(  # noqa: S603 (our own executable, arguments built here)
-        [*command, "--log-level", "warning"],
+    command = [str(BIN / "aeon-ledger"), "serve", "--workers", str(workers)]
+    with _serving([*command, "--log-level", "warning"], env) as served:
+        yield served
+
+
+@contextmanager
+def floor(*, workers: int) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``bench.floor``'s bare Litestar app, served as the service is, like ``service``."""
+    command = [sys.executable, "-m", "bench.floor", "--workers", str(workers)]
+    with _serving(command, dict(os.environ)) as served:
+        yield served
+
+
+@contextmanager
+def _serving(
+    command: list[str], env: dict[str, str]
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    port = free_port()
+    proc = subprocess.Popen(  # noqa: S603 (our own executables, arguments built here)
+        [*command, "--port", str(port)],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
