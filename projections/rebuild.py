@@ -21,6 +21,7 @@ How it is fast (bench/loading.py and README, Benchmarks, have the figures):
   of only the columns a fold needs (events/scan.py), while another writes and this
   process folds;
 - ``data`` JSON text is decoded straight into the typed event (``EventCodec.decode_stored``);
+- event times pass through as PostgreSQL's integer, never as datetimes (``_raw_timestamps``);
 - each stream is folded once, ``before`` states are the previous step's ``after``, and
   state JSON is encoded once per piece of a stream, not per event;
 - rows are written with COPY, many streams per transaction, after one DELETE per table;
@@ -378,18 +379,20 @@ async def _raw_timestamps(*conns: Connection) -> AsyncIterator[None]:
     integer.  The stored values are the same (``test_rebuild_matches_live`` compares
     the rows).
     """
-    for conn in conns:
-        await conn.set_type_codec(
-            "timestamptz",
-            schema="pg_catalog",
-            encoder=_as_tuple,
-            decoder=_first,  # a C function: no Python frame per value read
-            format="tuple",
-        )
+    changed: list[Connection] = []
     try:
-        yield
-    finally:
         for conn in conns:
+            await conn.set_type_codec(
+                "timestamptz",
+                schema="pg_catalog",
+                encoder=_as_tuple,
+                decoder=_first,  # a C function: no Python frame per value read
+                format="tuple",
+            )
+            changed.append(conn)
+        yield
+    finally:  # a pooled connection must not go back with these codecs
+        for conn in changed:
             if not conn.is_closed():  # (a lost connection is not given back to the pool)
                 await conn.reset_type_codec("timestamptz", schema="pg_catalog")
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import asyncpg
 
-from projections.rebuild import rebuild_stream
+from projections.rebuild import rebuild_all, rebuild_stream
 from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import (
     AddCombatant,
@@ -57,3 +59,21 @@ async def test_rebuild_gives_the_same_read_models(
         folded = await rebuild_stream(conn, encounter_id)
     assert folded == before[0]["version"]  # type: ignore[index]
     assert await _read_models(pool, encounter_id) == before
+
+
+async def test_a_rebuild_gives_its_connections_back_with_datetimes(
+    pipeline: CommandPipeline, database_url: str
+) -> None:
+    """The rebuild reads and writes event times as PostgreSQL's integer on its two
+    connections; both go back to the pool decoding timestamptz as datetimes again."""
+    encounter_id = await new_encounter(pipeline, "Raw times")
+    await run(pipeline, encounter_id, AddCombatant(id="a", name="A", hp=5, stats={}))
+    pool = await asyncpg.create_pool(database_url, min_size=2, max_size=2)
+    try:
+        streams, events = await rebuild_all(pool, ids=(encounter_id, encounter_id))
+        assert (streams, events) == (1, 3)  # created, seed committed, combatant added
+        async with pool.acquire() as first, pool.acquire() as second:
+            for conn in (first, second):
+                assert isinstance(await conn.fetchval("SELECT now()"), datetime)
+    finally:
+        await pool.close()
