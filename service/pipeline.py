@@ -544,7 +544,8 @@ class CommandPipeline:
 
         The lock makes writers of one encounter queue rather than race (writers of other
         encounters are not affected); the cache, possibly behind because another process
-        wrote, only needs the events after its version folded in.
+        wrote, only needs the events after its version folded in, or, when that is more
+        than a snapshot's worth, is loaded afresh from the newest snapshot.
         """
         row = await conn.fetchrow(
             "SELECT version, last_hash FROM streams WHERE stream_id = $1 FOR UPDATE", encounter_id
@@ -553,7 +554,14 @@ class CommandPipeline:
             raise StreamNotFound(encounter_id)
         head = StreamHead(version=row["version"], last_hash=row["last_hash"])
         cached = self._cache.get(encounter_id)
-        if cached is None or cached.head.version > head.version:
+        if (
+            cached is None
+            or cached.head.version > head.version
+            # Far behind (another process took a snapshot's worth of commands): the newest
+            # snapshot and the few events after it are less to read and fold than the
+            # whole tail, and a process's work and memory for a catch-up stay bounded.
+            or head.version - cached.head.version >= self._snapshot_every
+        ):
             loaded = await load(conn, encounter_id, ruleset=codec.ruleset.name)
         elif cached.head.version < head.version:
             tail = await read_stream(conn, encounter_id, after_version=cached.head.version)

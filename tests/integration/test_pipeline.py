@@ -122,6 +122,46 @@ async def test_stale_cache_of_another_process_is_detected_and_redecided(pool: as
     assert state.version == 6 and state.game.combatants["alice"].hp == 4
 
 
+async def test_a_cache_a_snapshot_or_more_behind_reloads_from_the_snapshot(
+    pool: asyncpg.Pool,
+) -> None:
+    """A process whose cached state is at least ``snapshot_every`` versions behind loads
+    the newest snapshot (and the events after it) instead of folding the whole tail; a
+    nearer one folds the tail.  Snapshots are doctored here (a name no later event sets)
+    to tell the two apart."""
+    a = CommandPipeline(pool, read_model_rows, snapshot_every=5)
+    b = CommandPipeline(pool, read_model_rows, snapshot_every=5)
+    encounter_id = await new_encounter(a)
+    await add(a, encounter_id, "alice", hp=100)
+
+    async def doctor(version: int, name: str) -> None:
+        await pool.execute(
+            """UPDATE snapshots
+               SET state = jsonb_set(state::jsonb, '{game,combatants,alice,name}', $3)::json
+               WHERE stream_id = $1 AND version = $2""",
+            encounter_id,
+            version,
+            msgspec.json.encode(name).decode(),
+        )
+
+    def cached_alice() -> Any:
+        cached = b._cache.get(encounter_id)
+        assert cached is not None
+        return cached.encounter.game.combatants["alice"]
+
+    await run(b, encounter_id, Damage(target="alice", amount=1))  # b caches version 4
+    for _ in range(2):
+        await run(a, encounter_id, Damage(target="alice", amount=1))  # versions 5 and 6
+    await doctor(5, "Doctored at 5")
+    await run(b, encounter_id, Damage(target="alice", amount=1))  # 2 behind: the tail
+    assert (cached_alice().name, cached_alice().hp) == ("Alice", 96)
+    for _ in range(5):
+        await run(a, encounter_id, Damage(target="alice", amount=1))  # versions 8 to 12
+    await doctor(10, "Doctored at 10")
+    await run(b, encounter_id, Damage(target="alice", amount=1))  # 5 behind: the snapshot
+    assert (cached_alice().name, cached_alice().hp) == ("Doctored at 10", 90)
+
+
 async def test_snapshots_are_written_every_n_and_loading_uses_them(pool: asyncpg.Pool) -> None:
     pipeline = CommandPipeline(pool, read_model_rows, snapshot_every=5)
     encounter_id = await new_encounter(pipeline)
