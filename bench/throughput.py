@@ -366,16 +366,17 @@ async def soak(args: argparse.Namespace) -> None:
             tables = await setup_tables(url, ENCOUNTERS)
             positions = {t.encounter_id: 0 for t in tables}
             rows: list[list[object]] = []
+            rss: list[float] = []
             elapsed = 0.0
             while elapsed < args.soak:
                 r = await service_level(url, tables, positions, 32, interval)
                 elapsed += interval + 1.0
-                rows.append([f"{elapsed:.0f} s", r.rate, r.p(99), tree_rss_bytes(proc.pid) / 2**20])
+                rss.append(tree_rss_bytes(proc.pid) / 2**20)
+                rows.append([f"{elapsed:.0f} s", r.rate, r.p(99), rss[-1]])
                 print(f"  {rows[-1]}", flush=True)
     print_table(
         f"Soak: 32 clients for {args.soak:g} s", ["at", "commands/s", "p99 ms", "RSS MiB"], rows
     )
-    rss = [float(row[3]) for row in rows]  # type: ignore[arg-type]
     # The whole run, and its second half: a leak grows in both, while a process that
     # warms up (caches filling, the allocator's arenas reaching their working size)
     # grows only in the first.
