@@ -7,6 +7,7 @@ and closes everything on shutdown, so importing this module has no side effects.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -36,6 +37,23 @@ from service.pipeline import CommandPipeline
 log = logging.getLogger("aeon_ledger")
 
 _CONNECT_ATTEMPTS = 30
+_YOUNG_COLLECTION_EVERY = 20_000
+"""Allocations between collections of the youngest generation (CPython's default: 700)."""
+
+
+def _settle_garbage_collector() -> None:
+    """Spare requests most of the cyclic collector's work (7% of a worker's CPU under load).
+
+    What exists once the app has started (modules, routes, the OpenAPI document, the
+    pool) lives as long as the process: frozen, no full collection walks it again.  A
+    command allocates a few thousand objects that its own reference counts free; with
+    CPython's default threshold the youngest generation was collected every 700 of them,
+    several times per command.
+    """
+    gc.collect()
+    gc.freeze()
+    _, older, oldest = gc.get_threshold()
+    gc.set_threshold(_YOUNG_COLLECTION_EVERY, older, oldest)
 
 
 async def _keep_session(conn: asyncpg.Connection) -> None:
@@ -103,6 +121,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         app.state.services = Services(
             settings=settings, pool=pool, pipeline=pipeline, redis=redis, live=fan_out
         )
+        _settle_garbage_collector()
         try:
             async with fan_out.notifier.running():
                 yield

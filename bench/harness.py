@@ -198,11 +198,10 @@ class CpuMeter:
         t1, groups1, backends1 = self._sample()
         wall = t1 - t0
         used = {name: (groups1[name] - groups0[name]) / wall for name in groups1}
-        # Backends that ended in between took their CPU time with them: only count ones
-        # alive at both ends (a pool's connections are).
-        used["PostgreSQL"] = (
-            sum(backends1[p] - backends0[p] for p in backends1 if p in backends0) / wall
-        )
+        # Backends that ended in between took their CPU time with them (a pool's
+        # connections do not end); one that started in between used all of its CPU time
+        # within the window.
+        used["PostgreSQL"] = sum(cpu - backends0.get(p, 0.0) for p, cpu in backends1.items()) / wall
         return used
 
 

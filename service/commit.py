@@ -27,6 +27,7 @@ from functools import cache
 from typing import Any, NamedTuple
 from uuid import UUID
 
+import asyncpg
 import msgspec
 
 from events.db import Connection
@@ -285,26 +286,41 @@ def _values(write: CommandWrite) -> dict[str, Any]:
     return values
 
 
+def bound(write: CommandWrite, *, every_part: bool = False) -> tuple[str, list[Any]]:
+    """The statement variant a write needs and its arguments, in parameter order.
+
+    ``every_part`` keeps the roll and snapshot parts even where they would run empty, so
+    that writes with and without rolls or a snapshot can share one statement.
+    """
+    sql, names = _statement(
+        token=write.token_id is not None,
+        key=write.idempotency is not None,
+        rolls=every_part or bool(write.rows.rolls),
+        snapshots=every_part or bool(write.snapshots),
+        seed=write.seed is not None,
+    )
+    values = _values(write)
+    return sql, [*append_arguments(write.append), *map(values.get, names)]
+
+
+def outcome(write: CommandWrite, row: asyncpg.Record) -> Written | Refused:
+    """What the statement's one result row says became of ``write``."""
+    positions: list[int] = row["positions"]
+    if not positions:
+        return Refused(token_revoked=not row["token_valid"], key_used=not row["key_unused"])
+    return Written(write.append.recorded(positions), write.answer.with_positions(positions))
+
+
 async def commit(conn: Connection, write: CommandWrite) -> Written | Refused:
     """Run the statement; on a connection in a transaction it joins that transaction.
 
     Raises asyncpg.UniqueViolationError when a concurrent request with the same
     Idempotency-Key committed its answer first (the caller serves that answer).
     """
-    sql, names = _statement(
-        token=write.token_id is not None,
-        key=write.idempotency is not None,
-        rolls=bool(write.rows.rolls),
-        snapshots=bool(write.snapshots),
-        seed=write.seed is not None,
-    )
-    values = _values(write)
-    row = await conn.fetchrow(sql, *append_arguments(write.append), *map(values.get, names))
+    sql, arguments = bound(write)
+    row = await conn.fetchrow(sql, *arguments)
     assert row is not None
-    positions: list[int] = row["positions"]
-    if not positions:
-        return Refused(token_revoked=not row["token_valid"], key_used=not row["key_unused"])
-    return Written(write.append.recorded(positions), write.answer.with_positions(positions))
+    return outcome(write, row)
 
 
 def placeholders(prepared: PreparedAppend) -> list[RecordedEvent]:

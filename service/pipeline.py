@@ -55,6 +55,7 @@ from service.core_events import (
 from service.dice import DiceError, ManualFaces, RollingDice, ServerFaces
 from service.dice.fair import commitment, new_seed
 from service.encounter import Encounter, evolve, schema_version
+from service.group_commit import GroupCommit
 from service.history import earliest_touched, plan_redo, plan_undo
 from service.loading import (
     HistoryBeforeBase,
@@ -141,6 +142,7 @@ class CommandPipeline:
         """``single_trip=False`` sends every command down the locking path (a transaction
         around lock, load, decide and write): tests use it to hold transactions open."""
         self._pool = pool
+        self._group = GroupCommit(pool)
         self._single_trip = single_trip
         self._projector = projector
         self._snapshot_every = snapshot_every
@@ -440,8 +442,7 @@ class CommandPipeline:
             _keyed(encounter_id, idempotency_key, request_hash),
         )
         try:
-            async with self._pool.acquire() as conn:
-                outcome = await commit(conn, write)
+            outcome = await self._group.commit(write)
         except asyncpg.UniqueViolationError as clash:
             return await self._first_response(clash, encounter_id, idempotency_key, request_hash)
         if isinstance(outcome, Refused):
