@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import logging
 import os
 import signal
-import socket
 import sys
 from collections.abc import Sequence
-from typing import cast
 
+from api.serving import run_uvicorn
 from api.settings import Settings
 
 
@@ -49,78 +47,6 @@ def _serve(args: argparse.Namespace) -> int:
         if handle is not None:
             handle.cleanup()
     return 0
-
-
-def run_uvicorn(
-    host: str, port: int, workers: int, log_level: str, factory: str = "api.app:create_app"
-) -> None:
-    """``uvicorn.run`` on an app factory (the service's, or bench.floor's), except that with
-    several workers each worker listens on its own socket where the system balances them.
-
-    uvicorn binds one socket in the parent and lets every worker accept from it: whichever
-    worker wakes first takes the connection, and with keep-alive clients one worker can end
-    up with most of them while the other core idles (measured: 25 of 32 connections on one
-    of two workers).  On Linux each worker gets its own listening socket on the port with
-    SO_REUSEPORT instead, and the kernel spreads new connections over them by address hash.
-
-    Either way the listening socket is declared as TCP.  uvicorn's ``Config.bind_socket``
-    leaves the socket's ``proto`` at 0; accepted sockets inherit it, asyncio then never sets
-    TCP_NODELAY on them, and every keep-alive response after the first waits ~40 ms for the
-    client's delayed ACK (uvicorn issue 3149; measured here: 48 ms per command with
-    --workers 2 against 3 ms with one worker).
-    """
-    import uvicorn
-    from uvicorn.supervisors import Multiprocess
-
-    config = uvicorn.Config(
-        factory,
-        factory=True,
-        host=host,
-        port=port,
-        workers=workers,
-        log_level=log_level,
-        access_log=False,
-        # Open live-update streams would otherwise hold a SIGTERM shutdown forever.
-        timeout_graceful_shutdown=5,
-    )
-    if config.workers <= 1:
-        uvicorn.Server(config).run()
-        return
-    if sys.platform == "linux":
-        # Bound but not listening: it holds the port (and picks it, for port 0) without
-        # ever being given a connection.
-        reserved = reuse_port_socket(config.host, config.port)
-        listener = _OwnListener(config.host, reserved.getsockname()[1])
-        sockets = [cast(socket.socket, listener)]
-    else:
-        bound = config.bind_socket()
-        reserved = socket.socket(bound.family, bound.type, socket.IPPROTO_TCP, bound.detach())
-        reserved.set_inheritable(True)
-        sockets = [reserved]
-    with reserved, contextlib.suppress(KeyboardInterrupt):
-        Multiprocess(config, sockets=sockets).run()
-
-
-def reuse_port_socket(host: str, port: int) -> socket.socket:
-    """A TCP socket bound to ``host:port`` with SO_REUSEPORT, not yet listening."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-    sock.bind((host, port))
-    return sock
-
-
-class _OwnListener:
-    """What the parent hands uvicorn as the workers' listening socket: uvicorn pickles it
-    into each worker it spawns (and respawns), and it unpickles there as that worker's own
-    SO_REUSEPORT socket."""
-
-    def __init__(self, host: str, port: int) -> None:
-        self.host, self.port = host, port
-
-    def __reduce__(self) -> tuple[object, tuple[str, int]]:
-        return reuse_port_socket, (self.host, self.port)
 
 
 def _database_url(args: argparse.Namespace) -> tuple[object, str]:

@@ -235,9 +235,8 @@ class Notifier:
             for encounter_id, version in batch.items():
                 data = msgspec.json.encode({"version": version})
                 try:
-                    await asyncio.wait_for(
-                        self._plugin.wait_published(data, channel_of(encounter_id)), self._timeout
-                    )
+                    async with asyncio.timeout(self._timeout):  # no task per publish
+                        await self._plugin.wait_published(data, channel_of(encounter_id))
                 except Exception as exc:  # the command is committed; never let this fail it
                     now = time.monotonic()
                     if now - self._warned >= _WARN_EVERY:

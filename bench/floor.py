@@ -4,7 +4,7 @@
 
 A Litestar app with one route at the command path that decodes the same JSON body into
 a msgspec Struct and answers a small JSON document, served exactly as the service is
-(``api.cli.run_uvicorn``: uvicorn, uvloop and httptools, the same workers).  No
+(``api.serving.run_uvicorn``: uvicorn, uvloop and httptools, the same workers).  No
 middleware, no dependencies, no database.  ``bench.throughput --systems floor`` drives it
 with the same client and load, so its CPU per request is the least any Litestar service on
 this uvicorn setup spends on a command, and the rest of the service's is ours.
@@ -19,7 +19,7 @@ from uuid import UUID
 import msgspec
 from litestar import Litestar, get, post
 
-from api.cli import run_uvicorn
+from api.serving import run_uvicorn
 
 
 class CommandBody(msgspec.Struct):

@@ -593,12 +593,12 @@ class CommandPipeline:
         """Everything the write statement stores, worked out before it runs; and the
         state after it.  ``conn`` is needed (and held under the lock) only for an undo or
         redo, whose state is refolded from the store."""
-        command_id = uuid4()
+        command_id = str(uuid4())
         metadata: dict[str, Any] = {
             "actor": msgspec.to_builtins(actor),
-            "command_id": str(command_id),
-            "causation_id": str(command_id),
-            "correlation_id": actor.correlation_id or str(command_id),
+            "command_id": command_id,
+            "causation_id": command_id,
+            "correlation_id": actor.correlation_id or command_id,
             "roll_source": decision.roll_source,
         }
         if extra_metadata:
