@@ -16,8 +16,9 @@ once, and every answer waits for the commit that made its events durable.  When 
 group fails as a whole because PostgreSQL refused one write (an Idempotency-Key another
 connection committed first, say), each write is tried again on its own, so every command
 gets its own outcome; when the connection fails, every write of the group gets the error,
-as each would have alone.  Writes are sent in stream order, so two groups that touch the
-same streams lock their rows in the same order and never deadlock.
+as each would have alone, and none is retried (the group may have committed).  Writes
+are sent in stream order, so two groups that touch the same streams lock their rows in
+the same order and never deadlock.
 """
 
 from __future__ import annotations
@@ -30,6 +31,13 @@ import asyncpg
 from service.commit import CommandWrite, Refused, Written, bound, outcome
 
 Outcome = Written | Refused
+
+_NOT_WRITTEN = (asyncpg.PostgresError, ValueError)
+"""Errors after which nothing of the group's transaction stands: PostgreSQL refused it, or
+asyncpg could not encode an argument (its client-side DataError is a ValueError; it rolls
+back what it had sent).  Only then are a group's writes tried again one by one; after any
+other error (a lost connection) the group may have committed, and a retry could apply a
+command twice."""
 
 
 class _Waiting(NamedTuple):
@@ -81,11 +89,10 @@ class GroupCommit:
 
     async def _write(self, group: list[_Waiting]) -> None:
         in_order = sorted(group, key=lambda w: w.write.append.stream_id)
-        by_statement = _by_statement(in_order, every_part=False)
-        if len(by_statement) > 1:
-            # Writes with and without rolls or a snapshot in one statement: empty parts
-            # cost PostgreSQL far less than another round trip and commit.
-            by_statement = _by_statement(in_order, every_part=True)
+        # Writes with and without rolls or a snapshot go in one statement: its empty parts
+        # cost PostgreSQL far less than another round trip and commit.
+        parts = {(bool(w.write.rows.rolls), bool(w.write.snapshots)) for w in in_order}
+        by_statement = _by_statement(in_order, every_part=len(parts) > 1)
         try:
             async with self._pool.acquire() as conn:
                 for sql, members in by_statement.items():
@@ -111,7 +118,7 @@ async def _write_statement(
     if len(members) > 1:
         try:
             rows = await conn.fetchmany(sql, [m.arguments for m in members])
-        except asyncpg.PostgresError:
+        except _NOT_WRITTEN:
             pass  # one write's error rolled the group back: each on its own, below
         else:
             for member, row in zip(members, rows, strict=True):
@@ -120,7 +127,7 @@ async def _write_statement(
     for member in members:
         try:
             alone = await conn.fetchrow(sql, *member.arguments)
-        except asyncpg.PostgresError as refused:
+        except _NOT_WRITTEN as refused:
             _settle(member.answer, refused)
         else:
             assert alone is not None
