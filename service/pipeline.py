@@ -410,7 +410,9 @@ class CommandPipeline:
         request_hash: str = "",
     ) -> bytes | None:
         """The common path: decide on the cached state and write in one statement, with
-        no lock and no transaction around it.  None when it cannot answer for sure (no
+        no lock around it, in the transaction of its group (service/group_commit.py:
+        commands of this process that are ready together share a round trip and a
+        commit, each with its own guards).  None when it cannot answer for sure (no
         cached state or seed, an If-Match the cache cannot confirm, a refusal that stale
         state might explain, or the stream moved on): the locking path then does.
 
