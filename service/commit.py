@@ -150,7 +150,7 @@ class Refused(NamedTuple):
 # (no rolls, no snapshot, no new seed, no Idempotency-Key, the service key's unchecked
 # token) still costs PostgreSQL its plan nodes and parameters on every execution.  Parts
 # name their parameters ``@name``; ``_statement`` numbers them after INSERT_EVENTS's
-# $1..$12 and caches each variant, which asyncpg then prepares once per connection.
+# $1..$7 and caches each variant, which asyncpg then prepares once per connection.
 _UNREVOKED = """EXISTS (SELECT FROM access_tokens
                 WHERE encounter_id = $1 AND token_id = @token AND revoked_at IS NULL)"""
 _KEY_UNUSED = """NOT EXISTS (SELECT FROM idempotency_keys
@@ -205,7 +205,7 @@ _ANSWER = """, answer AS (
            convert_to(@answer_prefix || string_agg('{"global_position":' || a.global_position
                                                    || e.tail, ',' ORDER BY e.v)
                       || @answer_suffix, 'UTF8')
-    FROM appended AS a JOIN unnest($7::int[], @answer_tails::text[]) AS e(v, tail)
+    FROM appended AS a JOIN unnest(@answer_versions::int[], @answer_tails::text[]) AS e(v, tail)
          ON e.v = a.stream_version
     HAVING count(*) > 0
 )"""
@@ -215,7 +215,7 @@ SELECT (SELECT token_valid FROM guard) AS token_valid,
        array(SELECT global_position FROM appended ORDER BY stream_version) AS positions
 """
 _PARAMETER = re.compile(r"@([a-z_]+)")
-_APPEND_PARAMETERS = 12
+_APPEND_PARAMETERS = 7
 
 
 @cache
@@ -267,6 +267,7 @@ def _values(write: CommandWrite) -> dict[str, Any]:
             key=idem.key,
             request_hash=idem.request_hash,
             answer_prefix=write.answer.prefix.decode(),
+            answer_versions=write.append.versions,
             answer_tails=[t.decode() for t in write.answer.tails],
             answer_suffix=write.answer.suffix.decode(),
         )

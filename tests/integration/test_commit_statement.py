@@ -9,7 +9,7 @@ from itertools import product
 
 import asyncpg
 
-from service.commit import _statement
+from service.commit import _APPEND_PARAMETERS, _statement
 
 
 async def test_every_statement_variant_prepares(pool: asyncpg.Pool) -> None:
@@ -17,6 +17,6 @@ async def test_every_statement_variant_prepares(pool: asyncpg.Pool) -> None:
         for parts in product((False, True), repeat=5):
             sql, names = _statement(*parts)
             numbers = {int(n) for n in re.findall(r"\$(\d+)", sql)}
-            assert numbers == set(range(1, 13 + len(names))), parts
+            assert numbers == set(range(1, _APPEND_PARAMETERS + 1 + len(names))), parts
             prepared = await conn.prepare(sql)
-            assert len(prepared.get_parameters()) == 12 + len(names)
+            assert len(prepared.get_parameters()) == _APPEND_PARAMETERS + len(names)
