@@ -30,12 +30,13 @@ def run_uvicorn(
     of two workers).  On Linux each worker gets its own listening socket on the port with
     SO_REUSEPORT instead, and the kernel spreads new connections over them by address hash.
 
-    Responses go out in one write (``CoalescingHttpToolsProtocol``).  Either way the
-    listening socket is declared as TCP.  uvicorn's ``Config.bind_socket``
-    leaves the socket's ``proto`` at 0; accepted sockets inherit it, asyncio then never sets
-    TCP_NODELAY on them, and every keep-alive response after the first waits ~40 ms for the
-    client's delayed ACK (uvicorn issue 3149; measured here: 48 ms per command with
-    --workers 2 against 3 ms with one worker).
+    Responses go out in one write (``CoalescingHttpToolsProtocol``).
+
+    The listening sockets are declared as TCP, on Linux or not: uvicorn's
+    ``Config.bind_socket`` leaves the socket's ``proto`` at 0; accepted sockets inherit it,
+    asyncio then never sets TCP_NODELAY on them, and every keep-alive response after the
+    first waits ~40 ms for the client's delayed ACK (uvicorn issue 3149; measured here:
+    48 ms per command with --workers 2 against 3 ms with one worker).
     """
     config = uvicorn.Config(
         factory,
