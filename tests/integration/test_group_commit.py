@@ -93,7 +93,8 @@ async def test_a_write_that_fails_the_group_fails_alone(pool: asyncpg.Pool) -> N
         )
 
         async def hit(encounter_id: UUID) -> bytes:
-            key = "k-1" if encounter_id == clashing else None
+            # Every command has a key, so all five share one statement and one group.
+            key = "k-1" if encounter_id == clashing else f"own-{encounter_id}"
             return await pipeline.execute(
                 encounter_id,
                 CommandEnvelope(command=Damage(target="ogre", amount=7)),
