@@ -225,15 +225,17 @@ def append_arguments(prepared: PreparedAppend) -> tuple[Any, ...]:
     text, previous hash, hash): one parameter, where an array per column cost asyncpg an
     encoder and several abstract-class checks per column and per element.
     """
-    rows = zip(
-        prepared.versions,
-        [e.type for e in prepared.events],
-        [e.type_version for e in prepared.events],
-        prepared.data_json,
-        prepared.prev_hashes,
-        prepared.hashes,
-        strict=True,
-    )
+    rows = [
+        (version, event.type, event.type_version, data, prev, digest)
+        for version, event, data, prev, digest in zip(
+            prepared.versions,
+            prepared.events,
+            prepared.data_json,
+            prepared.prev_hashes,
+            prepared.hashes,
+            strict=True,
+        )
+    ]
     return (
         prepared.stream_id,
         prepared.head.version,
@@ -241,7 +243,7 @@ def append_arguments(prepared: PreparedAppend) -> tuple[Any, ...]:
         prepared.new_head.last_hash,
         prepared.metadata_json,
         prepared.recorded_at,
-        _json.encode(list(rows)).decode(),
+        _json.encode(rows).decode(),
     )
 
 
