@@ -241,3 +241,30 @@ async def test_roll_ids_compare_as_bytes_and_the_ledger_keeps_number_order(
     )
     listed = await rolls(pool, encounter, after_version=0, limit=100)
     assert [r["roll_id"] for r in listed] == ["r1", "r2", "r9", "r10", "r11", "r12"]
+
+
+async def test_state_rows_are_updated_in_place_while_others_read(pool: asyncpg.Pool) -> None:
+    """Migration 0009: encounter_state pages are filled to half, so the next version of a
+    row fits on its page even while another transaction's snapshot keeps the old one
+    alive (a HOT update: no index entries, no row left behind elsewhere).  With full
+    pages, the row would move to another page."""
+    streams = [uuid4() for _ in range(4)]
+    state = msgspec.json.encode({"noise": uuid4().hex * 50}).decode()  # 1.6 KB, inline
+    async with pool.acquire() as conn:
+        for stream in streams:
+            await create_stream(conn, stream)
+        await conn.executemany(
+            "INSERT INTO encounter_state (encounter_id, ruleset, name, version, schema_version,"
+            " state, created_at, updated_at) VALUES ($1, 'generic', 'n', 1, 1, $2, now(), now())",
+            [(stream, state) for stream in streams],
+        )
+    page = "SELECT (ctid::text::point)[0] FROM encounter_state WHERE encounter_id = $1"
+    before = await pool.fetchval(page, streams[0])
+    async with pool.acquire() as reader, reader.transaction(isolation="repeatable_read"):
+        assert await reader.fetchval("SELECT count(*) FROM encounter_state") >= 4
+        await pool.execute(
+            "UPDATE encounter_state SET version = 2, state = $2 WHERE encounter_id = $1",
+            streams[0],
+            state,
+        )
+        assert await pool.fetchval(page, streams[0]) == before
