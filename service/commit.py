@@ -177,21 +177,21 @@ WITH guard AS (
     INSERT INTO log_entries (encounter_id, version, round, type, text, gm_text, hidden_rolls,
                              gm_only, recorded_at)
     SELECT $1, (l->>0)::int, (l->>1)::int, l->>2, l->>3, l->>4,
-           ARRAY(SELECT json_array_elements_text(l->5)), (l->>6)::boolean,
+           ARRAY(SELECT jsonb_array_elements_text(l->5)), (l->>6)::boolean,
            (l->>7)::timestamptz
-    FROM json_array_elements(@log::json) AS l
+    FROM jsonb_array_elements(@log::jsonb) AS l
     WHERE EXISTS (SELECT FROM moved)
 )"""
 _ROLLS = """, rolls AS (
     INSERT INTO roll_ledger (encounter_id, roll_id, version, round, record)
     SELECT $1, r->>0, (r->>1)::int, (r->>2)::int, (r->>3)::json
-    FROM json_array_elements(@rolls::json) AS r
+    FROM jsonb_array_elements(@rolls::jsonb) AS r
     WHERE EXISTS (SELECT FROM moved)
 )"""
 _SNAPSHOTS = """, snapshots AS (
     INSERT INTO snapshots (stream_id, version, schema_version, state)
     SELECT $1, (s->>0)::int, (s->>1)::int, (s->>2)::json
-    FROM json_array_elements(@snapshots::json) AS s
+    FROM jsonb_array_elements(@snapshots::jsonb) AS s
     WHERE EXISTS (SELECT FROM moved)
     ON CONFLICT (stream_id, version) DO UPDATE
     SET schema_version = EXCLUDED.schema_version, state = EXCLUDED.state
@@ -254,7 +254,8 @@ def _values(write: CommandWrite) -> dict[str, Any]:
         "updated_at": state.updated_at,
         # Rows go as one JSON array each (a row is its NamedTuple's array): one parameter
         # and one msgspec call, where an array parameter per column cost asyncpg an
-        # encoder and several abstract-class checks per column and per element.
+        # encoder and several abstract-class checks per column and per element.  The
+        # statement reads them as jsonb (parsed once), as events.store's INSERT_EVENTS does.
         "log": _encode(log).decode(),
         "rolls": _encode(rolls).decode(),
         "snapshots": _encode(write.snapshots).decode(),
