@@ -11,6 +11,9 @@ import msgspec
 
 from bench.harness import percentile
 
+WARMUP = 1.0
+"""Seconds each closed loop runs before its measured window."""
+
 Operation = Callable[[], Awaitable[bool]]
 """One operation of one client; returns whether it succeeded."""
 
@@ -30,9 +33,22 @@ class Result(msgspec.Struct):
     def p(self, q: float) -> float:
         return percentile(self.latencies_ms, q)
 
+    @classmethod
+    def merged(cls, parts: list[Result]) -> Result:
+        """Several windows of one system at one level, as if they were one window."""
+        first = parts[0]
+        return cls(
+            first.label,
+            first.clients,
+            sum(r.ops for r in parts),
+            sum(r.errors for r in parts),
+            sum(r.seconds for r in parts),
+            sorted(ms for r in parts for ms in r.latencies_ms),
+        )
+
 
 async def closed_loop(
-    label: str, operations: list[Operation], seconds: float, warmup: float = 1.0
+    label: str, operations: list[Operation], seconds: float, warmup: float = WARMUP
 ) -> Result:
     """Run one operation loop per client; count only what completes in the measured window."""
     latencies: list[float] = []

@@ -6,7 +6,9 @@ ceiling and the eventsourcing peer, all measured in this run on the same Postgre
     python -m bench.throughput --soak 300       # memory over a 5-minute run at 32 clients
 
 The service runs as production runs it: ``aeon-ledger serve --workers <cores>`` (uvicorn),
-in its own fresh database.  The load generator (bench/client.py) shares the machine.
+in its own fresh database.  The load generator (bench/client.py) shares the machine.  At
+each level the ceiling and the service run in alternating windows (``--rounds``), so the
+ratio between them compares the same minutes of a shared machine.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ import asyncio
 import contextlib
 import os
 import time
+from collections import Counter
 from datetime import UTC, datetime
+from typing import NamedTuple
 from uuid import uuid4
 
 import asyncpg
@@ -36,7 +40,7 @@ from bench.harness import (
     tree_pids,
     tree_rss_bytes,
 )
-from bench.load import Operation, Result, closed_loop
+from bench.load import WARMUP, Operation, Result, closed_loop
 from bench.mix import SETUP, step
 
 ENCOUNTERS = 100
@@ -224,21 +228,12 @@ async def main(args: argparse.Namespace) -> None:
     workers = args.workers or os.cpu_count() or 1
     levels = tuple(int(c) for c in args.clients.split(","))
     systems = set(args.systems.split(","))
-    ceilings: dict[int, Result] = {}
-    peers: dict[int, Result] = {}
-    ours: dict[int, Result] = {}
-    cpu: dict[int, dict[str, float]] = {}
     floors: dict[int, Result] = {}
     floor_cpu: dict[int, dict[str, float]] = {}
-    instructions: dict[str, dict[int, dict[str, int]]] = {"ceiling": {}, "service": {}}
+    peers: dict[int, Result] = {}
+    paired: dict[int, Paired] = {}
     rss: list[int] = []
     async with fresh_database() as db_url:
-        if "ceiling" in systems:
-            for c in levels:
-                counter = InstructionMeter(_counted())
-                ceilings[c] = await baseline(db_url, c, args.seconds)
-                instructions["ceiling"][c] = counter.stop()
-            print("asyncpg ceiling measured", flush=True)
         if "floor" in systems:
             with floor(workers=workers) as (url, proc):
                 for c in levels:
@@ -246,25 +241,30 @@ async def main(args: argparse.Namespace) -> None:
                     floors[c] = await floor_level(url, c, args.seconds)
                     floor_cpu[c] = meter.cores()
             print("framework floor measured", flush=True)
-        if "service" in systems:
-            with service(db_url, workers=workers) as (url, proc):
+        with contextlib.ExitStack() as stack:
+            ours: Served | None = None
+            if "service" in systems:
+                url, proc = stack.enter_context(service(db_url, workers=workers))
                 tables = await setup_tables(url, ENCOUNTERS)
-                positions = {t.encounter_id: 0 for t in tables}
-                memory = MemorySampler(proc.pid)
+                ours = Served(url, proc.pid, tables, {t.encounter_id: 0 for t in tables})
+            memory = MemorySampler(ours.pid) if ours else None
+            if memory:
                 memory.start()
-                for c in levels:
-                    meter = CpuMeter(proc.pid)
-                    counter = InstructionMeter(_counted(proc.pid))
-                    ours[c] = await service_level(url, tables, positions, c, args.seconds)
-                    instructions["service"][c] = counter.stop()
-                    cpu[c] = meter.cores()
-                    print(f"service at {c} clients measured", flush=True)
+            for c in levels:
+                paired[c] = await paired_level(
+                    db_url, ours, "ceiling" in systems, c, args.seconds, args.rounds
+                )
+                print(f"{c} clients measured", flush=True)
+            if memory:
                 await memory.stop()
                 rss = [b for _, b in memory.samples]
         if "peer" in systems:
             peers = await asyncio.to_thread(_peer_levels, db_url, levels, args.seconds)
             print("peer measured", flush=True)
 
+    ceilings = {c: p.ceiling for c, p in paired.items() if p.ceiling}
+    services = {c: p.service for c, p in paired.items() if p.service}
+    cpu = {c: p.cores for c, p in paired.items() if p.cores}
     header = ["system", "clients", "commands/s", "p50 ms", "p95 ms", "p99 ms", "errors"]
     header += ["of ceiling", "vs peer"]
     rows: list[list[object]] = []
@@ -273,24 +273,93 @@ async def main(args: argparse.Namespace) -> None:
         rows += [_row(ceiling)] if ceiling else []
         rows += [_row(floors[c], ceiling)] if c in floors else []
         rows += [_row(peer_c, ceiling)] if peer_c else []
-        rows += [_row(ours[c], ceiling, peer_c)] if c in ours else []
+        rows += [_row(services[c], ceiling, peer_c)] if c in services else []
     print_table(
-        f"Command throughput, {args.seconds:g} s per level, {ENCOUNTERS} encounters, "
+        f"Command throughput, {args.seconds:g} s per level and system ({args.rounds} "
+        f"alternating windows of ceiling and service), {ENCOUNTERS} encounters, "
         f"service with {workers} uvicorn workers",
         header,
         rows,
     )
+    for c, p in paired.items():
+        if len(p.ratios) > 1:
+            print(
+                f"\nservice / ceiling in each pair of windows at {c} clients: "
+                + ", ".join(f"{r:.0%}" for r in p.ratios)
+            )
     for c, cores in floor_cpu.items():
         print(f"\nCPU per request of the Litestar floor at {c} clients: {_per(cores, floors[c])}")
     for c, cores in cpu.items():
-        print(f"\nCPU per command at {c} clients: {_per(cores, ours[c])}")
-    _print_instructions(instructions, ceilings, ours, args.seconds)
+        print(f"\nCPU per command at {c} clients: {_per(cores, services[c])}")
+    _print_instructions(paired, args.seconds + args.rounds * WARMUP)
     if rss:
         print(
             f"\nservice memory (all processes): start {rss[0] / 2**20:.0f} MiB, "
             f"peak {max(rss) / 2**20:.0f} MiB, end {rss[-1] / 2**20:.0f} MiB"
         )
-    _targets(ours, ceilings, peers, cpu)
+    _targets(services, ceilings, peers, cpu)
+
+
+class Served(NamedTuple):
+    """The running service and its benchmark encounters."""
+
+    url: str
+    pid: int
+    tables: list[Table]
+    positions: dict[str, int]
+
+
+class Paired(NamedTuple):
+    """One level's ceiling and service, measured in alternating windows."""
+
+    ceiling: Result | None
+    service: Result | None
+    ratios: list[float]
+    """Service over ceiling in each pair of windows: how steady the ratio is."""
+    cores: dict[str, float]
+    """Cores each part kept busy during the service's windows."""
+    instructions: dict[str, dict[str, int]]
+    """Instructions per part, summed over the windows of "ceiling" and of "service"."""
+
+
+async def paired_level(
+    db_url: str,
+    ours: Served | None,
+    with_ceiling: bool,
+    clients: int,
+    seconds: float,
+    rounds: int,
+) -> Paired:
+    """The ceiling and the service in ``rounds`` alternating windows each (ceiling first,
+    then service first, and so on), so that a shared machine's drift over the minutes of a
+    run weighs on both alike.  Each window has its own warm-up."""
+    window = seconds / rounds
+    ceiling_parts: list[Result] = []
+    service_parts: list[Result] = []
+    cores: list[dict[str, float]] = []
+    instructions: dict[str, Counter[str]] = {"ceiling": Counter(), "service": Counter()}
+    for r in range(rounds):
+        for system in ("ceiling", "service") if r % 2 == 0 else ("service", "ceiling"):
+            if system == "ceiling" and with_ceiling:
+                counter = InstructionMeter(_counted())
+                ceiling_parts.append(await baseline(db_url, clients, window))
+                instructions["ceiling"].update(counter.stop())
+            elif system == "service" and ours is not None:
+                meter = CpuMeter(ours.pid)
+                counter = InstructionMeter(_counted(ours.pid))
+                service_parts.append(
+                    await service_level(ours.url, ours.tables, ours.positions, clients, window)
+                )
+                instructions["service"].update(counter.stop())
+                cores.append(meter.cores())
+    ratios = [s.rate / c.rate for s, c in zip(service_parts, ceiling_parts, strict=False)]
+    return Paired(
+        Result.merged(ceiling_parts) if ceiling_parts else None,
+        Result.merged(service_parts) if service_parts else None,
+        ratios,
+        {name: sum(c[name] for c in cores) / len(cores) for name in cores[0]} if cores else {},
+        {system: dict(counts) for system, counts in instructions.items()},
+    )
 
 
 def _per(cores: dict[str, float], result: Result) -> str:
@@ -305,20 +374,17 @@ def _counted(service_pid: int | None = None) -> dict[str, list[int]]:
     return {"service": tree_pids(service_pid), **groups} if service_pid else groups
 
 
-def _print_instructions(
-    counts: dict[str, dict[int, dict[str, int]]],
-    ceilings: dict[int, Result],
-    ours: dict[int, Result],
-    seconds: float,
-) -> None:
+def _print_instructions(paired: dict[int, Paired], timed: float) -> None:
     """Instructions per command (per row for the ceiling), where ``perf`` can count them:
-    the figure to compare between runs on a busy machine."""
-    for system, results in (("ceiling", ceilings), ("service", ours)):
-        for c, count in counts[system].items():
-            # The count also covers closed_loop's one-second warm-up, run at about the rate.
-            done = results[c].rate * (seconds + 1.0)
-            if count and done:
-                per = ", ".join(f"{name} {n / done / 1e3:,.0f}k" for name, n in count.items())
+    the figure to compare between runs on a busy machine.  ``timed`` is a level's
+    seconds per system, warm-ups included (each runs at about the measured rate)."""
+    for c, p in paired.items():
+        for system, result in (("ceiling", p.ceiling), ("service", p.service)):
+            done = result.rate * timed if result else 0
+            if p.instructions[system] and done:
+                per = ", ".join(
+                    f"{name} {n / done / 1e3:,.0f}k" for name, n in p.instructions[system].items()
+                )
                 unit = "row" if system == "ceiling" else "command"
                 print(f"instructions per {unit}, {system} at {c} clients: {per}")
 
@@ -390,7 +456,15 @@ def cli() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--seconds", type=float, default=10.0, help="measured window per level")
+    parser.add_argument(
+        "--seconds", type=float, default=10.0, help="measured seconds per level and system"
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="alternating windows of ceiling and service per level (default 3)",
+    )
     parser.add_argument("--workers", type=int, default=0, help="uvicorn workers (default: cores)")
     parser.add_argument("--clients", default="1,8,32", help="concurrency levels, e.g. 8,32")
     parser.add_argument(
