@@ -156,3 +156,12 @@ def _out_of_range(exc: asyncpg.DataError) -> ProblemDetailsException:
 
 
 _MAP[asyncpg.DataError] = _out_of_range
+
+
+# PostgreSQL stores no NUL character in text (a JSON "\u0000" in a name, say): a 400 that
+# names it, rather than the generic one above.
+_MAP[asyncpg.UntranslatableCharacterError] = lambda e: problem(
+    400,
+    "bad-request",
+    "Text in the request holds the NUL character (\\u0000), which cannot be stored.",
+)

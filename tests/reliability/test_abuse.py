@@ -98,6 +98,12 @@ ABUSE: dict[str, tuple[bytes, str, int, str]] = {
         "UTF-8",
     ),
     "NUL bytes": (b'{"command": {"type": "generic.next_turn\x00"}}', "application/json", 400, ""),
+    "escaped NUL in a name": (
+        _command({"type": "generic.add_combatant", "id": "nul", "name": "a\u0000b", "hp": 5}),
+        "application/json",
+        400,
+        "NUL",
+    ),
 }
 
 
