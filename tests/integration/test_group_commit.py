@@ -125,8 +125,8 @@ async def test_a_request_cancelled_while_it_waits_for_a_group_is_not_written(
     ids = await tables(pipeline, 4)
     tasks: list[asyncio.Task[Any]] = []
     async with pool.acquire() as other, other.transaction():
-        # Every group now blocks on the stream rows' lock, so the two groups in flight
-        # fill both slots and the third command waits in line.
+        # Every group now blocks on the stream rows' lock: the first command's group holds
+        # the process's one slot, and the later commands wait in line for the next.
         await other.execute("LOCK TABLE streams IN EXCLUSIVE MODE")
         for encounter_id in ids[:3]:
             tasks.append(
