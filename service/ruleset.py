@@ -14,6 +14,7 @@ from typing import Any, Generic, TypeVar
 import msgspec
 
 from service.dice.model import Dice
+from service.secrecy import Audience
 
 StateT = TypeVar("StateT", bound=msgspec.Struct)
 CommandT = TypeVar("CommandT", bound=msgspec.Struct)
@@ -90,6 +91,17 @@ class Ruleset(Generic[StateT, CommandT, EventT, OptionsT]):
     player token may issue it only when bound to every one of them; ``None`` makes the
     command GM-only (adjudication, adding combatants, anything that speaks for the table).
     An empty set means any player of the encounter may issue it."""
+    shown_when_secret: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """For every event tag, the data fields a player or spectator sees of the event while
+    it is secret (its command made a hidden roll not yet revealed; service/secrecy.py).
+    A whitelist: fields not listed are hidden, and ``rolls`` is never listed (the engine
+    redacts roll records one by one).  The conformance suite requires every tag."""
+    narrate_secret: Callable[[StateT, EventT], str] | None = None
+    """The log line players read for a secret event, given the state before it: says
+    what happened and to whom, never a number, outcome or order derived from the roll."""
+    player_state: Callable[[StateT, Audience], Any] | None = None
+    """The state as a player or spectator sees it (a msgspec Struct or plain data): health
+    per ``Audience`` (service.secrecy.health_view) and nothing remembered of rolls."""
     examples: tuple[msgspec.Struct, ...] = ()
     """One realistic instance of every command and event type, shown in the OpenAPI
     document and ``GET /rulesets/{name}``; a test checks that none is missing."""
