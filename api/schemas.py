@@ -20,6 +20,7 @@ from projections.queries import EncounterSummary, LogEntry, UndoneMark
 from service.core_events import CORE_EVENT_TYPES
 from service.fairness import DiceReport
 from service.registry import all_command_types, all_event_types
+from service.secrecy import NpcHealth
 from service.tokens import TokenInfo
 
 AnyCommand = functools.reduce(operator.or_, all_command_types())
@@ -42,6 +43,10 @@ class CreateEncounter(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     be sure the server could not pick a favourable seed choose it themselves."""
     allow_player_dice: bool = False
     """Let players enter physical dice for their own commands (the GM always may)."""
+    npc_health: NpcHealth = "descriptor"
+    """What players and spectators see of the health of combatants no player token is
+    bound to: `exact` numbers, a `descriptor` (unhurt, wounded, bloodied, down) or
+    `hidden` (nothing). Player characters' numbers are always shown."""
 
 
 class CommandBody(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):

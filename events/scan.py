@@ -16,8 +16,12 @@ import asyncpg
 
 from events.db import Database
 
-SCAN_COLUMNS = "stream_id, stream_version, type, type_version, data, recorded_at"
-"""Every row here has these columns, in this order; ``data`` is the stored JSON text."""
+SCAN_COLUMNS = (
+    "stream_id, stream_version, type, type_version, data, recorded_at,"
+    " metadata->>'command_id' AS command_id"
+)
+"""Every row here has these columns, in this order; ``data`` is the stored JSON text.  The
+command id tells which events one command appended (their secrecy is the command's)."""
 FIRST_ID = UUID(int=0)
 LAST_ID = UUID(int=2**128 - 1)
 

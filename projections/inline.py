@@ -13,11 +13,11 @@ from typing import Any
 
 import msgspec
 
-from projections.narration import narrate
+from projections.narration import narrate, narrate_secret
 from projections.redaction import PRIVATE_NOTE
 from service.codec import EventCodec
 from service.commit import LogRow, ReadModelRows, RollRow, StateRow
-from service.core_events import NoteAdded
+from service.core_events import EncounterForked, NoteAdded
 from service.encounter import rolls_of, schema_version
 from service.pipeline import AppliedEvent
 
@@ -41,22 +41,25 @@ def read_model_rows(codec: EventCodec, applied: Sequence[AppliedEvent]) -> ReadM
     first, last = applied[0], applied[-1]
     log: list[LogRow] = []
     rolls: list[RollRow] = []
+    secret = secret_rolls_by_command(applied)
     for step in applied:
         rec, event = step.recorded, step.event
         version = rec.stream_version
         round_no = round_of(step.after.game)
-        text = narrate(ruleset, step.before, event)
         gm_text: str | None = None
-        hidden: list[str] = []
+        hidden: list[str] = secret.get(rec.metadata.get("command_id"), []) if secret else []
+        if hidden:
+            # Everything this command decided derives from its secret roll: players read
+            # the line that says only what happened, the GM (and everyone, once every
+            # roll of the command is revealed) the full one.
+            text = narrate_secret(ruleset, step.before, event)
+            gm_text = narrate(ruleset, step.before, _unhidden(event))
+        else:
+            text = narrate(ruleset, step.before, event)
         made = rolls_of(event)
-        if made:
-            for roll in made:
-                if roll.hidden:
-                    hidden.append(roll.roll_id)
-                roll_row = (roll.roll_id, version, round_no, _encode(roll).decode())
-                rolls.append(_row(RollRow, roll_row))
-            if hidden:
-                gm_text = narrate(ruleset, step.before, _unhidden(event))
+        for roll in made:
+            roll_row = (roll.roll_id, version, round_no, _encode(roll).decode())
+            rolls.append(_row(RollRow, roll_row))
         gm_only = type(event) is NoteAdded and event.gm_only  # core events are final
         if gm_only:
             text, gm_text = PRIVATE_NOTE, text
@@ -76,7 +79,23 @@ def read_model_rows(codec: EventCodec, applied: Sequence[AppliedEvent]) -> ReadM
     return ReadModelRows(state, log, rolls)
 
 
+def secret_rolls_by_command(applied: Sequence[AppliedEvent]) -> dict[Any, list[str]]:
+    """The hidden roll ids of each command (by ``command_id``) among ``applied`` that made
+    any: every event of such a command is secret until all of them are revealed."""
+    secret: dict[Any, list[str]] = {}
+    for step in applied:
+        if type(step.event) is EncounterForked and step.event.secret_rolls:
+            secret[step.recorded.metadata.get("command_id")] = list(step.event.secret_rolls)
+        for roll in rolls_of(step.event):
+            if roll.hidden:
+                secret.setdefault(step.recorded.metadata.get("command_id"), []).append(roll.roll_id)
+    return secret
+
+
 def _unhidden(event: Any) -> Any:
     """The event with its secret rolls shown: the GM's line, and everyone's once revealed."""
-    rolls = tuple(msgspec.structs.replace(r, hidden=False) for r in rolls_of(event))
+    made = rolls_of(event)
+    if not made:
+        return event
+    rolls = tuple(msgspec.structs.replace(r, hidden=False) for r in made)
     return msgspec.structs.replace(event, rolls=rolls)

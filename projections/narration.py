@@ -16,7 +16,8 @@ from service.core_events import (
     SeedRevealed,
     Undone,
 )
-from service.encounter import Encounter
+from service.dice import announce_hidden
+from service.encounter import Encounter, rolls_of
 from service.ruleset import Ruleset
 
 _CORE_TYPES = frozenset(CORE_EVENT_TYPES)
@@ -64,6 +65,22 @@ def narrate(
             )
     assert before is not None
     return ruleset.narrate(before.game, event)
+
+
+UNSAID_LINE = "The GM acts in secret."
+"""A secret event's line for a ruleset that says nothing more about it."""
+
+
+def narrate_secret(
+    ruleset: Ruleset[Any, Any, Any, Any], before: Encounter[Any] | None, event: object
+) -> str:
+    """The line players read for an event of a command with an unrevealed secret roll."""
+    if type(event) in _CORE_TYPES:  # their lines carry nothing a roll decided
+        return narrate(ruleset, before, event)
+    if ruleset.narrate_secret is None or before is None:
+        made = rolls_of(event)
+        return " ".join(announce_hidden(r) for r in made) if made else UNSAID_LINE
+    return ruleset.narrate_secret(before.game, event)
 
 
 def _spans(spans: tuple[CommandSpan, ...]) -> str:

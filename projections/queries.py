@@ -58,10 +58,16 @@ class Marks(msgspec.Struct, frozen=True):
     """Versions out of effect, with who undid them."""
     revealed: frozenset[str]
     """Secret rolls the GM has shown the table."""
+    hidden: dict[int, frozenset[str]] = {}
+    """Versions whose command made hidden rolls, with their ids (read for players only)."""
+
+    def secret_versions(self) -> frozenset[int]:
+        """Versions players may not see in full: some roll of their command is hidden."""
+        return frozenset(v for v, ids in self.hidden.items() if not ids <= self.revealed)
 
 
 async def read_marks(
-    db: Database, encounter_id: UUID, *, up_to_version: int | None = None
+    db: Database, encounter_id: UUID, *, up_to_version: int | None = None, secrets: bool = False
 ) -> Marks:
     """Undos, redos and reveals as of ``up_to_version`` (default: now).
 
@@ -96,7 +102,17 @@ async def read_marks(
         else:
             for version in versions:
                 marks.pop(version, None)
-    return Marks(marks, frozenset(revealed))
+    hidden: dict[int, frozenset[str]] = {}
+    if secrets:
+        rows = await db.fetch(
+            """SELECT version, hidden_rolls FROM log_entries
+               WHERE encounter_id = $1 AND hidden_rolls <> '{}'
+                 AND ($2::int IS NULL OR version <= $2)""",
+            encounter_id,
+            up_to_version,
+        )
+        hidden = {r["version"]: frozenset(r["hidden_rolls"]) for r in rows}
+    return Marks(marks, frozenset(revealed), hidden)
 
 
 async def current_state(db: Database, encounter_id: UUID) -> StateRow | None:

@@ -119,9 +119,29 @@ class _StreamFold:
         self.plain_log: list[tuple[Any, ...]] = []
         """log_entries records of lines everyone sees as they are (PLAIN_LOG_COLUMNS)."""
         self.rolls: list[tuple[Any, ...]] = []
+        self.held: list[asyncpg.Record] = []
+        """Rows of the last command read, not projected yet (``feed``)."""
 
     def feed(self, rows: Sequence[asyncpg.Record]) -> None:
-        """Fold the stream's next stored events (SCAN_COLUMNS rows) and project them."""
+        """Fold the stream's next stored events (SCAN_COLUMNS rows) and project them,
+        holding back those of a command that may go on in the next rows: a command's
+        events are projected together, since a secret roll in any of them makes all of
+        them secret (``flush`` projects the rest once the stream's end is read)."""
+        rows = [*self.held, *rows]
+        last = rows[-1][6]
+        cut = len(rows)
+        while cut > 0 and rows[cut - 1][6] == last:
+            cut -= 1
+        self.held = rows[cut:]
+        if cut:
+            self._project(rows[:cut])
+
+    def flush(self) -> None:
+        held, self.held = self.held, []
+        if held:
+            self._project(held)
+
+    def _project(self, rows: Sequence[asyncpg.Record]) -> None:
         if self.codec is None:
             self.codec = codec_for(_ruleset_of(rows[0]))
         codec = self.codec
@@ -220,7 +240,7 @@ def _decode(
     decode = codec.decode_stored
     recorded: list[RecordedEvent] = []
     events: list[Any] = []
-    for stream_id, version, type_, type_version, data, recorded_at in rows:
+    for stream_id, version, type_, type_version, data, recorded_at, command_id in rows:
         recorded.append(
             RecordedEvent(
                 global_position=0,
@@ -229,7 +249,7 @@ def _decode(
                 type=type_,
                 type_version=type_version,
                 data=_NO_DATA,
-                metadata=_NO_DATA,
+                metadata={"command_id": command_id},
                 recorded_at=recorded_at,
                 prev_hash="",
                 hash="",
@@ -250,11 +270,14 @@ async def _write(conn: Connection, folds: Sequence[_StreamFold]) -> None:
         locked = {h[0] for h in heads}
         raise StreamNotFound(next(i for i in ids if i not in locked))
     by_id = {f.stream_id: f for f in folds}
+    for fold in folds:
+        fold.flush()
     behind = {sid: by_id[sid].version for sid, version in heads if version != by_id[sid].version}
     if behind:
         for sid, rows in groupby(await read_tails(conn, behind), key=itemgetter(0)):
             for piece in _pieces(list(rows)):
                 by_id[sid].feed(piece)
+            by_id[sid].flush()
     await conn.execute(_DELETE, ids)
     states = [f.state_row for f in folds if f.state_row is not None]
     await conn.copy_records_to_table("encounter_state", records=states, columns=STATE_COLUMNS)

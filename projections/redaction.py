@@ -1,20 +1,37 @@
-"""What players may not see: results of secret GM rolls until revealed (design section
-5), and GM-only notes.
+"""What players may not see: what secret GM rolls decided until revealed (design sections
+3 and 5), GM-only notes, and other actors' idempotency keys.
 
 A secret roll shows that it happened, who rolled, why and with which dice; its faces,
-modifiers, total and outcome stay hidden until the GM reveals it.  The GM sees all.
-The same functions serve the roll ledger, the log, the event listing and live updates,
-so no path can leak what another hides.
+modifiers, total and outcome stay hidden until the GM reveals it.  Every event its command
+appended is derived from it, so each of them shows players only the fields its ruleset
+lists in ``shown_when_secret`` (service/secrecy.py).  The GM sees all.  The same
+functions serve the roll ledger, the log, the event listing, round replays and live
+updates, so no path can leak what another hides.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from service.ruleset import Ruleset
+
 PRIVATE_NOTE = "The GM makes a private note."
 """What players read in place of a GM-only note."""
 
-_KEPT = ("roll_id", "roller", "purpose", "notation", "source", "epoch", "hidden")
+_KEPT = ("roll_id", "roller", "purpose", "notation", "source", "hidden")
+"""What a player sees of a secret roll.  Not its epoch or die index: with those and a
+revealed seed, the faces could be recomputed."""
+
+_PRIVATE_METADATA = ("idempotency_key",)
+"""Metadata only the GM sees: a player holding the GM's key could replay the GM's
+request (service.commands scopes keys to their actor as well)."""
+
+_FORK_SHOWN = frozenset(
+    {"name", "ruleset", "options", "allow_player_dice", "origin_id", "origin_version",
+     "rolls_made", "npc_health", "secret_rolls"}
+)  # fmt: skip
+"""What players see of a fork's first event while the origin's secrets it inherits are
+hidden: ``public_game`` stands in for ``game``."""
 
 
 def is_secret(record: dict[str, Any], revealed: frozenset[str]) -> bool:
@@ -30,13 +47,33 @@ def redact_roll(record: dict[str, Any], revealed: frozenset[str]) -> dict[str, A
 
 
 def redact_event_data(
-    event_type: str, data: dict[str, Any], revealed: frozenset[str]
+    ruleset: Ruleset[Any, Any, Any, Any],
+    event_type: str,
+    data: dict[str, Any],
+    revealed: frozenset[str],
+    *,
+    secret: bool,
 ) -> dict[str, Any]:
-    """An event's data as a player sees it: a GM-only note without its text, still-secret
-    roll records redacted (the ``rolls`` field convention every ruleset follows)."""
+    """An event's data as a player sees it.  ``secret``: the command that appended it
+    made a roll still hidden, so only the fields its ruleset shows are kept."""
     if event_type == "encounter.note_added" and data.get("gm_only"):
         return {"gm_only": True, "redacted": True}
+    if secret:
+        if event_type == "encounter.forked":
+            kept = {k: v for k, v in data.items() if k in _FORK_SHOWN}
+            return {**kept, "game": data.get("public_game"), "secret": True}
+        shown = ruleset.shown_when_secret.get(event_type, frozenset())
+        kept = {k: v for k, v in data.items() if k in shown and k != "rolls"}
+        if "rolls" in data:
+            kept["rolls"] = [redact_roll(r, revealed) for r in data["rolls"]]
+        return {**kept, "secret": True}
     rolls = data.get("rolls")
     if not rolls or not any(is_secret(r, revealed) for r in rolls):
         return data
     return {**data, "rolls": [redact_roll(r, revealed) for r in rolls]}
+
+
+def redact_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
+    if not any(k in metadata for k in _PRIVATE_METADATA):
+        return metadata
+    return {k: v for k, v in metadata.items() if k not in _PRIVATE_METADATA}

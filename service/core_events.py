@@ -12,6 +12,8 @@ from uuid import UUID
 
 import msgspec
 
+from service.secrecy import NpcHealth
+
 
 class EncounterCreated(
     msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="encounter.created"
@@ -23,6 +25,8 @@ class EncounterCreated(
     options: dict[str, Any]
     allow_player_dice: bool = False
     """Whether players may enter physical dice for their own commands."""
+    npc_health: NpcHealth = "descriptor"
+    """How players see the health of combatants no player controls (service/secrecy.py)."""
 
 
 class SeedCommitted(
@@ -67,6 +71,13 @@ class EncounterForked(
     """The ruleset state of the origin at ``origin_version``."""
     rolls_made: int
     """Rolls the origin had made by then, so the fork's roll ids continue after them."""
+    npc_health: NpcHealth = "descriptor"
+    secret_rolls: tuple[str, ...] = ()
+    """The origin's secret rolls not revealed by ``origin_version``: ``game`` derives from
+    them, so players of the fork see ``public_game`` until the GM reveals them here."""
+    public_game: dict[str, Any] | None = None
+    """The origin's state at ``origin_version`` without the commands of ``secret_rolls``
+    (service/loading.py, load_public); set exactly when ``secret_rolls`` is."""
 
 
 class RollsRevealed(

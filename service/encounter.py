@@ -15,18 +15,20 @@ from service.core_events import (
     CORE_EVENT_TYPES,
     EncounterCreated,
     EncounterForked,
+    RollsRevealed,
     SeedCommitted,
     SeedRevealed,
 )
 from service.dice.model import RollRecord
 from service.ruleset import Ruleset
+from service.secrecy import NpcHealth
 
 S = TypeVar("S")
 
 _CORE_TYPES = frozenset(CORE_EVENT_TYPES)
 
-CORE_SCHEMA_VERSION = 2
-"""2: forks (``forked_from``)."""
+CORE_SCHEMA_VERSION = 3
+"""2: forks (``forked_from``); 3: secret rolls and the NPC health setting."""
 
 
 class DiceCounters(msgspec.Struct, frozen=True, kw_only=True):
@@ -53,6 +55,10 @@ class Encounter(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
     dice: DiceCounters = DiceCounters()
     allow_player_dice: bool = False
     forked_from: ForkOrigin | None = None
+    npc_health: NpcHealth = "descriptor"
+    secret_rolls: tuple[str, ...] = ()
+    """Hidden GM rolls not yet revealed (an undone one stays secret): what the GM can
+    reveal, and what keeps the commands that made them out of players' sight."""
     game: S
 
 
@@ -90,6 +96,7 @@ def evolve_core(
                 ruleset=event.ruleset,
                 options=event.options,
                 allow_player_dice=event.allow_player_dice,
+                npc_health=event.npc_health,
             )
         case SeedCommitted():
             dice = msgspec.structs.replace(
@@ -123,6 +130,8 @@ def start(
             version=1,
             dice=DiceCounters(rolls_made=first.rolls_made),
             forked_from=ForkOrigin(encounter_id=str(first.origin_id), version=first.origin_version),
+            npc_health=first.npc_health,
+            secret_rolls=first.secret_rolls,
             game=msgspec.convert(first.game, ruleset.state_type),
         )
     enc: Encounter[Any] = Encounter(game=ruleset.initial_state(options))
@@ -156,11 +165,25 @@ def evolve(
         return start(ruleset, event)
     if type(event) not in _CORE_TYPES:  # most events: one set lookup, one copy
         game = enc.game if reverted else ruleset.evolve(enc.game, event)
-        dice = count_rolls(enc.dice, rolls_of(event))
-        return msgspec.structs.replace(enc, game=game, dice=dice, version=enc.version + 1)
+        made = rolls_of(event)
+        if not made:
+            return msgspec.structs.replace(enc, game=game, version=enc.version + 1)
+        secret = enc.secret_rolls + tuple(r.roll_id for r in made if r.hidden)
+        return msgspec.structs.replace(
+            enc,
+            game=game,
+            dice=count_rolls(enc.dice, made),
+            secret_rolls=secret,
+            version=enc.version + 1,
+        )
     if isinstance(event, EncounterCreated | EncounterForked):
         raise ValueError(f"{event!r} can only be the first event of a stream")
     if isinstance(event, SeedCommitted | SeedRevealed):
         enc = evolve_core(enc, event)
-    # Undone, Redone, RollsRevealed and NoteAdded change nothing here but the version.
+    elif isinstance(event, RollsRevealed):
+        shown = frozenset(event.roll_ids)
+        enc = msgspec.structs.replace(
+            enc, secret_rolls=tuple(r for r in enc.secret_rolls if r not in shown)
+        )
+    # Undone, Redone and NoteAdded change nothing here but the version.
     return msgspec.structs.replace(enc, version=enc.version + 1)

@@ -19,7 +19,7 @@ from events.envelope import RecordedEvent
 from events.errors import StreamNotFound
 from events.store import StreamHead, latest_snapshot, read_stream, stream_head
 from service.codec import EventCodec
-from service.core_events import CommandSpan, HistoryEvent, Redone, Undone
+from service.core_events import CommandSpan, EncounterForked, HistoryEvent, Redone, Undone
 from service.encounter import Encounter, evolve, schema_version
 from service.history import Entry, Outline, earliest_touched, kind_of, reverted_versions
 from service.registry import codec_for
@@ -69,11 +69,14 @@ def fold_decoded(
     encounter: Encounter[Any] | None,
     versions: Iterable[int],
     events: Sequence[Any],
+    also_skipped: frozenset[int] = frozenset(),
 ) -> Encounter[Any] | None:
     """``encounter`` with typed ``events`` (stored at ``versions``) folded in, skipping
-    those the undos and redos among them take out of effect.  Whether they reach back
-    past ``encounter`` is the caller's to know (``fold`` checks it)."""
+    those the undos and redos among them take out of effect (and ``also_skipped``).
+    Whether they reach back past ``encounter`` is the caller's to know (``fold`` checks
+    it)."""
     reverted = reverted_versions(e for e in events if isinstance(e, Undone | Redone))
+    reverted |= also_skipped
     for version, event in zip(versions, events, strict=True):
         encounter = evolve(ruleset, encounter, event, reverted=version in reverted)
     return encounter
@@ -136,6 +139,48 @@ async def load_at(db: Database, encounter_id: UUID, version: int) -> Encounter[A
     if version > head.version:
         raise VersionNotReached(encounter_id, version, head.version)
     return await _fold_up_to(db, codec, encounter_id, version)
+
+
+async def load_public(
+    db: Database, encounter_id: UUID, version: int, secret: frozenset[int]
+) -> Encounter[Any]:
+    """The encounter at ``version`` as players know it: the commands of ``secret``
+    versions (their hidden rolls not yet revealed) folded as if taken back.
+
+    Events carry the numbers ``decide`` worked out, so the public commands after a secret
+    one fold on without it.  Should one of them not fold on a state that lacks the secret
+    (an event about a combatant only the secret command changed in a way it relies on),
+    players see the table as it stood before the first secret command: less than they
+    could, never more.  A fork whose first event is secret starts from its public game.
+    """
+    codec = codec_for(await ruleset_of(db, encounter_id))
+    first = min(secret)
+    snapshot = await latest_snapshot(
+        db, encounter_id, schema_version(codec.ruleset), at_most_version=first - 1
+    )
+    base = codec.decode_state(snapshot.state) if snapshot else None
+    tail = await read_stream(
+        db, encounter_id, after_version=snapshot.version if snapshot else 0, up_to_version=version
+    )
+    decoded = [codec.from_recorded(recorded) for recorded in tail]
+    if base is None and isinstance(decoded[0], EncounterForked) and 1 in secret:
+        fork = decoded[0]
+        decoded[0] = msgspec.structs.replace(fork, game=fork.public_game or {}, secret_rolls=())
+        secret = secret - {1}
+    versions = [recorded.stream_version for recorded in tail]
+    try:
+        folded = fold_decoded(codec.ruleset, base, versions, decoded, secret)
+    except Exception:  # a public event that needs the secret: stop before the secret
+        cut = [v < first for v in versions]
+        folded = fold_decoded(
+            codec.ruleset,
+            base,
+            [v for v, keep in zip(versions, cut, strict=True) if keep],
+            [e for e, keep in zip(decoded, cut, strict=True) if keep],
+        )
+    if folded is None:
+        raise StreamNotFound(encounter_id)
+    return folded
 
 
 async def read_outline(db: Database, encounter_id: UUID) -> Outline:

@@ -70,6 +70,7 @@ from service.loading import (
 from service.lru import LRU
 from service.registry import codec_for, get_ruleset
 from service.ruleset import Ruleset, RuleViolation, tag_of
+from service.secrecy import NpcHealth
 from service.tokens import TokenRevoked
 
 CREATE_NAMESPACE = UUID(int=0)
@@ -163,6 +164,7 @@ class CommandPipeline:
         client_seed: str | None,
         actor: Actor,
         allow_player_dice: bool = False,
+        npc_health: NpcHealth = "descriptor",
         idempotency_key: str | None = None,
         request_hash: str = "",
     ) -> Opened:
@@ -177,6 +179,7 @@ class CommandPipeline:
             ruleset=ruleset,
             options=msgspec.to_builtins(typed_options),
             allow_player_dice=allow_player_dice,
+            npc_health=npc_health,
         )
         return await self._open(
             first, client_seed, actor, CREATE_NAMESPACE, idempotency_key, request_hash
@@ -190,11 +193,14 @@ class CommandPipeline:
         name: str | None,
         client_seed: str | None,
         actor: Actor,
+        public_game: dict[str, Any] | None = None,
         idempotency_key: str | None = None,
         request_hash: str = "",
     ) -> Opened:
         """Open a new stream whose state starts as the origin's at ``at_version``.
 
+        ``public_game`` is the origin's state as players know it, when secret rolls
+        not yet revealed shaped it: the fork keeps them secret (EncounterForked).
         The origin is only read.  The fork gets its own dice commitment: its rolls can be
         verified without trusting anything about the origin's seed.
         """
@@ -211,6 +217,9 @@ class CommandPipeline:
             origin_version=version,
             game=msgspec.to_builtins(origin.game),
             rolls_made=origin.dice.rolls_made,
+            npc_health=origin.npc_health,
+            secret_rolls=origin.secret_rolls if public_game is not None else (),
+            public_game=public_game,
         )
         assert codec.ruleset.name == first.ruleset
         return await self._open(first, client_seed, actor, origin_id, idempotency_key, request_hash)
@@ -333,18 +342,13 @@ class CommandPipeline:
     ) -> bytes:
         """Show the table secret GM rolls: every read model stops redacting them."""
 
-        async def decide(conn: Connection, _loaded: Loaded, _codec: EventCodec) -> Decision:
-            hidden = {
-                r["roll_id"]
-                for r in await conn.fetch(
-                    "SELECT roll_id FROM roll_ledger WHERE encounter_id = $1"
-                    " AND roll_id = ANY($2::text[]) AND (record->>'hidden')::boolean",
-                    encounter_id,
-                    list(roll_ids),
+        async def decide(_conn: Connection, loaded: Loaded, _codec: EventCodec) -> Decision:
+            secret = loaded.encounter.secret_rolls
+            if missing := [r for r in roll_ids if r not in secret]:
+                raise RuleViolation(
+                    f"roll {missing[0]!r} is not a secret roll still hidden in this encounter"
+                    " (no such roll, not a secret one, or already revealed)"
                 )
-            }
-            if missing := [r for r in roll_ids if r not in hidden]:
-                raise RuleViolation(f"no secret roll of this encounter has id {missing[0]!r}")
             return Decision(events=(RollsRevealed(roll_ids=tuple(dict.fromkeys(roll_ids))),))
 
         return await self._run(encounter_id, decide, command_type="dice.reveal_rolls", **write)

@@ -20,9 +20,11 @@ from api.routes.reads import At
 from api.schemas import CreateEncounter, EncounterPage, EncounterView
 from api.state import Services
 from events.idempotency import request_fingerprint
-from projections.queries import current_state, list_encounters
+from events.store import stream_head
+from projections.player_view import audience_of, encounter_as_seen, player_combatants
+from projections.queries import current_state, list_encounters, read_marks
 from service.commands import Actor, CreatedEncounter
-from service.loading import load_at
+from service.loading import VersionNotReached, load_at, load_public
 from service.pipeline import Opened
 from service.registry import codec_for
 from service.tokens import Viewer
@@ -50,6 +52,7 @@ async def create_encounter(
         options=data.options,
         client_seed=data.client_seed,
         allow_player_dice=data.allow_player_dice,
+        npc_health=data.npc_health,
         actor=Actor(role="gm"),
         idempotency_key=idempotency_key(idempotency),
         request_hash=request_fingerprint(body),
@@ -100,7 +103,11 @@ async def get_encounter(
     at: At = None,
 ) -> Response[EncounterView]:
     """The folded state with `ETag` = stream version (send it back as `If-Match`).
-    `?at=N` gives the state as the table saw it right after version N."""
+    `?at=N` gives the state as the table saw it right after version N. Players and
+    spectators get the players' view: without what secret GM rolls decided until they
+    are revealed, and health per the encounter's `npc_health` setting."""
+    if not viewer.is_gm:
+        return await _player_view(services, encounter_id, if_none_match, at)
     if at is not None:
         past = await load_at(services.pool, encounter_id, at)
         codec = codec_for(past.ruleset)
@@ -121,6 +128,34 @@ async def get_encounter(
         encounter_id=encounter_id, ruleset=row.ruleset, version=row.version, state=row.state
     )
     return json_bytes(msgspec.json.encode(view), headers={"ETag": tag})
+
+
+async def _player_view(
+    services: Services, encounter_id: UUID, if_none_match: str | None, at: int | None
+) -> Response[EncounterView]:
+    db = services.pool
+    head = (await stream_head(db, encounter_id)).version
+    version = head if at is None else at
+    if version > head:
+        raise VersionNotReached(encounter_id, version, head)
+    tag = etag(version)
+    if at is None and if_none_match is not None and if_none_match.strip() == tag:
+        return json_bytes(b"", status_code=304, headers={"ETag": tag})
+    secret = (await read_marks(db, encounter_id, up_to_version=at, secrets=True)).secret_versions()
+    if secret:
+        encounter = await load_public(db, encounter_id, version, secret)
+    else:
+        encounter = await load_at(db, encounter_id, version)
+    codec = codec_for(encounter.ruleset)
+    audience = audience_of(encounter, await player_combatants(db, encounter_id))
+    view = EncounterView(
+        encounter_id=encounter_id,
+        ruleset=encounter.ruleset,
+        version=encounter.version,
+        state=msgspec.Raw(encounter_as_seen(codec, encounter, audience)),
+    )
+    headers = {"ETag": tag} if at is None else None
+    return json_bytes(msgspec.json.encode(view), headers=headers)
 
 
 def _decode_cursor(cursor: str) -> tuple[datetime, UUID]:

@@ -6,7 +6,7 @@ append one event; nothing is deleted.  Round replay and fork only read the origi
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
@@ -20,11 +20,13 @@ from api.routes.encounters import created_response
 from api.schemas import ForkRequest, RedoRequest, RoundReplay, RoundStep, UndoRequest
 from api.state import Services
 from api.writes import respond
-from events.store import read_stream
+from events.db import Database
+from events.store import read_stream, stream_head
+from projections.player_view import audience_of, encounter_as_seen, player_combatants
 from projections.queries import log_entries, read_marks
 from service.commands import CommandResult, CreatedEncounter, Write
-from service.encounter import evolve
-from service.loading import load_at, ruleset_of
+from service.encounter import Encounter, evolve
+from service.loading import load_at, load_public, ruleset_of
 from service.registry import codec_for
 from service.tokens import Viewer
 
@@ -93,9 +95,20 @@ async def fork(
     The origin is not changed, so If-Match does not apply."""
     require_gm(viewer, "fork the encounter")
     body = data or ForkRequest()
+    db = services.pool
+    version = body.at_version or (await stream_head(db, encounter_id)).version
+    secret = (
+        await read_marks(db, encounter_id, up_to_version=version, secrets=True)
+    ).secret_versions()
+    public_game = None
+    if secret:
+        public_game = msgspec.to_builtins(
+            (await load_public(db, encounter_id, version, secret)).game
+        )
     opened = await services.pipeline.fork(
         encounter_id,
-        at_version=body.at_version,
+        at_version=version,
+        public_game=public_game,
         name=body.name,
         client_seed=body.client_seed,
         actor=write["actor"],
@@ -128,17 +141,30 @@ async def replay_round(
         raise problem(404, "round-not-found", f"Round {number} has not been played.")
     first, last = entries[0].version, entries[-1].version
     shown = {e.version: e for e in entries}
-    reverted = (await read_marks(db, encounter_id)).undone
-    state = await load_at(db, encounter_id, first - 1) if first > 1 else None
+    marks = await read_marks(db, encounter_id, secrets=not viewer.is_gm)
+    secret = marks.secret_versions()
+    skipped = set(marks.undone) | secret
+    state = await _state_before(db, encounter_id, first, secret)
+    players = None if viewer.is_gm else await player_combatants(db, encounter_id)
     steps = []
     for recorded in await read_stream(
         db, encounter_id, after_version=first - 1, up_to_version=last
     ):
         version = recorded.stream_version
-        state = evolve(
-            codec.ruleset, state, codec.from_recorded(recorded), reverted=version in reverted
-        )
+        event = codec.from_recorded(recorded)
+        try:
+            state = evolve(codec.ruleset, state, event, reverted=version in skipped)
+        except Exception:
+            if players is None:
+                raise
+            # A public event that relies on a secret players do not know: it stays in the
+            # list, the state they see is left as it was.
+            state = evolve(codec.ruleset, state, event, reverted=True)
         if (entry := shown.get(version)) is not None:
+            if players is None:
+                seen = codec.encode_state(state)
+            else:
+                seen = encounter_as_seen(codec, state, audience_of(state, players))
             steps.append(
                 RoundStep(
                     version=version,
@@ -146,7 +172,18 @@ async def replay_round(
                     text=entry.text,
                     rolls=entry.rolls,
                     undone=entry.undone,
-                    state=msgspec.Raw(codec.encode_state(state)),
+                    state=msgspec.Raw(seen),
                 )
             )
     return RoundReplay(encounter_id=encounter_id, round=number, steps=steps)
+
+
+async def _state_before(
+    db: Database, encounter_id: UUID, first: int, secret: frozenset[int]
+) -> Encounter[Any] | None:
+    if first == 1:
+        return None
+    earlier = frozenset(v for v in secret if v < first)
+    if earlier:
+        return await load_public(db, encounter_id, first - 1, earlier)
+    return await load_at(db, encounter_id, first - 1)

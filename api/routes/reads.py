@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
@@ -19,10 +19,11 @@ from events.store import read_stream, stream_head
 from events.upcasting import MissingUpcaster
 from events.verify import verify_chain
 from projections.queries import LogEntry, log_entries, read_marks, rolls
-from projections.redaction import redact_event_data
+from projections.redaction import redact_event_data, redact_metadata
 from service.fairness import DiceReport, verify_dice
 from service.loading import VersionNotReached, ruleset_of
-from service.registry import codec_for
+from service.registry import codec_for, get_ruleset
+from service.ruleset import Ruleset
 from service.tokens import Viewer
 
 After = Annotated[
@@ -195,10 +196,17 @@ async def events_as_seen(
     out = [EventOut(**{f: getattr(e, f) for f in EventOut.__struct_fields__}) for e in events]
     if viewer.is_gm or not out:
         return out
-    revealed = (await read_marks(services.pool, encounter_id, up_to_version=at)).revealed
-    return [_redacted(e, revealed) for e in out]
+    marks = await read_marks(services.pool, encounter_id, up_to_version=at, secrets=True)
+    secret = marks.secret_versions()
+    ruleset = get_ruleset(await ruleset_of(services.pool, encounter_id))
+    return [_redacted(ruleset, e, marks.revealed, e.stream_version in secret) for e in out]
 
 
-def _redacted(event: EventOut, revealed: frozenset[str]) -> EventOut:
-    data = redact_event_data(event.type, event.data, revealed)
-    return event if data is event.data else msgspec.structs.replace(event, data=data)
+def _redacted(
+    ruleset: Ruleset[Any, Any, Any, Any], event: EventOut, revealed: frozenset[str], secret: bool
+) -> EventOut:
+    data = redact_event_data(ruleset, event.type, event.data, revealed, secret=secret)
+    metadata = redact_metadata(event.metadata)
+    if data is event.data and metadata is event.metadata:
+        return event
+    return msgspec.structs.replace(event, data=data, metadata=metadata)

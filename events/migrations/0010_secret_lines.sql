@@ -1,0 +1,4 @@
+-- Players' reads look up which versions are still secret (their command made a hidden
+-- roll not yet revealed) on every page; this partial index holds only those few rows.
+CREATE INDEX log_entries_secret ON log_entries (encounter_id, version)
+    WHERE hidden_rolls <> '{}';
