@@ -22,7 +22,7 @@ from litestar.plugins.problem_details import ProblemDetailsPlugin
 from redis.asyncio import Redis
 
 from api.auth import provide_viewer
-from api.limits import rate_limit_config
+from api.limits import VerifiedTokens, rate_limit_config
 from api.live import Live
 from api.openapi_doc import correct as correct_openapi
 from api.problems import problem_details_config
@@ -105,8 +105,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
         else None
     )
     middleware = []
+    verified = VerifiedTokens()
     if settings.rate_limit_per_minute > 0:
-        middleware.append(rate_limit_config(settings.rate_limit_per_minute, redis).middleware)
+        limits = rate_limit_config(settings.rate_limit_per_minute, redis, verified)
+        middleware.append(limits.middleware)
     fan_out = Live.from_settings(settings)
 
     @asynccontextmanager
@@ -119,7 +121,12 @@ def create_app(settings: Settings | None = None) -> Litestar:
             publish=fan_out.notifier,
         )
         app.state.services = Services(
-            settings=settings, pool=pool, pipeline=pipeline, redis=redis, live=fan_out
+            settings=settings,
+            pool=pool,
+            pipeline=pipeline,
+            redis=redis,
+            live=fan_out,
+            verified_tokens=verified,
         )
         _settle_garbage_collector()
         try:

@@ -26,7 +26,12 @@ SERVICE = Viewer(role="service")
 
 REVOCATION_CHECKED_ON_WRITE = "revocation_checked_on_write"
 """Route option: the route writes through the pipeline, whose statement refuses a revoked
-token, so a token this process checked before needs no new query (service.tokens)."""
+token, so a token this process checked before needs no new query (service.tokens); the
+pipeline checks again before any refusal or replay, so a revoked token learns nothing."""
+PLAYERS_WRITE = "players_write"
+"""Route option: players may write here.  On other write routes a player's token is
+always checked anew: those routes refuse players (403), and a revoked token must get its
+401 first."""
 
 
 def bearer_token(request: Request[Any, Any, Any]) -> str | None:
@@ -56,23 +61,32 @@ async def provide_viewer(
     if token is None:
         raise _unauthorized("this encounter needs a token: send 'Authorization: Bearer <token>'")
     if is_service_key(services.settings.service_key, token):
+        services.verified_tokens.remember(token, "service")
         return SERVICE
-    if request.route_handler.opt.get(REVOCATION_CHECKED_ON_WRITE):
+    opt = request.route_handler.opt
+    viewer = None
+    if opt.get(REVOCATION_CHECKED_ON_WRITE):
         viewer = await services.known_tokens.authenticate(services.pool, encounter_id, token)
-    else:
+        if viewer is not None and not viewer.is_gm and not opt.get(PLAYERS_WRITE):
+            viewer = None
+    if viewer is None:
         viewer = await authenticate(services.pool, encounter_id, token)
     if viewer is None:
         raise _unauthorized(
             "the token is not valid for this encounter (wrong, revoked or another's)"
         )
+    services.verified_tokens.remember(token, viewer.token_id or viewer.role)
     return viewer
 
 
 def require_service_key(request: Request[Any, Any, Any], services: Services) -> None:
     """When a service key is configured, creating and listing encounters need it."""
     key = services.settings.service_key
-    if key is not None and not is_service_key(key, bearer_token(request)):
+    token = bearer_token(request)
+    if key is not None and not is_service_key(key, token):
         raise _unauthorized("creating and listing encounters needs this service's key")
+    if key is not None and token is not None:
+        services.verified_tokens.remember(token, "service")
 
 
 def require_gm(viewer: Viewer, what: str) -> None:

@@ -12,11 +12,32 @@ def expected_version(if_match: str | None) -> int | None:
     if if_match is None or if_match.strip() == "*":
         return None
     value = if_match.strip().removeprefix("W/").strip('"')
-    if not value.isdigit():
+    version = stream_version(value)
+    if version is None:
         raise problem(
-            400, "bad-if-match", f'If-Match must be a version ETag such as "7", not {if_match!r}.'
+            400,
+            "bad-if-match",
+            f'If-Match must be a version ETag such as "7", not {_shown(if_match)}.',
         )
-    return int(value)
+    return version
+
+
+MAX_VERSION = 2**31 - 1
+"""Stream versions are PostgreSQL integers."""
+
+
+def stream_version(value: str) -> int | None:
+    """A header's stream version: ASCII digits only (``"²".isdigit()`` is true, and
+    ``int`` refuses it) and at most ``MAX_VERSION``; None for anything else."""
+    if not (value.isascii() and value.isdigit()) or len(value) > 10:
+        return None
+    version = int(value)
+    return version if version <= MAX_VERSION else None
+
+
+def _shown(value: str) -> str:
+    """A bad header's value in an error detail, cut short (it may be thousands of digits)."""
+    return repr(value if len(value) <= 40 else value[:40] + "...")
 
 
 def idempotency_key(header: str | None) -> str | None:

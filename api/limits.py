@@ -1,11 +1,11 @@
 """Per-token rate limits: Litestar's rate-limit middleware and config, counting with one
 atomic increment per request, shared between processes via Redis.
 
-The limit is counted per bearer token (hashed, so the counter never holds a token) or, for
-requests without one, per client address, in fixed windows of the configured unit.  Counts
-live in Redis when ``REDIS_URL`` is set so every process sees the same budget; if Redis
-stops answering, each process counts in its own memory until it is back, because a
-limiter must never take the service down.
+The limit is counted per verified token id or, for requests without one (no bearer, an
+unknown or a wrong one), per client address (``VerifiedTokens``), in fixed windows of the
+configured unit.  Counts live in Redis when ``REDIS_URL`` is set so every process sees
+the same budget; if Redis stops answering, each process counts in its own memory until
+it is back, because a limiter must never take the service down.
 
 Why not Litestar's own counting: its middleware keeps every request's timestamp of the
 window in the store, reads and rewrites that list (get, then set) for each request, and
@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import asyncpg
 from litestar import Request
 from litestar.exceptions import TooManyRequestsException
 from litestar.middleware.rate_limit import (
@@ -37,17 +38,72 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from events.db import Database
+from service.lru import LRU
+
 log = logging.getLogger("aeon_ledger.limits")
 
 UNLIMITED_PATHS = ["/health", "/schema"]
 _NAMESPACE = "aeon-ledger-rate-limit:"
 
 
-def identify(request: Request[Any, Any, Any]) -> str:
-    header = request.headers.get("authorization")
-    if header:
-        return "token:" + hashlib.sha256(header.encode()).hexdigest()[:32]
-    return "address:" + get_remote_address(request)
+class VerifiedTokens:
+    """Bearer tokens verified here, by digest, with the token id they stand for: the
+    budget of a request is its verified token's, else its client address's.
+
+    A bearer not seen before is checked against the stored token digests once (one
+    primary-key lookup), so every process counts a token under the same id from its first
+    request.  A made-up bearer per request is counted against its address, and so is
+    every failed authentication: guessing tokens is as limited as any other request.
+    Digests only: the secret is never held.
+    """
+
+    def __init__(self, capacity: int = 100_000) -> None:
+        self._ids: LRU[bytes, str] = LRU(capacity)
+        self._wrong: LRU[bytes, bool] = LRU(capacity)
+
+    def remember(self, token: str, token_id: str | None = None) -> None:
+        """``token_id`` defaults to the id a minted token starts with (service.tokens)."""
+        self._ids.put(_digest(token), token_id or token.partition(".")[0])
+
+    async def identify(self, request: Request[Any, Any, Any], db: Database | None) -> str:
+        header = request.headers.get("authorization")
+        if header:
+            scheme, _, token = header.strip().partition(" ")
+            token = token.strip()
+            if scheme.lower() == "bearer" and token:
+                digest = _digest(token)
+                known = self._ids.get(digest)
+                if known is None and db is not None and self._wrong.get(digest) is None:
+                    try:
+                        known = await _stored_id(db, token)
+                    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
+                        return "address:" + get_remote_address(request)  # 503 comes later
+                    if known is None:
+                        self._wrong.put(digest, True)
+                    else:
+                        self._ids.put(digest, known)
+                if known is not None:
+                    return "token:" + known
+        return "address:" + get_remote_address(request)
+
+
+async def _stored_id(db: Database, token: str) -> str | None:
+    """The id of the stored token this one is, revoked or not (a revoked token is
+    refused later, and still counted under its id); None for anything else."""
+    token_id, _, secret = token.partition(".")
+    if not secret or len(token_id) > 64:
+        return None
+    found = await db.fetchval(
+        "SELECT token_id FROM access_tokens WHERE token_id = $1 AND secret_sha256 = $2 LIMIT 1",
+        token_id,
+        hashlib.sha256(secret.encode()).digest(),
+    )
+    return str(found) if found is not None else None
+
+
+def _digest(token: str) -> bytes:
+    return hashlib.sha256(token.encode()).digest()
 
 
 class WindowCounter(Protocol):
@@ -153,9 +209,10 @@ class CountingRateLimitMiddleware(RateLimitMiddleware):
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request: Request[Any, Any, Any] = scope["litestar_app"].request_class(scope)
         if await self.should_check_request(request=request):
-            count, reset_in = await self.config.counter.hit(
-                self.cache_key_from_request(request), self._window
-            )
+            services = getattr(scope["litestar_app"].state, "services", None)
+            db = services.pool if services is not None else None
+            key = await self.config.verified.identify(request, db)
+            count, reset_in = await self.config.counter.hit(key, self._window)
             headers = self._headers(count, reset_in) if self.config.set_rate_limit_headers else []
             if count > self.max_requests:
                 raise TooManyRequestsException(
@@ -189,13 +246,16 @@ def _with_headers(send: Send, headers: list[tuple[bytes, bytes]]) -> Send:
 @dataclass
 class CountingRateLimitConfig(RateLimitConfig):
     counter: WindowCounter = field(default_factory=MemoryCounter)
+    verified: VerifiedTokens = field(default_factory=VerifiedTokens)
     middleware_class: type[RateLimitMiddleware] = field(default=CountingRateLimitMiddleware)
 
 
-def rate_limit_config(per_minute: int, redis: Redis | None) -> CountingRateLimitConfig:
+def rate_limit_config(
+    per_minute: int, redis: Redis | None, verified: VerifiedTokens
+) -> CountingRateLimitConfig:
     return CountingRateLimitConfig(
         rate_limit=("minute", per_minute),
-        identifier_for_request=identify,
+        verified=verified,
         exclude=UNLIMITED_PATHS,
         counter=FallbackCounter(redis) if redis is not None else MemoryCounter(),
     )

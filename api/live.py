@@ -54,6 +54,22 @@ def channel_of(encounter_id: UUID) -> str:
     return f"encounter:{encounter_id}"
 
 
+def revocation(token_id: str) -> bytes:
+    """The notice on an encounter's channel that a token was revoked."""
+    return msgspec.json.encode({"revoked": token_id})
+
+
+def revoked_token(notice: bytes) -> str | None:
+    """The token id a notice says was revoked; None for a wake-up."""
+    if b'"revoked"' not in notice:
+        return None
+    try:
+        token = msgspec.json.decode(notice).get("revoked")
+    except (msgspec.DecodeError, AttributeError):
+        return None
+    return token if isinstance(token, str) else None
+
+
 class LinkStatus:
     """Whether wake-ups currently cross processes; readiness reports it."""
 
@@ -255,6 +271,15 @@ class Live:
     poll_seconds: float
     page: int
     keepalive_seconds: float
+
+    def announce_revoked(self, encounter_id: UUID, token_id: str) -> None:
+        """Tell every process's live streams of this encounter that ``token_id`` is
+        revoked: the streams it opened end at once.  Best effort, as every wake-up: with
+        Redis away they end at their next keepalive check instead."""
+        try:
+            self.plugin.publish(revocation(token_id), channels=[channel_of(encounter_id)])
+        except Exception as exc:  # a failed publish must not fail the revocation
+            log.warning("could not announce a revoked token: %r", exc)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Live:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import asyncpg
 from redis.asyncio import Redis
 
+from api.limits import VerifiedTokens
 from api.live import Live
 from api.settings import Settings
 from service.pipeline import CommandPipeline
@@ -21,3 +22,5 @@ class Services:
     redis: Redis | None = None
     live: Live | None = None
     known_tokens: KnownTokens = field(default_factory=KnownTokens)
+    verified_tokens: VerifiedTokens = field(default_factory=VerifiedTokens)
+    """Tokens verified here, for the rate limiter (api/limits.py)."""

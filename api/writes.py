@@ -40,7 +40,7 @@ async def provide_write(
     idempotency: IdempotencyKey = None,
     correlation: CorrelationId = None,
 ) -> Write:
-    key = idempotency_key(idempotency)
+    key = scoped_key(viewer, idempotency_key(idempotency))
     return Write(
         actor=actor_of(viewer, correlation),
         expected_version=expected_version(if_match),
@@ -48,6 +48,14 @@ async def provide_write(
         # Only a key's replay compares bodies; without one the hash would go unused.
         request_hash=request_fingerprint(await request.body()) if key else "",
     )
+
+
+def scoped_key(viewer: Viewer, key: str | None) -> str | None:
+    """The key as stored: under the token that sent it, so a key seen in another actor's
+    events replays nothing of theirs; a replay only ever answers the caller's own write."""
+    if key is None:
+        return None
+    return f"{viewer.token_id or viewer.role}/{key}"
 
 
 def respond(response: bytes) -> Response[CommandResult]:

@@ -130,19 +130,23 @@ async def list_encounters(
     limit: int,
     before: tuple[datetime, UUID] | None = None,
     ruleset: str | None = None,
+    only: list[UUID] | None = None,
 ) -> list[EncounterSummary]:
-    """Newest first, keyset-paginated on (created_at, id) so pages never shift."""
+    """Newest first, keyset-paginated on (created_at, id) so pages never shift;
+    ``only`` these encounters when given."""
     rows = await db.fetch(
         """SELECT encounter_id, ruleset, name, version, created_at, updated_at
            FROM encounter_state
            WHERE ($1::timestamptz IS NULL OR (created_at, encounter_id) < ($1, $2))
              AND ($3::text IS NULL OR ruleset = $3)
+             AND ($5::uuid[] IS NULL OR encounter_id = ANY($5))
            ORDER BY created_at DESC, encounter_id DESC
            LIMIT $4""",
         before[0] if before else None,
         before[1] if before else None,
         ruleset,
         limit,
+        only,
     )
     return [EncounterSummary(**dict(r)) for r in rows]
 

@@ -449,8 +449,8 @@ class CommandPipeline:
         )
         try:
             outcome = await self._group.commit(write)
-        except asyncpg.UniqueViolationError as clash:
-            return await self._first_response(clash, encounter_id, idempotency_key, request_hash)
+        except asyncpg.UniqueViolationError:
+            return None  # answered first elsewhere: the locking path replays it, if allowed
         if isinstance(outcome, Refused):
             return None
         return await self._committed(write, final, outcome)
@@ -466,10 +466,48 @@ class CommandPipeline:
         idempotency_key: str | None = None,
         request_hash: str = "",
     ) -> bytes:
-        """The locking path: lock the stream row, bring the state up to it, decide, write."""
+        """The locking path: lock the stream row, bring the state up to it, decide, write.
+
+        A refusal or a replay is only given to a token that is still valid: the token
+        may be one this process checked before it was revoked (api/auth.py), and a
+        revoked token learns nothing, not even why its command would fail."""
+        try:
+            return await self._run_locked(
+                encounter_id,
+                decide,
+                command_type=command_type,
+                actor=actor,
+                expected_version=expected_version,
+                idempotency_key=idempotency_key,
+                request_hash=request_hash,
+            )
+        except TokenRevoked:
+            raise
+        except Exception:
+            await self._refuse_revoked(encounter_id, actor)
+            raise
+
+    async def _refuse_revoked(self, encounter_id: UUID, actor: Actor) -> None:
+        if actor.token_id is not None and not await tokens.is_live(
+            self._pool, encounter_id, actor.token_id
+        ):
+            raise TokenRevoked()
+
+    async def _run_locked(
+        self,
+        encounter_id: UUID,
+        decide: Callable[[Connection, Loaded, EventCodec], Awaitable[Decision]],
+        *,
+        command_type: str,
+        actor: Actor,
+        expected_version: int | None,
+        idempotency_key: str | None,
+        request_hash: str,
+    ) -> bytes:
         if idempotency_key:
             stored = await find_response(self._pool, encounter_id, idempotency_key, request_hash)
             if stored is not None:
+                await self._refuse_revoked(encounter_id, actor)
                 return stored
         codec = codec_for(await self._ruleset(encounter_id))
         try:
@@ -499,7 +537,9 @@ class CommandPipeline:
                 )
                 written = await self._commit_locked(conn, write)
         except (asyncpg.UniqueViolationError, _AnsweredBefore) as clash:
-            return await self._first_response(clash, encounter_id, idempotency_key, request_hash)
+            stored = await self._first_response(clash, encounter_id, idempotency_key, request_hash)
+            await self._refuse_revoked(encounter_id, actor)
+            return stored
         return await self._committed(write, final, written)
 
     async def _commit_locked(self, conn: Connection, write: CommandWrite) -> Written:

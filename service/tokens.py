@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Literal
 from uuid import UUID
 
+import asyncpg
 import msgspec
 
 from events.db import Database
@@ -103,6 +104,29 @@ async def authenticate(db: Database, encounter_id: UUID, token: str) -> Viewer |
     return Viewer(role=row["role"], token_id=token_id, combatants=frozenset(row["combatants"]))
 
 
+async def is_live(db: Database, encounter_id: UUID, token_id: str) -> bool:
+    """Whether the token still opens the encounter (not revoked)."""
+    live = await db.fetchval(
+        """SELECT revoked_at IS NULL FROM access_tokens
+           WHERE encounter_id = $1 AND token_id = $2""",
+        encounter_id,
+        token_id,
+    )
+    return bool(live)
+
+
+async def encounters_opened_by(db: Database, token: str) -> list[UUID]:
+    """The encounters a valid token opens (one, for tokens minted here)."""
+    token_id, _, secret = token.partition(".")
+    rows = await db.fetch(
+        """SELECT encounter_id FROM access_tokens
+           WHERE token_id = $1 AND secret_sha256 = $2 AND revoked_at IS NULL""",
+        token_id,
+        _digest(secret),
+    )
+    return [r["encounter_id"] for r in rows]
+
+
 class TokenRevoked(Exception):
     """A write came with a token that was revoked after it was last checked."""
 
@@ -141,12 +165,29 @@ async def list_tokens(db: Database, encounter_id: UUID) -> list[TokenInfo]:
     return [TokenInfo(**dict(r)) for r in rows]
 
 
-async def revoke(db: Database, encounter_id: UUID, token_id: str) -> bool:
-    """Revoke a token (idempotent); False when the encounter has no such token."""
-    status = await db.execute(
-        """UPDATE access_tokens SET revoked_at = coalesce(revoked_at, now())
-           WHERE encounter_id = $1 AND token_id = $2""",
-        encounter_id,
-        token_id,
-    )
-    return bool(status != "UPDATE 0")
+RevokeOutcome = Literal["revoked", "not_found", "last_gm"]
+
+
+async def revoke(pool: asyncpg.Pool, encounter_id: UUID, token_id: str) -> RevokeOutcome:
+    """Revoke a token (idempotent), unless it is the encounter's last valid GM token:
+    nobody could run the table after that.  The encounter's tokens are locked while
+    deciding, so two GMs revoking each other's tokens cannot both succeed."""
+    async with pool.acquire() as conn, conn.transaction():
+        rows = await conn.fetch(
+            """SELECT token_id, role, revoked_at IS NULL AS live FROM access_tokens
+               WHERE encounter_id = $1 FOR UPDATE""",
+            encounter_id,
+        )
+        target = next((r for r in rows if r["token_id"] == token_id), None)
+        if target is None:
+            return "not_found"
+        live_gms = [r for r in rows if r["role"] == "gm" and r["live"]]
+        if target["live"] and target["role"] == "gm" and len(live_gms) == 1:
+            return "last_gm"
+        await conn.execute(
+            """UPDATE access_tokens SET revoked_at = coalesce(revoked_at, now())
+               WHERE encounter_id = $1 AND token_id = $2""",
+            encounter_id,
+            token_id,
+        )
+    return "revoked"

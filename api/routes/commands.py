@@ -12,7 +12,7 @@ from litestar import Response, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
-from api.auth import REVOCATION_CHECKED_ON_WRITE, require_gm
+from api.auth import PLAYERS_WRITE, REVOCATION_CHECKED_ON_WRITE, require_gm
 from api.schemas import AddNote, CommandBody, RevealRolls, RevealSeed
 from api.state import Services
 from api.writes import respond
@@ -24,7 +24,7 @@ from service.tokens import Viewer
 @post(
     "/encounters/{encounter_id:uuid}/commands",
     operation_id="postCommand",
-    opt={REVOCATION_CHECKED_ON_WRITE: True},
+    opt={REVOCATION_CHECKED_ON_WRITE: True, PLAYERS_WRITE: True},
     status_code=200,
     summary="Issue a ruleset command",
 )

@@ -12,7 +12,7 @@ from litestar import Request, Response, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, QueryParameter
 
-from api.auth import require_service_key
+from api.auth import bearer_token, require_service_key
 from api.headers import etag, idempotency_key
 from api.problems import problem
 from api.responses import json_bytes
@@ -27,7 +27,7 @@ from service.commands import Actor, CreatedEncounter
 from service.loading import VersionNotReached, load_at, load_public
 from service.pipeline import Opened
 from service.registry import codec_for
-from service.tokens import Viewer
+from service.tokens import Viewer, encounters_opened_by
 
 _decode_created = msgspec.json.Decoder(CreatedEncounter).decode
 
@@ -54,17 +54,31 @@ async def create_encounter(
         allow_player_dice=data.allow_player_dice,
         npc_health=data.npc_health,
         actor=Actor(role="gm"),
-        idempotency_key=idempotency_key(idempotency),
+        idempotency_key=_creation_key(request, services, idempotency_key(idempotency)),
         request_hash=request_fingerprint(body),
     )
-    return created_response(opened)
+    return created_response(opened, services)
 
 
-def created_response(opened: Opened) -> Response[CreatedEncounter]:
+def _creation_key(
+    request: Request[Any, Any, Any], services: Services, key: str | None
+) -> str | None:
+    """Creation keys under their client: the service key's holder, else the client's
+    address, so another client sending the same key opens its own encounter."""
+    if key is None:
+        return None
+    if services.settings.service_key is not None:
+        return f"service/{key}"
+    host = request.client.host if request.client else "unknown"
+    return f"client {host}/{key}"
+
+
+def created_response(opened: Opened, services: Services) -> Response[CreatedEncounter]:
     """201 with the stored answer, plus the GM token when this request minted it."""
     created = _decode_created(opened.response)
     body = opened.response
     if opened.gm_token is not None:
+        services.verified_tokens.remember(opened.gm_token)
         body = msgspec.json.encode(msgspec.structs.replace(created, gm_token=opened.gm_token))
     return json_bytes(
         body,
@@ -81,10 +95,23 @@ async def get_encounters(
     cursor: FromQuery[str | None] = None,
     ruleset: FromQuery[str | None] = None,
 ) -> EncounterPage:
-    """Ids and names only; needs the service key when one is configured."""
+    """Ids and names only. With a service key configured, it needs the key and lists
+    every encounter; without one, it lists the encounters the presented token opens."""
     require_service_key(request, services)
+    only = None
+    if services.settings.service_key is None:
+        token = bearer_token(request)
+        if token is None:
+            raise problem(
+                401,
+                "unauthorized",
+                "listing encounters needs a token: it lists the encounters the token opens",
+            )
+        only = await encounters_opened_by(services.pool, token)
     before = _decode_cursor(cursor) if cursor else None
-    items = await list_encounters(services.pool, limit=limit, before=before, ruleset=ruleset)
+    items = await list_encounters(
+        services.pool, limit=limit, before=before, ruleset=ruleset, only=only
+    )
     next_cursor = None
     if len(items) == limit:
         last = items[-1]

@@ -115,7 +115,7 @@ async def fork(
         idempotency_key=write.get("idempotency_key"),
         request_hash=write.get("request_hash", ""),
     )
-    return created_response(opened)
+    return created_response(opened, services)
 
 
 @get(

@@ -29,7 +29,8 @@ from litestar.params import FromPath, HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from api.auth import bearer_token
-from api.live import Live, channel_of
+from api.headers import stream_version
+from api.live import Live, channel_of, revoked_token
 from api.problems import problem
 from api.routes.reads import ensure_version, events_as_seen
 from api.state import Services
@@ -111,14 +112,14 @@ async def follow(
 
 def _resume_point(after_version: int | None, last_event_id: str | None) -> int:
     if last_event_id is not None and last_event_id.strip():
-        value = last_event_id.strip()
-        if not value.isdigit():
+        value = stream_version(last_event_id.strip())
+        if value is None:
             raise problem(
                 400,
                 "bad-header",
                 "Last-Event-ID must be the stream version of the last event received",
             )
-        return int(value)
+        return value
     return after_version or 0
 
 
@@ -133,8 +134,11 @@ async def _stream(
 ) -> AsyncIterator[ServerSentEventMessage]:
     yield ServerSentEventMessage(data=None, retry=RETRY_MS, comment=f"after version {start}")
     wake = asyncio.Event()
+    revoked = asyncio.Event()
 
-    async def on_notice(_: bytes) -> None:
+    async def on_notice(notice: bytes) -> None:
+        if viewer.token_id is not None and revoked_token(notice) == viewer.token_id:
+            revoked.set()
         wake.set()
 
     last = start
@@ -146,6 +150,8 @@ async def _stream(
         subscriber.run_in_background(on_notice, join=False),
     ):
         while until is None or last < until:
+            if revoked.is_set() and not await still_valid():
+                return  # revoked: the reconnect will get its 401
             wake.clear()  # before reading: a commit during the read wakes the next step
             try:
                 events = await read_stream(

@@ -36,13 +36,15 @@ async def mint_token(
     if data.role == "player" and not data.combatants:
         raise problem(422, "unbound-player-token", "a player token must be bound to a combatant")
     await stream_head(services.pool, encounter_id)  # 404 for an unknown encounter
-    return await tokens.mint(
+    minted = await tokens.mint(
         services.pool,
         encounter_id,
         role=data.role,
         combatants=data.combatants if data.role == "player" else (),
         label=data.label,
     )
+    services.verified_tokens.remember(minted.token, minted.info.token_id)
+    return minted
 
 
 @get("/encounters/{encounter_id:uuid}/tokens", operation_id="listTokens", summary="List tokens")
@@ -69,7 +71,19 @@ async def revoke_token(
     services: NamedDependency[Services],
     viewer: NamedDependency[Viewer],
 ) -> None:
-    """The token is refused (401) from the next request on. GM only; idempotent."""
+    """The token is refused (401) from the next request on, on every process, and its
+    open live streams end at once. GM only; idempotent. 409 for the encounter's last
+    valid GM token: revoking it would lock everyone out of running the table."""
     require_gm(viewer, "revoke tokens")
-    if not await tokens.revoke(services.pool, encounter_id, token_id):
+    outcome = await tokens.revoke(services.pool, encounter_id, token_id)
+    if outcome == "not_found":
         raise problem(404, "token-not-found", f"This encounter has no token {token_id!r}.")
+    if outcome == "last_gm":
+        raise problem(
+            409,
+            "last-gm-token",
+            f"{token_id!r} is this encounter's last valid GM token: mint another GM token"
+            " before revoking it, or nobody could run the table.",
+        )
+    if services.live is not None:
+        services.live.announce_revoked(encounter_id, token_id)

@@ -1,0 +1,210 @@
+"""Secrecy over every registered ruleset and every read path (design sections 3 and 5).
+
+A hidden GM command is made after a table is set; then, through each read path a player
+or spectator has, nothing it decided may show until the GM reveals its rolls:
+
+- the state (now, ``?at=N``, each step of the round replay, a fork's) is the state before
+  the secret command, seen through the ruleset's player view;
+- its events show only the fields the ruleset lists in ``shown_when_secret``, its rolls
+  only that they happened, its metadata no idempotency key;
+- its log lines (JSON and text, and the live stream) contain no face or total of its
+  rolls, and are not the GM's lines.
+After the reveal, players read the GM's lines.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from service.registry import RULESETS, get_ruleset
+from tests.e2e.helpers import Client, command
+from tests.e2e.secrecy.scenarios import SCENARIOS, Scenario
+from tests.scaleout.sse import parse
+
+_SECRET_KEYS = {"rolls", "secret"}
+_ROLL_KEYS = {"roll_id", "roller", "purpose", "notation", "source", "hidden", "redacted",
+              "version", "round", "undone"}  # fmt: skip
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+class Table:
+    """An encounter of one scenario, with the GM's answer to the secret command."""
+
+    def __init__(self, client: Client, eid: str, player: str, before: int) -> None:
+        self.client, self.eid, self.player, self.before = client, eid, player, before
+        self.secret_events: list[dict[str, Any]] = []
+
+    async def get(self, path: str, *, player: bool = True) -> Any:
+        headers = bearer(self.player) if player else {}
+        response = await self.client.get(f"/encounters/{self.eid}{path}", headers=headers)
+        assert response.status_code == 200, (path, response.text)
+        return response.json() if "json" in response.headers["content-type"] else response.text
+
+    @property
+    def rolls(self) -> list[dict[str, Any]]:
+        return [r for e in self.secret_events for r in e["data"].get("rolls", [])]
+
+    def numbers(self) -> set[str]:
+        """Faces and totals of the secret rolls, as they would be written in a line."""
+        found = {str(r["total"]) for r in self.rolls}
+        found |= {str(d["face"]) for r in self.rolls for d in r["dice"]}
+        return found
+
+
+async def _play(client: Client, ruleset: str, scenario: Scenario) -> Table:
+    created = await client.post(
+        "/encounters",
+        json={"ruleset": ruleset, "name": f"Secrets of {ruleset}", "options": scenario.options},
+    )
+    assert created.status_code == 201, created.text
+    eid = created.json()["encounter_id"]
+    for cmd, dice in scenario.setup:
+        await command(client, eid, cmd, manual=dice)
+    minted = await client.post(f"/encounters/{eid}/tokens", json={"combatants": scenario.player})
+    assert minted.status_code == 201, minted.text
+    head = await client.get(f"/encounters/{eid}")
+    table = Table(client, eid, minted.json()["token"], head.json()["version"])
+    cmd, dice = scenario.secret
+    response = await client.post(
+        f"/encounters/{eid}/commands",
+        json={"command": cmd, "manual_dice": dice, "hidden": True},
+        headers={"Idempotency-Key": f"gm-secret-{eid}"},
+    )
+    assert response.status_code == 200, response.text
+    table.secret_events = response.json()["events"]
+    assert table.rolls and all(r["hidden"] for r in table.rolls)
+    return table
+
+
+@pytest.fixture(params=sorted(RULESETS))
+async def table(request: pytest.FixtureRequest, client: Client) -> Table:
+    name = request.param
+    assert name in SCENARIOS, f"ruleset {name!r} has no secrecy scenario"
+    return await _play(client, name, SCENARIOS[name])
+
+
+def _mentions(text: str, numbers: set[str]) -> set[str]:
+    return {n for n in numbers if re.search(rf"(?<![\w.#-]){re.escape(n)}(?![\w.-])", text)}
+
+
+async def test_the_state_players_see_is_the_state_before_the_secret(table: Table) -> None:
+    before = await table.get(f"?at={table.before}")
+    now = await table.get("")
+    assert now["version"] > before["version"]
+    assert now["state"]["game"] == before["state"]["game"]
+    head = now["version"]
+    assert (await table.get(f"?at={head}"))["state"]["game"] == before["state"]["game"]
+    gm = await table.get("", player=False)
+    assert gm["state"]["secret_rolls"] == [r["roll_id"] for r in table.rolls]
+
+
+async def test_events_show_only_the_rulesets_whitelist(table: Table) -> None:
+    ruleset = get_ruleset((await table.get("", player=False))["ruleset"])
+    page = await table.get(f"/events?after_version={table.before}")
+    assert [e["stream_version"] for e in page["events"]] == [
+        e["stream_version"] for e in table.secret_events
+    ]
+    for seen in page["events"]:
+        shown = ruleset.shown_when_secret.get(seen["type"], frozenset())
+        assert seen["data"]["secret"] is True
+        assert set(seen["data"]) <= shown | _SECRET_KEYS, seen
+        for roll in seen["data"].get("rolls", []):
+            assert set(roll) <= _ROLL_KEYS, roll
+        assert "idempotency_key" not in seen["metadata"]
+
+
+async def test_log_lines_and_the_ledger_say_nothing_the_roll_decided(table: Table) -> None:
+    numbers = table.numbers()
+    entries = (await table.get(f"/log?after_version={table.before}"))["entries"]
+    gm_entries = (await table.get(f"/log?after_version={table.before}", player=False))["entries"]
+    assert len(entries) == len(gm_entries) == len(table.secret_events)
+    for seen, gm in zip(entries, gm_entries, strict=True):
+        assert seen["text"] != gm["text"]
+        assert not _mentions(seen["text"], numbers), seen["text"]
+        for roll in seen["rolls"]:
+            assert roll["redacted"] is True and "total" not in roll and "dice" not in roll
+    text = await table.get(f"/log.txt?after_version={table.before}")
+    assert not _mentions(re.sub(r"^#\d+\s+\[[^]]*\]", "", text, flags=re.M), numbers), text
+    ledger = (await table.get(f"/rolls?after_version={table.before}"))["rolls"]
+    assert ledger and all(set(r) <= _ROLL_KEYS for r in ledger)
+
+
+async def test_the_round_replay_steps_through_the_public_table(table: Table) -> None:
+    gm_log = (await table.get("/log", player=False))["entries"]
+    rounds = {e["round"] for e in gm_log if e["version"] > table.before and e["round"]}
+    before = (await table.get(f"?at={table.before}"))["state"]
+    numbers = table.numbers()
+    for number in rounds:
+        replay = await table.get(f"/rounds/{number}")
+        for step in replay["steps"]:
+            if step["version"] > table.before:
+                assert step["state"]["game"] == before["game"]
+                assert not _mentions(step["text"], numbers)
+
+
+async def test_the_live_stream_is_redacted_like_the_events(table: Table) -> None:
+    head = (await table.get("", player=False))["version"]
+    response = await table.client.get(
+        f"/encounters/{table.eid}/live?after_version={table.before}&until_version={head}",
+        headers=bearer(table.player),
+    )
+    assert response.status_code == 200
+    messages = parse(response.text.splitlines())
+    assert messages
+    for message in messages:
+        assert message.data["data"]["secret"] is True
+        assert "idempotency_key" not in message.data["metadata"]
+        for roll in message.data["data"].get("rolls", []):
+            assert "total" not in roll
+
+
+async def test_a_fork_keeps_the_origins_secrets(table: Table) -> None:
+    before = (await table.get(f"?at={table.before}"))["state"]["game"]
+    fork = await table.client.post(f"/encounters/{table.eid}/fork", json={})
+    assert fork.status_code == 201, fork.text
+    fid = fork.json()["encounter_id"]
+    scenario_player = (await table.get("/tokens", player=False))["tokens"]
+    bound = next(t["combatants"] for t in scenario_player if t["role"] == "player")
+    minted = await table.client.post(f"/encounters/{fid}/tokens", json={"combatants": bound})
+    player = bearer(minted.json()["token"])
+    state = await table.client.get(f"/encounters/{fid}", headers=player)
+    assert state.json()["state"]["game"] == before
+    first = (await table.client.get(f"/encounters/{fid}/events", headers=player)).json()
+    forked = first["events"][0]["data"]
+    assert forked["secret"] is True and "public_game" not in forked
+    gm_state = (await table.client.get(f"/encounters/{fid}")).json()["state"]
+    assert gm_state["secret_rolls"] == [r["roll_id"] for r in table.rolls]
+
+
+async def test_the_gms_key_replays_nothing_for_a_player(table: Table, client: Client) -> None:
+    name = (await table.get("", player=False))["ruleset"]
+    cmd, dice = SCENARIOS[name].secret
+    replay = await client.post(
+        f"/encounters/{table.eid}/commands",
+        json={"command": cmd, "manual_dice": dice, "hidden": True},
+        headers={**bearer(table.player), "Idempotency-Key": f"gm-secret-{table.eid}"},
+    )
+    assert replay.status_code == 403, replay.text
+    assert "events" not in replay.json()
+
+
+async def test_after_the_reveal_players_read_the_gms_lines(table: Table) -> None:
+    ids = [r["roll_id"] for r in table.rolls]
+    revealed = await table.client.post(
+        f"/encounters/{table.eid}/rolls/reveal", json={"roll_ids": ids}
+    )
+    assert revealed.status_code == 200, revealed.text
+    again = await table.client.post(f"/encounters/{table.eid}/rolls/reveal", json={"roll_ids": ids})
+    assert again.status_code == 422
+    last = table.secret_events[-1]["stream_version"]
+    count = last - table.before
+    page = f"/log?after_version={table.before}&limit={count}"
+    seen = (await table.get(page))["entries"]
+    gm = (await table.get(page, player=False))["entries"]
+    assert [e["text"] for e in seen] == [e["text"] for e in gm]
