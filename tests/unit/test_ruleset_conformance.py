@@ -68,21 +68,29 @@ def _stories(ruleset: AnyRuleset) -> tuple[Story, ...]:
     return ((ruleset.initial_state(ruleset.options_type()), tuple(_event_examples(ruleset))),)
 
 
-def _replay(ruleset: AnyRuleset) -> list[tuple[Any, msgspec.Struct]]:
-    """Every event of the stories with the state before it, folded with ``evolve``."""
-    played: list[tuple[Any, msgspec.Struct]] = []
+def _replay(ruleset: AnyRuleset) -> list[tuple[Any, msgspec.Struct | None]]:
+    """Every event of the stories with the state before it, folded with ``evolve``, and
+    each story's final state paired with None."""
+    played: list[tuple[Any, msgspec.Struct | None]] = []
     for state, events in _stories(ruleset):
         for event in events:
             played.append((state, event))
             state = ruleset.evolve(state, event)
-        played.append((state, None))  # type: ignore[arg-type]  # the story's final state
+        played.append((state, None))
     return played
 
 
-def _rolls_type_mentions(annotation: Any) -> bool:
+def _rolls_type_mentions(annotation: Any, seen: frozenset[Any] = frozenset()) -> bool:
+    """Whether ``annotation`` holds RollRecords anywhere: in a union, a container, or a
+    field of a nested Struct."""
     if annotation is RollRecord:
         return True
-    return any(_rolls_type_mentions(arg) for arg in get_args(annotation))
+    if annotation in seen:
+        return False
+    seen = seen | {annotation}
+    if isinstance(annotation, type) and issubclass(annotation, msgspec.Struct):
+        return any(_rolls_type_mentions(f.type, seen) for f in msgspec.structs.fields(annotation))
+    return any(_rolls_type_mentions(arg, seen) for arg in get_args(annotation))
 
 
 # Tags and Struct configuration.
@@ -285,5 +293,5 @@ def test_player_state_is_set_and_encodes_to_json(ruleset: AnyRuleset) -> None:
     for state, event in _replay(ruleset):
         if event is None:
             for npc_health in ("exact", "descriptor", "hidden"):
-                audience = Audience(npc_health=npc_health)  # type: ignore[arg-type]
+                audience = Audience(npc_health=npc_health)
                 msgspec.json.encode(ruleset.player_state(state, audience))

@@ -83,9 +83,10 @@ def test_players_see_a_word_for_the_npc_and_numbers_for_their_character() -> Non
     assert goblin_view.sheet is None
     assert alice_view.health == HealthView(current=4, maximum=5)
     assert alice_view.sheet is not None and alice_view.sheet.soak == 12
-    assert player_state(state, Audience(npc_health="hidden")).characters[
-        "goblin"
-    ].health == HealthView()
+    assert (
+        player_state(state, Audience(npc_health="hidden")).characters["goblin"].health
+        == HealthView()
+    )
     exact = player_state(state, Audience(npc_health="exact"))
     assert exact.characters["goblin"].health == HealthView(current=3, maximum=5)
 
