@@ -214,6 +214,11 @@ class PlayerCharacter(msgspec.Struct, frozen=True, kw_only=True):
     Health check starts, AEK-68), current is ``5 - Wounds`` floored at 0, and 0 for a dead
     character.  So "unhurt" is no Wound, "bloodied" 3+ Wounds, "down" 5+ Wounds or dead.
     Stun and Shocks are in ``sheet``, for those who see exact numbers only.
+
+    Left out: ``initiative`` (a roll total; ``PlayerState.order`` keeps the order), and
+    the one-shot bonuses ``cover_mod``, ``energy_bonus``, ``backlash`` and
+    ``charge_foe``, which are used up by the next hit or roll, so whether they are still
+    there tells a secret roll's outcome.
     """
 
     id: str
