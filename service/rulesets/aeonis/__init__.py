@@ -36,6 +36,7 @@ from service.rulesets.aeonis.examples import EXAMPLES
 from service.rulesets.aeonis.narrate import narrate
 from service.rulesets.aeonis.options import OPTION_NOTES, AeonisOptions
 from service.rulesets.aeonis.state import State, initial_state, round_of
+from service.rulesets.aeonis.view import SHOWN_WHEN_SECRET, narrate_secret, player_state
 
 STATE_SCHEMA_VERSION = 2
 """2: Battle lost ``rounds_this_action`` (never read)."""
@@ -76,6 +77,9 @@ RULESET: Ruleset[State, Command, Event, AeonisOptions] = Ruleset(
     narrate=narrate,
     round_of=round_of,
     acts_for=acts_for,
+    shown_when_secret=SHOWN_WHEN_SECRET,
+    narrate_secret=narrate_secret,
+    player_state=player_state,
     examples=EXAMPLES,
 )
 

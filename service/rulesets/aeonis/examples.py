@@ -262,3 +262,9 @@ COMMANDS = _first_of_each(STORY_COMMANDS)
 EVENTS = _first_of_each(STORY)
 EXAMPLES: tuple[msgspec.Struct, ...] = (*COMMANDS, *EVENTS)
 """One instance of every command type, then one of every event type (``Ruleset.examples``)."""
+
+
+def example_stories() -> tuple[tuple[State, tuple[Event, ...]], ...]:
+    """Where the event examples happen, for the conformance suite: ``STORY`` folded from
+    the initial state with default options."""
+    return ((initial_state(AeonisOptions()), STORY),)

@@ -34,6 +34,7 @@ from service.rulesets.aeonisk.examples import EXAMPLES
 from service.rulesets.aeonisk.narrate import narrate
 from service.rulesets.aeonisk.options import OPTION_NOTES, AeoniskOptions
 from service.rulesets.aeonisk.state import State, initial_state, round_of
+from service.rulesets.aeonisk.view import SHOWN_WHEN_SECRET, narrate_secret, player_state
 
 STATE_SCHEMA_VERSION = 2
 
@@ -70,6 +71,9 @@ RULESET: Ruleset[State, Command, Event, AeoniskOptions] = Ruleset(
     narrate=narrate,
     round_of=round_of,
     acts_for=acts_for,
+    shown_when_secret=SHOWN_WHEN_SECRET,
+    narrate_secret=narrate_secret,
+    player_state=player_state,
     examples=EXAMPLES,
 )
 

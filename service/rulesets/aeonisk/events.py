@@ -44,6 +44,8 @@ class CharacterAdded(_Event, frozen=True, kw_only=True, tag="aeonisk.character_a
 
 
 class CharacterRemoved(_Event, frozen=True, kw_only=True, tag="aeonisk.character_removed"):
+    """A character left the encounter: their bands, declaration and held token go."""
+
     character: str
 
 
@@ -63,6 +65,8 @@ class ZoneEntered(_Event, frozen=True, kw_only=True, tag="aeonisk.zone_entered")
 
 
 class TokenPlaced(_Event, frozen=True, kw_only=True, tag="aeonisk.token_placed"):
+    """The GM placed a Tactical Token on the table (section 5), unclaimed."""
+
     token: str
     kind: TokenKind
     label: str
@@ -92,6 +96,8 @@ class InitiativeRolled(_Event, frozen=True, kw_only=True, tag="aeonisk.initiativ
 
 
 class PhaseStarted(_Event, frozen=True, kw_only=True, tag="aeonisk.phase_started"):
+    """A phase of the round begins: Fast (Reactions), Slow (declared actions) or Cleanup."""
+
     phase: PhaseName
     round: int
 
@@ -127,6 +133,8 @@ class ActionFailed(_Event, frozen=True, kw_only=True, tag="aeonisk.action_failed
 
 
 class TokenClaimed(_Event, frozen=True, kw_only=True, tag="aeonisk.token_claimed"):
+    """A character claimed a Tactical Token with a Minor action (AEK-41)."""
+
     character: str
     token: str
     returned: str | None = None
@@ -143,6 +151,8 @@ class TokenSpent(_Event, frozen=True, kw_only=True, tag="aeonisk.token_spent"):
 
 
 class BondedDefenceGiven(_Event, frozen=True, kw_only=True, tag="aeonisk.bonded_defence"):
+    """Bonded Defence committed as a Reaction: ``by`` gives ``ally`` +2 against ``attacker``."""
+
     by: str
     ally: str
     attacker: str
@@ -215,6 +225,8 @@ class BandChange(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Moved(_Event, frozen=True, kw_only=True, tag="aeonisk.moved"):
+    """A character moved: the bands that changed, or the zone entered on a zone map."""
+
     character: str
     changes: tuple[BandChange, ...] = ()
     zone: str | None = None
@@ -229,12 +241,16 @@ class ChargeMade(_Event, frozen=True, kw_only=True, tag="aeonisk.charge_made"):
 
 
 class ProneChanged(_Event, frozen=True, kw_only=True, tag="aeonisk.prone_changed"):
+    """A character fell or was knocked Prone, or stood up."""
+
     character: str
     prone: bool
     reason: str
 
 
 class StunChanged(_Event, frozen=True, kw_only=True, tag="aeonisk.stun_changed"):
+    """A character's Stun is now ``stun`` (Void Surge backlash, Bond Rally)."""
+
     character: str
     stun: int
     reason: str
@@ -249,33 +265,45 @@ class ShockSuffered(_Event, frozen=True, kw_only=True, tag="aeonisk.shock_suffer
 
 
 class VoidChanged(_Event, frozen=True, kw_only=True, tag="aeonisk.void_changed"):
+    """A character's Void score is now ``void`` (a GM ruling such as a Void Splash)."""
+
     character: str
     void: int
     reason: str
 
 
 class OverwatchSet(_Event, frozen=True, kw_only=True, tag="aeonisk.overwatch_set"):
+    """A character set up an Overwatch arc with a Minor action (AEK-59)."""
+
     character: str
     watch: Watch
 
 
 class SuppressionPending(_Event, frozen=True, kw_only=True, tag="aeonisk.suppression_pending"):
+    """A Suppress hit: ``target`` has to choose Dive or Hunker Down (AEK-57)."""
+
     target: str
     by: str
 
 
 class SuppressionChosen(_Event, frozen=True, kw_only=True, tag="aeonisk.suppression_chosen"):
+    """The suppressed character chose Dive or Hunker Down (AEK-57)."""
+
     character: str
     choice: SuppressChoice
     lost_cover: bool = False
 
 
 class BreakawayOpened(_Event, frozen=True, kw_only=True, tag="aeonisk.breakaway_opened"):
+    """A move out of Engaged without Disengage: ``foes`` may take a free strike (AEK-28)."""
+
     mover: str
     foes: tuple[str, ...]
 
 
 class BreakawayClosed(_Event, frozen=True, kw_only=True, tag="aeonisk.breakaway_closed"):
+    """The free strikes of a Breakaway are over."""
+
     mover: str
 
 
@@ -287,16 +315,22 @@ class EffectsEnded(_Event, frozen=True, kw_only=True, tag="aeonisk.effects_ended
 
 
 class Obscured(_Event, frozen=True, kw_only=True, tag="aeonisk.obscured"):
+    """A Vent was opened (AEK-46): obscurement until ``until_round``."""
+
     by: str
     label: str
     until_round: int
 
 
 class ObscurementCleared(_Event, frozen=True, kw_only=True, tag="aeonisk.obscurement_cleared"):
+    """GM ruling: the obscurement of opened Vents ends early."""
+
     reason: str | None = None
 
 
 class ValueSet(_Event, frozen=True, kw_only=True, tag="aeonisk.value_set"):
+    """GM ruling: a character's ``field`` set to ``value``."""
+
     character: str
     field: str
     value: int
@@ -305,6 +339,8 @@ class ValueSet(_Event, frozen=True, kw_only=True, tag="aeonisk.value_set"):
 
 
 class OutcomeOverridden(_Event, frozen=True, kw_only=True, tag="aeonisk.outcome_overridden"):
+    """GM ruling: the outcome of a recent roll is changed; its consequences are not."""
+
     roll_id: str
     previous: str
     outcome: str
@@ -312,11 +348,15 @@ class OutcomeOverridden(_Event, frozen=True, kw_only=True, tag="aeonisk.outcome_
 
 
 class EnergyNullified(_Event, frozen=True, kw_only=True, tag="aeonisk.energy_nullified"):
+    """GM ruling: a banked Energy Hub bonus ends (AEK-A15)."""
+
     character: str
     reason: str
 
 
 class ExtraTokenIgnored(_Event, frozen=True, kw_only=True, tag="aeonisk.extra_token_ignored"):
+    """GM ruling: a second Defence Token changes nothing (AEK-37, AEK-A13)."""
+
     character: str
     reason: str
 

@@ -64,7 +64,8 @@ class _ChosenFaces:
 
 class _Story:
     def __init__(self, options: AeoniskOptions) -> None:
-        self.state: State = initial_state(options)
+        self.start: State = initial_state(options)
+        self.state: State = self.start
         self.faces = _ChosenFaces()
         self.dice = RollingDice(self.faces, next_roll_number=1)
         self.commands: list[Command] = []
@@ -141,6 +142,14 @@ def _ruling(ruling: cmd.Ruling, reason: str) -> cmd.Adjudicate:
 
 
 def _play() -> tuple[list[Command], list[Event]]:
+    stories = _play_stories()
+    return (
+        [c for story in stories for c in story.commands],
+        [e for story in stories for e in story.events],
+    )
+
+
+def _play_stories() -> tuple[_Story, ...]:
     play = _Story(AeoniskOptions(shock_init_penalty=5))
     for character in _characters():
         play(character)
@@ -252,7 +261,7 @@ def _play() -> tuple[list[Command], list[Event]]:
     zones = _Story(AeoniskOptions(zone_map=(ZoneLink(a="catwalk", b="loading-bay", band="far"),)))
     zones(_characters()[0])
     zones(cmd.PlaceInZone(character="kaelia", zone="catwalk"))
-    return [*play.commands, *zones.commands], [*play.events, *zones.events]
+    return play, zones
 
 
 def _first_of_each(items: Sequence[msgspec.Struct]) -> tuple[msgspec.Struct, ...]:
@@ -262,8 +271,16 @@ def _first_of_each(items: Sequence[msgspec.Struct]) -> tuple[msgspec.Struct, ...
     return tuple(seen.values())
 
 
-_COMMANDS, _EVENTS = _play()
+_STORIES = _play_stories()
+_COMMANDS = [c for story in _STORIES for c in story.commands]
+_EVENTS = [e for story in _STORIES for e in story.events]
 COMMANDS = _first_of_each(_COMMANDS)
 EVENTS = _first_of_each(_EVENTS)
 EXAMPLES: tuple[msgspec.Struct, ...] = (*COMMANDS, *EVENTS)
 """One instance of every command type, then one of every event type."""
+
+
+def example_stories() -> tuple[tuple[State, tuple[Event, ...]], ...]:
+    """Where the event examples happen, for the conformance suite: the main story and the
+    zone-map table, each as its initial state and the events folded from it."""
+    return tuple((story.start, tuple(story.events)) for story in _STORIES)

@@ -68,7 +68,9 @@ from service.rulesets.generic.events import (
     TurnStarted,
     ValueSet,
 )
-from service.rulesets.generic.state import InitiativeEntry
+from service.rulesets.generic.evolve import evolve
+from service.rulesets.generic.options import GenericOptions
+from service.rulesets.generic.state import InitiativeEntry, State, initial_state
 
 __all__ = ["COMMANDS", "EVENTS", "EXAMPLES", "STORY_SO_FAR"]
 
@@ -250,3 +252,12 @@ EVENTS: tuple[Event, ...] = (
 
 EXAMPLES: tuple[msgspec.Struct, ...] = (*COMMANDS, *EVENTS)
 """One instance of every command type, then one of every event type (``Ruleset.examples``)."""
+
+
+def example_stories() -> tuple[tuple[State, tuple[Event, ...]], ...]:
+    """Where the event examples happen, for the conformance suite: the state after
+    ``STORY_SO_FAR`` and the event examples folded from it, in order."""
+    state = initial_state(GenericOptions())
+    for event in STORY_SO_FAR:
+        state = evolve(state, event)
+    return ((state, EVENTS),)

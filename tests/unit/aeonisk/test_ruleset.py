@@ -1,16 +1,12 @@
-"""The ``RULESET`` wiring: tags, options and their notes, examples, access, rulings."""
+"""The ``RULESET`` wiring specific to Aeonisk: option defaults, summary, access, rulings,
+the examples' story.  The contract every ruleset shares (tags, Struct config, unions,
+option notes, one example per type, round trips, schemas, secrecy) is checked for all of
+them in ``tests/unit/test_ruleset_conformance.py``."""
 
 from __future__ import annotations
 
-from collections import Counter
-from typing import get_args
-
-import msgspec
-import pytest
-
 from service.dice.model import Modifier
-from service.ruleset import tag_of
-from service.rulesets.aeonisk import RULESET, AeoniskOptions, Command, Event, State
+from service.rulesets.aeonisk import RULESET, AeoniskOptions
 from service.rulesets.aeonisk.commands import (
     Adjudicate,
     Check,
@@ -24,33 +20,14 @@ from service.rulesets.aeonisk.commands import (
     SpendToken,
 )
 from service.rulesets.aeonisk.events import OutcomeOverridden, ValueSet
-from service.rulesets.aeonisk.examples import COMMANDS, EVENTS, EXAMPLES, _play
+from service.rulesets.aeonisk.examples import COMMANDS, EVENTS, EXAMPLES, _play, example_stories
 from service.rulesets.aeonisk.plan import Reload
 from tests.unit.aeonisk.fixtures import Table, alice, goblin
 
 
-def _tag(example: msgspec.Struct) -> str:
-    return str(type(example).__struct_config__.tag)
-
-
-def test_tags_are_prefixed_unique_and_strict() -> None:
-    tags = [tag_of(t) for t in (*RULESET.command_types, *RULESET.event_types)]
-    assert all(t.startswith("aeonisk.") for t in tags) and len(tags) == len(set(tags))
-    for command in RULESET.command_types:
-        config = command.__struct_config__
-        assert config.tag_field == "type" and config.forbid_unknown_fields and config.frozen
-    assert set(get_args(Command)) == set(RULESET.command_types)
-    assert set(get_args(Event)) == set(RULESET.event_types)
-
-
-def test_option_notes_document_every_option_with_its_default() -> None:
-    defaults = AeoniskOptions()
+def test_option_defaults_and_notes_specific_to_aeonisk() -> None:
     notes = {note.key: note for note in RULESET.option_notes}
-    assert set(notes) == set(AeoniskOptions.__struct_fields__)
-    for key, note in notes.items():
-        assert note.default == getattr(defaults, key), key
-        assert note.description
-    assert defaults.initiative_mode == "reroll_each_round"
+    assert AeoniskOptions().initiative_mode == "reroll_each_round"
     assert "AEK-A5" in notes["hit_rule"].description
 
 
@@ -59,30 +36,8 @@ def test_the_summary_explains_the_initiative_default_and_the_kaelia_choice() -> 
     assert "16 against attack 18" in RULESET.summary
 
 
-def test_every_command_and_event_type_has_exactly_one_example() -> None:
+def test_the_examples_are_those_of_the_examples_module() -> None:
     assert RULESET.examples == EXAMPLES == (*COMMANDS, *EVENTS)
-    commands = Counter(type(e) for e in COMMANDS)
-    events = Counter(type(e) for e in EVENTS)
-    assert dict(commands) == dict.fromkeys(RULESET.command_types, 1)
-    assert dict(events) == dict.fromkeys(RULESET.event_types, 1)
-
-
-@pytest.mark.parametrize("example", COMMANDS, ids=_tag)
-def test_command_examples_round_trip(example: msgspec.Struct) -> None:
-    assert msgspec.json.decode(msgspec.json.encode(example), type=Command) == example
-
-
-@pytest.mark.parametrize("example", EVENTS, ids=_tag)
-def test_event_examples_round_trip(example: msgspec.Struct) -> None:
-    assert msgspec.json.decode(msgspec.json.encode(example), type=Event) == example
-
-
-def test_state_survives_a_json_round_trip() -> None:
-    table = Table()
-    table.setup(alice(), goblin(), bands={("alice", "goblin"): "near"})
-    table.start_round(12, 4)
-    state = table.state
-    assert msgspec.json.decode(msgspec.json.encode(state), type=State) == state
 
 
 def test_players_act_for_their_own_characters_and_the_gm_for_the_table() -> None:
@@ -147,3 +102,10 @@ def test_every_example_narrates() -> None:
         in "\n".join(lines)
     )
     assert lines[-1] == "The encounter ends in round 3"
+
+
+def test_the_conformance_suite_replays_both_tables_of_the_story() -> None:
+    stories = example_stories()
+    assert [e for _, events in stories for e in events] == _play()[1]
+    assert stories[0][0] == RULESET.initial_state(AeoniskOptions(shock_init_penalty=5))
+    assert [len(events) for _, events in stories][-1] == 2  # the zone-map table

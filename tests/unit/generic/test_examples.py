@@ -1,24 +1,28 @@
 """The examples shown in OpenAPI and GET /rulesets/generic: complete, valid and true.
 
-Complete: one per command and event type.  Valid: each survives the JSON round trip with
-its union, and command examples pass the request constraints.  True: the event examples
-fold into a consistent state, and they are what ``decide`` makes of the command examples.
+Complete, valid (one per type, JSON round trips, request constraints) and narrated for
+every ruleset in ``tests/unit/test_ruleset_conformance.py``.  True, here: the event
+examples fold into a consistent state, and they are what ``decide`` makes of the
+command examples.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
-from typing import get_args
 
 import msgspec
-import pytest
 from msgspec.structs import replace
 
 from service.dice.model import RollRecord
 from service.rulesets.generic import RULESET, Command, Event
 from service.rulesets.generic.commands import Adjudicate, Damage, NextTurn, SetValue
-from service.rulesets.generic.examples import COMMANDS, EVENTS, EXAMPLES, STORY_SO_FAR
+from service.rulesets.generic.examples import (
+    COMMANDS,
+    EVENTS,
+    EXAMPLES,
+    STORY_SO_FAR,
+    example_stories,
+)
 from service.rulesets.generic.state import Ended, State
 from tests.unit.deciders import fold, given
 
@@ -37,36 +41,8 @@ def test_the_ruleset_shows_these_examples() -> None:
     assert len(EXAMPLES) == len(COMMAND_EXAMPLES) + len(EVENT_EXAMPLES)
 
 
-def test_the_unions_are_the_ruleset_types() -> None:
-    assert set(get_args(Command)) == set(RULESET.command_types)
-    assert set(get_args(Event)) == set(RULESET.event_types)
-
-
-def test_every_command_type_has_exactly_one_example() -> None:
-    counts = Counter(type(e) for e in COMMAND_EXAMPLES)
-    assert {t: counts[t] for t in RULESET.command_types} == dict.fromkeys(RULESET.command_types, 1)
-
-
-def test_every_event_type_has_exactly_one_example() -> None:
-    counts = Counter(type(e) for e in EVENT_EXAMPLES)
-    assert {t: counts[t] for t in RULESET.event_types} == dict.fromkeys(RULESET.event_types, 1)
-
-
-@pytest.mark.parametrize("example", COMMAND_EXAMPLES, ids=_tag)
-def test_command_examples_round_trip_through_the_union(example: msgspec.Struct) -> None:
-    assert msgspec.json.decode(msgspec.json.encode(example), type=Command) == example
-
-
-@pytest.mark.parametrize("example", EVENT_EXAMPLES, ids=_tag)
-def test_event_examples_round_trip_through_the_union(example: msgspec.Struct) -> None:
-    assert msgspec.json.decode(msgspec.json.encode(example), type=Event) == example
-
-
-@pytest.mark.parametrize("example", COMMAND_EXAMPLES, ids=_tag)
-def test_command_examples_are_valid_requests(example: msgspec.Struct) -> None:
-    """Decoding checks the Meta constraints (ids, lengths, patterns, bounds)."""
-    data = msgspec.json.encode(example)
-    assert msgspec.json.decode(data, type=type(example)) == example
+def test_the_conformance_suite_replays_the_examples_after_the_story_so_far() -> None:
+    assert example_stories() == ((fold(RULESET, STORY_SO_FAR), EVENTS),)
 
 
 def test_the_event_examples_fold_after_the_story_so_far() -> None:

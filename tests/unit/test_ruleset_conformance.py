@@ -1,0 +1,297 @@
+"""The ruleset contract (service/ruleset.py), checked for every registered ruleset.
+
+Parametrised over ``service.registry.RULESETS``, so a ruleset added to the registry is
+covered without touching this file.  Nothing here names a particular ruleset; what only
+one rule system promises stays in its own ``tests/unit/<ruleset>/`` tests.
+
+Conventions a ruleset package follows (all three existing ones do):
+
+- the package (the one holding the module of its event types) exports ``RULESET``,
+  ``Command`` and ``Event`` (the unions);
+- its ``examples`` module may define ``example_stories()``: the stories the event
+  examples were played in, as ``(state before, events folded from it)`` pairs.  Without
+  it the event examples are folded in order from ``initial_state(options_type())``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections import Counter
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any, get_args
+
+import msgspec
+import pytest
+
+from service.dice.model import RollRecord
+from service.registry import RULESETS
+from service.ruleset import Ruleset, tag_of
+from service.secrecy import Audience
+
+AnyRuleset = Ruleset[Any, Any, Any, Any]
+Story = tuple[Any, Sequence[msgspec.Struct]]
+
+ALL = list(RULESETS.values())
+IDS = [r.name for r in ALL]
+
+
+def each_ruleset(function: Any) -> Any:
+    """Run ``function`` once per registered ruleset, named by the ruleset."""
+    return pytest.mark.parametrize("ruleset", ALL, ids=IDS)(function)
+
+
+def _package(ruleset: AnyRuleset) -> ModuleType:
+    module = ruleset.event_types[0].__module__
+    package = importlib.import_module(module.rpartition(".")[0])
+    assert getattr(package, "RULESET", None) is ruleset, f"{package.__name__} must export RULESET"
+    return package
+
+
+def _command_examples(ruleset: AnyRuleset) -> list[msgspec.Struct]:
+    return [e for e in ruleset.examples if isinstance(e, ruleset.command_types)]
+
+
+def _event_examples(ruleset: AnyRuleset) -> list[msgspec.Struct]:
+    return [e for e in ruleset.examples if isinstance(e, ruleset.event_types)]
+
+
+def _stories(ruleset: AnyRuleset) -> tuple[Story, ...]:
+    package = _package(ruleset)
+    try:
+        examples = importlib.import_module(f"{package.__name__}.examples")
+    except ModuleNotFoundError:
+        examples = None
+    stories = getattr(examples, "example_stories", None)
+    if stories is not None:
+        return tuple(stories())
+    return ((ruleset.initial_state(ruleset.options_type()), tuple(_event_examples(ruleset))),)
+
+
+def _replay(ruleset: AnyRuleset) -> list[tuple[Any, msgspec.Struct | None]]:
+    """Every event of the stories with the state before it, folded with ``evolve``, and
+    each story's final state paired with None."""
+    played: list[tuple[Any, msgspec.Struct | None]] = []
+    for state, events in _stories(ruleset):
+        for event in events:
+            played.append((state, event))
+            state = ruleset.evolve(state, event)
+        played.append((state, None))
+    return played
+
+
+def _rolls_type_mentions(annotation: Any, seen: frozenset[Any] = frozenset()) -> bool:
+    """Whether ``annotation`` holds RollRecords anywhere: in a union, a container, or a
+    field of a nested Struct."""
+    if annotation is RollRecord:
+        return True
+    if annotation in seen:
+        return False
+    seen = seen | {annotation}
+    if isinstance(annotation, type) and issubclass(annotation, msgspec.Struct):
+        return any(_rolls_type_mentions(f.type, seen) for f in msgspec.structs.fields(annotation))
+    return any(_rolls_type_mentions(arg, seen) for arg in get_args(annotation))
+
+
+# Tags and Struct configuration.
+
+
+@each_ruleset
+def test_tags_are_prefixed_with_the_ruleset_name_and_unique(ruleset: AnyRuleset) -> None:
+    tags = [tag_of(t) for t in (*ruleset.command_types, *ruleset.event_types)]
+    assert all(tag.startswith(f"{ruleset.name}.") for tag in tags), tags
+    assert len(tags) == len(set(tags))
+
+
+@each_ruleset
+def test_commands_are_strict_frozen_structs_tagged_on_type(ruleset: AnyRuleset) -> None:
+    for command in ruleset.command_types:
+        config = command.__struct_config__
+        assert config.tag_field == "type", command
+        assert config.forbid_unknown_fields and config.frozen, command
+
+
+@each_ruleset
+def test_events_are_frozen_structs_tagged_on_type(ruleset: AnyRuleset) -> None:
+    for event in ruleset.event_types:
+        config = event.__struct_config__
+        assert config.tag_field == "type" and config.frozen, event
+
+
+@each_ruleset
+def test_dice_are_kept_under_rolls_as_a_tuple_of_roll_records(ruleset: AnyRuleset) -> None:
+    """The roll ledger (and the engine's redaction of secret rolls) looks in ``rolls``."""
+    for event in ruleset.event_types:
+        for field in msgspec.structs.fields(event):
+            if field.name == "rolls":
+                assert field.type == tuple[RollRecord, ...], event
+            else:
+                assert not _rolls_type_mentions(field.type), f"{event.__name__}.{field.name}"
+                assert "RollRecord" not in str(field.type), f"{event.__name__}.{field.name}"
+
+
+@each_ruleset
+def test_the_unions_are_exactly_the_listed_types(ruleset: AnyRuleset) -> None:
+    package = _package(ruleset)
+    assert set(get_args(package.Command)) == set(ruleset.command_types)
+    assert set(get_args(package.Event)) == set(ruleset.event_types)
+
+
+@each_ruleset
+def test_json_schema_covers_commands_events_and_state(ruleset: AnyRuleset) -> None:
+    package = _package(ruleset)
+    _, components = msgspec.json.schema_components(
+        [package.Command, package.Event, ruleset.state_type]
+    )
+    names = {t.__name__ for t in (*ruleset.command_types, *ruleset.event_types)}
+    assert names <= set(components)
+    assert all(components[name].get("description") for name in names), "docstrings missing"
+
+
+# Options.
+
+
+@each_ruleset
+def test_option_notes_document_every_option_with_its_default(ruleset: AnyRuleset) -> None:
+    defaults = ruleset.options_type()
+    notes = {note.key: note for note in ruleset.option_notes}
+    assert len(notes) == len(ruleset.option_notes), "an option is documented twice"
+    assert set(notes) == set(ruleset.options_type.__struct_fields__)
+    for key, note in notes.items():
+        assert note.default == getattr(defaults, key), key
+        assert note.description.strip(), key
+
+
+@each_ruleset
+def test_options_reject_unknown_keys(ruleset: AnyRuleset) -> None:
+    assert ruleset.options_type.__struct_config__.forbid_unknown_fields
+    with pytest.raises(msgspec.ValidationError, match="no_such_option"):
+        msgspec.json.decode(b'{"no_such_option": 1}', type=ruleset.options_type)
+
+
+# Examples.
+
+
+@each_ruleset
+def test_examples_are_the_command_examples_then_the_event_examples(ruleset: AnyRuleset) -> None:
+    commands, events = _command_examples(ruleset), _event_examples(ruleset)
+    assert ruleset.examples == (*commands, *events)
+
+
+@each_ruleset
+def test_every_command_and_event_type_has_exactly_one_example(ruleset: AnyRuleset) -> None:
+    commands = Counter(type(e) for e in _command_examples(ruleset))
+    events = Counter(type(e) for e in _event_examples(ruleset))
+    assert dict(commands) == dict.fromkeys(ruleset.command_types, 1)
+    assert dict(events) == dict.fromkeys(ruleset.event_types, 1)
+
+
+@each_ruleset
+def test_examples_round_trip_through_their_union(ruleset: AnyRuleset) -> None:
+    package = _package(ruleset)
+    for example in _command_examples(ruleset):
+        data = msgspec.json.encode(example)
+        assert msgspec.json.decode(data, type=package.Command) == example
+        # A valid request: decoding alone checks the Meta constraints.
+        assert msgspec.json.decode(data, type=type(example)) == example
+    for example in _event_examples(ruleset):
+        data = msgspec.json.encode(example)
+        assert msgspec.json.decode(data, type=package.Event) == example
+
+
+@each_ruleset
+def test_the_event_examples_replay_and_narrate(ruleset: AnyRuleset) -> None:
+    played = _replay(ruleset)
+    events = [event for _, event in played if event is not None]
+    for example in _event_examples(ruleset):
+        assert example in events, f"{tag_of(type(example))} is not in the example stories"
+    for state, event in played:
+        if event is not None:
+            line = ruleset.narrate(state, event)
+            assert isinstance(line, str) and line.strip(), tag_of(type(event))
+
+
+@each_ruleset
+def test_every_state_of_the_stories_round_trips_through_state_type(ruleset: AnyRuleset) -> None:
+    for state, _ in _replay(ruleset):
+        assert isinstance(state, ruleset.state_type)
+        data = msgspec.json.encode(state)
+        assert msgspec.json.decode(data, type=ruleset.state_type) == state
+
+
+@each_ruleset
+def test_the_initial_state_round_trips_and_has_no_round(ruleset: AnyRuleset) -> None:
+    state = ruleset.initial_state(ruleset.options_type())
+    assert isinstance(state, ruleset.state_type)
+    assert msgspec.json.decode(msgspec.json.encode(state), type=ruleset.state_type) == state
+    assert ruleset.round_of(state) is None
+
+
+@each_ruleset
+def test_acts_for_names_combatants_or_the_gm_for_every_command(ruleset: AnyRuleset) -> None:
+    states = [ruleset.initial_state(ruleset.options_type())]
+    states += [state for state, event in _replay(ruleset) if event is None]
+    for state in states:
+        for command in _command_examples(ruleset):
+            who = ruleset.acts_for(state, command)
+            assert who is None or (
+                isinstance(who, frozenset) and all(isinstance(x, str) for x in who)
+            ), tag_of(type(command))
+
+
+# Secrecy (service/secrecy.py).
+
+
+@each_ruleset
+def test_shown_when_secret_lists_real_fields_of_every_event(ruleset: AnyRuleset) -> None:
+    tags = {tag_of(t): t for t in ruleset.event_types}
+    assert set(ruleset.shown_when_secret) == set(tags)
+    for tag, shown in ruleset.shown_when_secret.items():
+        assert isinstance(shown, frozenset), tag
+        assert "rolls" not in shown, tag
+        assert shown <= set(tags[tag].__struct_fields__), (tag, shown)
+
+
+@each_ruleset
+def test_narrate_secret_tells_every_event_example(ruleset: AnyRuleset) -> None:
+    assert ruleset.narrate_secret is not None
+    for state, event in _replay(ruleset):
+        if event is not None:
+            line = ruleset.narrate_secret(state, event)
+            assert isinstance(line, str) and line.strip(), tag_of(type(event))
+
+
+@each_ruleset
+def test_narrate_secret_reads_only_the_shown_fields(ruleset: AnyRuleset) -> None:
+    """Changing a hidden field (every int, bool, str it holds) never changes the line."""
+    assert ruleset.narrate_secret is not None
+    for state, event in _replay(ruleset):
+        if event is None:
+            continue
+        shown = ruleset.shown_when_secret[tag_of(type(event))]
+        changes: dict[str, Any] = {}
+        for field in msgspec.structs.fields(event):
+            value = getattr(event, field.name)
+            if field.name in shown or field.name == "rolls":
+                continue
+            if isinstance(value, bool):
+                changes[field.name] = not value
+            elif isinstance(value, int):
+                changes[field.name] = value + 7
+            elif isinstance(value, str):
+                changes[field.name] = value + " (changed)"
+        changed = msgspec.structs.replace(event, **changes)
+        line = ruleset.narrate_secret(state, event)
+        assert ruleset.narrate_secret(state, changed) == line, tag_of(type(event))
+
+
+@each_ruleset
+def test_player_state_is_set_and_encodes_to_json(ruleset: AnyRuleset) -> None:
+    assert ruleset.player_state is not None
+    initial = ruleset.initial_state(ruleset.options_type())
+    msgspec.json.encode(ruleset.player_state(initial, Audience()))
+    for state, event in _replay(ruleset):
+        if event is None:
+            for npc_health in ("exact", "descriptor", "hidden"):
+                audience = Audience(npc_health=npc_health)
+                msgspec.json.encode(ruleset.player_state(state, audience))
