@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from tests.e2e.helpers import Client, combatant, command, create
+from tests.e2e.helpers import Client, combatant, command, create, gm_token
 
 PROBLEM = "application/problem+json"
 
@@ -178,19 +178,33 @@ async def test_create_refuses_unknown_ruleset_and_bad_options(client: Client) ->
     assert response.status_code == 400
 
 
-async def test_lists_page_with_cursor(client: Client) -> None:
+async def test_lists_page_with_cursor(service_client: Client) -> None:
     for i in range(3):
-        await create(client, f"page-{i}")
-    first = (await client.get("/encounters", params={"limit": 2})).json()
+        await create(service_client, f"page-{i}")
+    first = (await service_client.get("/encounters", params={"limit": 2})).json()
     assert len(first["items"]) == 2 and first["next_cursor"]
     second = (
-        await client.get("/encounters", params={"limit": 2, "cursor": first["next_cursor"]})
+        await service_client.get("/encounters", params={"limit": 2, "cursor": first["next_cursor"]})
     ).json()
     assert {i["encounter_id"] for i in first["items"]}.isdisjoint(
         i["encounter_id"] for i in second["items"]
     )
-    assert (await client.get("/encounters", params={"limit": 5000})).status_code == 400
-    assert (await client.get("/encounters", params={"cursor": "garbage!"})).status_code == 400
+    assert (await service_client.get("/encounters", params={"limit": 5000})).status_code == 400
+    bad_cursor = await service_client.get("/encounters", params={"cursor": "garbage!"})
+    assert bad_cursor.status_code == 400
+
+
+async def test_without_a_service_key_a_token_lists_only_its_own_encounter(
+    client: Client,
+) -> None:
+    mine, theirs = await create(client, "mine"), await create(client, "theirs")
+    token = gm_token(client, mine)
+    listed = await client.get("/encounters", headers={"Authorization": f"Bearer {token}"})
+    assert [i["encounter_id"] for i in listed.json()["items"]] == [mine]
+    assert theirs not in listed.text
+    anonymous = await client.get("/encounters")
+    assert anonymous.status_code == 401
+    assert "token" in anonymous.json()["detail"]
 
 
 async def test_openapi_lists_every_command_and_event_type(client: Client) -> None:
@@ -206,3 +220,16 @@ async def test_health(client: Client) -> None:
     assert (await client.get("/health/live")).json()["status"] == "ok"
     ready = await client.get("/health/ready")
     assert ready.status_code == 200 and ready.json()["checks"]["postgres"] == "ok"
+
+
+async def test_malformed_version_headers_are_400s_that_name_the_header(client: Client) -> None:
+    eid = await create(client, "headers")
+    for bad in ("²".encode(), b"\xb2", "9" * 5000, "7" * 11):
+        response = await client.post(
+            f"/encounters/{eid}/commands",
+            json={"command": combatant("x", 5)},
+            headers={"If-Match": bad},
+        )
+        assert response.status_code == 400, (bad, response.text)
+        assert "If-Match" in response.json()["detail"]
+        assert len(response.text) < 1000  # a 5,000-digit header is not echoed back

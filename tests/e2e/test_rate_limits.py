@@ -91,3 +91,25 @@ async def test_two_processes_share_one_budget_through_redis(
         assert refused.headers["content-type"].startswith("application/problem+json")
         assert refused.headers["ratelimit-remaining"] == "0"
         assert (await two.get(url, headers=headers)).status_code == 429
+
+
+async def test_made_up_bearers_and_failed_logins_count_against_the_address(
+    database_url: str,
+) -> None:
+    """A random bearer per request used to get a fresh budget each time: now any request
+    whose token is not a valid one is counted under the client's address."""
+    app = create_app(Settings(database_url=database_url, rate_limit_per_minute=5))
+    async with AsyncTestClient(app=app) as limited:
+        created = await limited.post("/encounters", json={"ruleset": "generic", "name": "G"})
+        url = f"/encounters/{created.json()['encounter_id']}"
+        statuses = [
+            (
+                await limited.get(url, headers={"Authorization": f"Bearer {uuid4().hex}.x"})
+            ).status_code
+            for _ in range(6)
+        ]
+        # The creation counted against the address too: 4 more guesses, then 429.
+        assert statuses == [401] * 4 + [429] * 2
+        # The real token has a budget of its own, by its id.
+        token = {"Authorization": f"Bearer {created.json()['gm_token']}"}
+        assert (await limited.get(url, headers=token)).status_code == 200

@@ -77,19 +77,8 @@ def _aeonis() -> Scenario:
     for side, home in (("red", "-2,0"), ("blue", "1,-1")):
         lord = {"name": f"{side} lord", "attack_die": "d8", "defense_die": "d6", "hp": 3,
                 "movement": 2}  # fmt: skip
-        setup.append(
-            (
-                cmd(
-                    "add_side",
-                    id=side,
-                    name=f"House {side.title()}",
-                    lord_id=f"{side}-lord",
-                    lord=lord,
-                    home_city=home,
-                ),
-                None,
-            )  # fmt: skip
-        )
+        names = {"id": side, "name": f"House {side.title()}", "lord_id": f"{side}-lord"}
+        setup.append((cmd("add_side", **names, lord=lord, home_city=home), None))
     red_units = [{"id": f"r-inf-{i}", "kind": "infantry"} for i in (1, 2, 3)]
     blue_units = [{"id": f"b-inf-{i}", "kind": "infantry"} for i in (1, 2)]
     setup += [
