@@ -24,6 +24,8 @@ from service.rulesets.tactics.state import (
 
 Id = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^\S+$", examples=["rex"])]
 Text = Annotated[str, Meta(min_length=1, max_length=200)]
+Name = Annotated[str, Meta(min_length=1, max_length=64, examples=["pistol"])]
+"""A weapon or Maneuver name on a sheet ("pistol", "take cover")."""
 Number = Annotated[int, Meta(ge=-1000, le=1000)]
 
 
@@ -49,8 +51,8 @@ class AddCombatant(_Command, frozen=True, kw_only=True, tag="tactics.add_combata
     armour: Number = 0
     toughness: Annotated[int, Meta(ge=1, le=100, description="Divides wounds (TAC-A9).")] = 1
     shields: Annotated[int, Meta(ge=0, le=1000, description="Maximum shields (TAC-17).")] = 0
-    weapons: dict[Id, Weapon] = {}
-    maneuvers: dict[Id, Maneuver] = {}
+    weapons: dict[Name, Weapon] = {}
+    maneuvers: dict[Name, Maneuver] = {}
     zone: Id | None = None
 
 
@@ -131,7 +133,7 @@ class TakeManeuver(_Command, frozen=True, kw_only=True, tag="tactics.maneuver"):
     enter or leave a feature of its zone (taking cover, stepping out of a cloud)."""
 
     combatant: Id
-    maneuver: Id
+    maneuver: Name
     move_to: Id | None = None
     enter: Id | None = None
     leave: Id | None = None
@@ -143,7 +145,7 @@ class Press(_Command, frozen=True, kw_only=True, tag="tactics.press"):
     for chain effects; ``zone`` for explosions (the centre of a large one)."""
 
     combatant: Id
-    weapon: Id
+    weapon: Name
     target: Id | None = None
     targets: tuple[Id, ...] = ()
     zone: Id | None = None
@@ -154,7 +156,7 @@ class React(_Command, frozen=True, kw_only=True, tag="tactics.react"):
     (TAC-06, TAC-A6). ``press`` names the Press when the Maneuver covers one."""
 
     combatant: Id
-    maneuver: Id
+    maneuver: Name
     press: Id | None = None
 
 
