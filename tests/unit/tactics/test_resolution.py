@@ -194,8 +194,6 @@ def test_tac_a2_cool_down_is_for_the_unshielded_on_their_turn() -> None:
 
 
 def test_tac_a11_a_fallen_attackers_presses_still_resolve() -> None:
-    events = table(shot(), end("rex"))
-    events = play([], start=events)
     # Rex dies from outside a Press before Vex's resolution (a GM ruling)
     events = table(shot(), ruling(cmd.InflictWounds(combatant="rex", wounds=20, source="reactor leak")), end("rex"))
     out = at(events).when(resolve("vex"), manual=[[7], [10]]).events
