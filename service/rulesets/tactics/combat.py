@@ -321,8 +321,10 @@ def resolve(state: State, c: cmd.Resolve, dice: Dice) -> tuple[ev.Event, ...]:
             rolls=(_outcome(record, f"{through} through" if through else "all absorbed"),),
         )
     )
-    events.extend(take_wounds(state, who, wounds, press.attacker, press=press))
+    taken = take_wounds(state, who, wounds, press.attacker, press=press)
+    events.extend(taken)
     events.append(ev.HitResolved(press=press.id, target=who.id, wounds=wounds))
+    events.extend(void_if_dead(state, who, taken, press.id))
     return tuple(events)
 
 
@@ -368,13 +370,20 @@ def take_wounds(
             reason=reason,
         )
     )
-    if status == "dead":
-        for other, hit in hits_against(state, who.id):
-            if press is None or other.id != press.id:
-                events.append(
-                    ev.HitVoided(press=other.id, target=hit.target, why=f"{who.name} is dead")
-                )
     return events
+
+
+def void_if_dead(
+    state: State, who: Combatant, events: list[ev.Event], resolved: str | None = None
+) -> list[ev.Event]:
+    """A death voids every other Press still pending against the creature (TAC-A11)."""
+    if not any(isinstance(e, ev.Wounded) and e.status_after == "dead" for e in events):
+        return []
+    return [
+        ev.HitVoided(press=p.id, target=h.target, why=f"{who.name} is dead")
+        for p, h in hits_against(state, who.id)
+        if p.id != resolved
+    ]
 
 
 def check(state: State, c: cmd.Check, dice: Dice) -> tuple[ev.Event, ...]:

@@ -7,7 +7,7 @@ from typing import assert_never
 from service.ruleset import RuleViolation
 from service.rulesets.tactics import commands as cmd
 from service.rulesets.tactics import events as ev
-from service.rulesets.tactics.combat import take_wounds
+from service.rulesets.tactics.combat import take_wounds, void_if_dead
 from service.rulesets.tactics.rules import combatant
 from service.rulesets.tactics.state import Bonus, State
 
@@ -50,7 +50,7 @@ def adjudicate(state: State, c: cmd.Adjudicate) -> tuple[ev.Event, ...]:
             if who.status == "dead":
                 raise RuleViolation(f"{who.name} is already dead")
             events = take_wounds(state, who, ruling.wounds, ruling.source, reason=reason)
-            return tuple(events)
+            return (*events, *void_if_dead(state, who, events))
         case cmd.VoidPress():
             found = next((p for p in state.pending if p.id == ruling.press), None)
             if found is None:
