@@ -409,8 +409,6 @@ def check(state: State, c: cmd.Check, dice: Dice) -> tuple[ev.Event, ...]:
             label=c.label,
             attribute=c.attribute,
             target=c.target,
-            total=record.total,
-            success=success,
             rolls=(_outcome(record, "success" if success else "failure"),),
         ),
     )

@@ -228,9 +228,8 @@ class CheckRolled(_Event, frozen=True, kw_only=True, tag="tactics.check_rolled")
     label: str
     attribute: str
     target: int
-    total: int
-    success: bool
     rolls: tuple[RollRecord, ...]
+    """The total and success or failure are the roll's (``total``, ``outcome``)."""
 
 
 class ValueSet(_Event, frozen=True, kw_only=True, tag="tactics.value_set"):

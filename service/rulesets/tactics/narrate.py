@@ -26,6 +26,10 @@ def narrate(state: State, event: ev.Event) -> str:
     def n(cid: str | None) -> str:
         return name(state, cid)
 
+    if any(r.hidden for r in getattr(event, "rolls", ())):
+        # A secret roll: this line is what players read (the GM's line is made from the
+        # event with its rolls shown), so nothing the roll decided may appear in it.
+        return narrate_secret(state, event)
     match event:
         case ev.CombatantAdded():
             kind = {"standard": "", "minion": ", Minion", "slow_heavy": ", slow heavy"}[

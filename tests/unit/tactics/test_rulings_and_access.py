@@ -39,7 +39,7 @@ def test_tac_a14_acumen_rolls_are_gm_checks() -> None:
     check = cmd.Check(combatant="vex", attribute="acumen", target=12, label="Acumen against the bluff")
     out = at(table(vex={"acumen": 3})).when(check, manual=[[9]]).events
     rolled = of(out, ev.CheckRolled)[0]
-    assert (rolled.total, rolled.success) == (12, True)
+    assert (rolled.rolls[0].total, rolled.rolls[0].outcome) == (12, "success")
     assert RULESET.acts_for(state_of(table()), check) is None
 
 
