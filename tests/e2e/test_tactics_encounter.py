@@ -45,12 +45,32 @@ SQUAD = (
         },
     ),
     creature("ana", "plaza", ("pistol", "grenade"), side="squad", agility=3, endurance=1, armour=1),
-    creature("kit", "plaza", ("carbine", "launcher"), side="squad", agility=1, endurance=2, armour=3),
+    creature(
+        "kit", "plaza", ("carbine", "launcher"), side="squad", agility=1, endurance=2, armour=3
+    ),
 )
 DUCK = {"duck": {"stat": "agility", "amount": 3, "duration": "turn"}}
 FOES = (
-    creature("grunt-a", "alley", ("carbine",), name="Grunt A", side="gang", category="minion", armour=1, maneuvers=DUCK),
-    creature("grunt-b", "alley", ("carbine",), name="Grunt B", side="gang", category="minion", armour=1, maneuvers=DUCK),
+    creature(
+        "grunt-a",
+        "alley",
+        ("carbine",),
+        name="Grunt A",
+        side="gang",
+        category="minion",
+        armour=1,
+        maneuvers=DUCK,
+    ),
+    creature(
+        "grunt-b",
+        "alley",
+        ("carbine",),
+        name="Grunt B",
+        side="gang",
+        category="minion",
+        armour=1,
+        maneuvers=DUCK,
+    ),
     creature(
         "brute",
         "yard",
@@ -63,12 +83,16 @@ FOES = (
         shields=3,
         maneuvers={"charge": {}},
     ),
-    creature("sniper", "tower", ("long rifle",), side="gang", agility=2, endurance=1, armour=1, acumen=2),
+    creature(
+        "sniper", "tower", ("long rifle",), side="gang", agility=2, endurance=1, armour=1, acumen=2
+    ),
 )
 OPTIONS = {"press_penalty_step": 2, "death_rule": "same_source_only"}
 
 
-async def test_creating_a_tactics_encounter_without_a_press_penalty_is_refused(client: Client) -> None:
+async def test_creating_a_tactics_encounter_without_a_press_penalty_is_refused(
+    client: Client,
+) -> None:
     """TAC-A5: the text gives the Press penalty no size, so the table must choose one."""
     response = await client.post("/encounters", json={"ruleset": "tactics", "name": "No penalty"})
     assert response.status_code == 422, response.text
@@ -78,7 +102,12 @@ async def test_creating_a_tactics_encounter_without_a_press_penalty_is_refused(c
 async def test_three_rounds_of_tactics_over_http(client: Client) -> None:
     created = await client.post(
         "/encounters",
-        json={"ruleset": "tactics", "name": "Dockside", "options": OPTIONS, "allow_player_dice": True},
+        json={
+            "ruleset": "tactics",
+            "name": "Dockside",
+            "options": OPTIONS,
+            "allow_player_dice": True,
+        },
     )
     assert created.status_code == 201, created.text
     eid = created.json()["encounter_id"]
@@ -90,7 +119,12 @@ async def test_three_rounds_of_tactics_over_http(client: Client) -> None:
         manual = [[f] for f in faces] if faces else None
         return await command(client, eid, cmd, manual=manual, expect=expect, headers=headers)
 
-    for zone, links in (("plaza", []), ("alley", ["plaza"]), ("yard", ["plaza"]), ("tower", ["alley"])):
+    for zone, links in (
+        ("plaza", []),
+        ("alley", ["plaza"]),
+        ("yard", ["plaza"]),
+        ("tower", ["alley"]),
+    ):
         await do({"type": "tactics.add_zone", "id": zone, "links": links})
     for sheet in (*SQUAD, *FOES):
         await do(sheet)
@@ -99,12 +133,16 @@ async def test_three_rounds_of_tactics_over_http(client: Client) -> None:
     await do({"type": "tactics.set_turn_order", "order": order})
     tokens: dict[str, str] = {}
     for who in ("rex", "ana", "kit"):
-        minted = await client.post(f"/encounters/{eid}/tokens", json={"combatants": [who], "label": who})
+        minted = await client.post(
+            f"/encounters/{eid}/tokens", json={"combatants": [who], "label": who}
+        )
         assert minted.status_code == 201, minted.text
         tokens[who] = minted.json()["token"]
     rex, ana, kit = tokens["rex"], tokens["ana"], tokens["kit"]
 
-    def press(who: str, weapon: str, target: str | None = None, zone: str | None = None) -> dict[str, Any]:
+    def press(
+        who: str, weapon: str, target: str | None = None, zone: str | None = None
+    ) -> dict[str, Any]:
         cmd: dict[str, Any] = {"type": "tactics.press", "combatant": who, "weapon": weapon}
         if target:
             cmd["target"] = target
@@ -151,17 +189,27 @@ async def test_three_rounds_of_tactics_over_http(client: Client) -> None:
     assert undo.status_code == 200, undo.text
     await do(resolve("brute"), 9, 10)  # 16 damage against soak 17: nothing gets through
     await do(resolve("brute"), 2)  # the launcher: no Agility roll, 12 against soak 9
-    await do({"type": "tactics.maneuver", "combatant": "brute", "maneuver": "charge", "move_to": "plaza"})
+    await do(
+        {"type": "tactics.maneuver", "combatant": "brute", "maneuver": "charge", "move_to": "plaza"}
+    )
     await do(end("brute"))
     await do(press("sniper", "long rifle", "ana"))
     await do(end("sniper"))
 
     # Round 2: Rex reacts; the sniper's shot lands; Grunt A falls, then dies.
     await do({"type": "tactics.react", "combatant": "rex", "maneuver": "dodge"}, token=rex)
-    refused = await do({"type": "tactics.react", "combatant": "rex", "maneuver": "take cover"}, token=rex, expect=422)
+    refused = await do(
+        {"type": "tactics.react", "combatant": "rex", "maneuver": "take cover"},
+        token=rex,
+        expect=422,
+    )
     assert "Rex already reacted this turn" in str(refused)
     await do(resolve("rex"), 6, 8, token=rex)  # 10 vs 12: 13 damage, soak 13: absorbed
-    late = await do({"type": "tactics.react", "combatant": "rex", "maneuver": "take cover"}, token=rex, expect=422)
+    late = await do(
+        {"type": "tactics.react", "combatant": "rex", "maneuver": "take cover"},
+        token=rex,
+        expect=422,
+    )
     assert "Rex already reacted this turn" in str(late)
     await do(press("rex", "pistol", "brute"), token=rex)
     await do(press("rex", "rifle", "grunt-a"), token=rex)
@@ -175,7 +223,10 @@ async def test_three_rounds_of_tactics_over_http(client: Client) -> None:
     wounded = next(e for e in down["events"] if e["type"] == "tactics.wounded")
     assert wounded["data"]["status_after"] == "incapacitated"
     dead = await do(resolve("grunt-a"), 1, 1)
-    assert next(e for e in dead["events"] if e["type"] == "tactics.wounded")["data"]["status_after"] == "dead"
+    assert (
+        next(e for e in dead["events"] if e["type"] == "tactics.wounded")["data"]["status_after"]
+        == "dead"
+    )
     await do(end("grunt-a"))
     await do(end("grunt-b"))
     await do({"type": "tactics.cooldown_check", "combatant": "brute", "passed": True})
@@ -214,14 +265,20 @@ async def test_three_rounds_of_tactics_over_http(client: Client) -> None:
     assert game["pending"] == []
 
     # The hidden GM roll: players see that it happened, not its total or outcome.
-    events = (await client.get(f"/encounters/{eid}/events", headers={"Authorization": f"Bearer {ana}"})).json()
+    events = (
+        await client.get(f"/encounters/{eid}/events", headers={"Authorization": f"Bearer {ana}"})
+    ).json()
     seen = next(e for e in events["events"] if e["type"] == "tactics.check_rolled")
     shown = seen["data"]["rolls"][0]
     assert shown["redacted"] is True and "total" not in shown and "outcome" not in shown
     assert "total" not in seen["data"] and "success" not in seen["data"]
-    player_log = (await client.get(f"/encounters/{eid}/log", headers={"Authorization": f"Bearer {ana}"})).json()
+    player_log = (
+        await client.get(f"/encounters/{eid}/log", headers={"Authorization": f"Bearer {ana}"})
+    ).json()
     line = next(e for e in player_log["entries"] if e["type"] == "tactics.check_rolled")
-    assert line["text"] == "The GM rolls Acumen to see through the squad's feint for Sniper in secret"
+    assert (
+        line["text"] == "The GM rolls Acumen to see through the squad's feint for Sniper in secret"
+    )
     assert f"= {roll['total']} vs 14" not in line["text"] and "redacted" in str(line["rolls"][0])
     gm_log = (await client.get(f"/encounters/{eid}/log.txt")).text
     assert f"= {roll['total']} vs 14" in gm_log

@@ -208,6 +208,14 @@ class InflictWounds(msgspec.Struct, frozen=True, kw_only=True, tag="inflict_woun
     source: Text
 
 
+class HealWounds(msgspec.Struct, frozen=True, kw_only=True, tag="heal_wounds"):
+    """Take wounds back, the most recent first (a medic, a misapplied hit): the text has
+    no healing, so it is always the GM's word."""
+
+    combatant: Id
+    wounds: Annotated[int, Meta(ge=1, le=100)]
+
+
 class VoidPress(msgspec.Struct, frozen=True, kw_only=True, tag="void_press"):
     press: Id
     target: Id | None = None
@@ -226,7 +234,7 @@ class GrantBonus(msgspec.Struct, frozen=True, kw_only=True, tag="grant_bonus"):
     label: Text
 
 
-Ruling = SetValue | SetStatus | InflictWounds | VoidPress | NewScene | GrantBonus
+Ruling = SetValue | SetStatus | InflictWounds | HealWounds | VoidPress | NewScene | GrantBonus
 
 
 class Adjudicate(_Command, frozen=True, kw_only=True, tag="tactics.adjudicate"):

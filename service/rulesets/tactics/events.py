@@ -201,6 +201,15 @@ class Wounded(_Event, frozen=True, kw_only=True, tag="tactics.wounded"):
     """Set when the wounds come from a GM ruling rather than a Press."""
 
 
+class WoundsHealed(_Event, frozen=True, kw_only=True, tag="tactics.wounds_healed"):
+    """The GM took wounds back (latest first); the status stays as it was."""
+
+    combatant: str
+    wounds: int
+    total_after: int
+    reason: str
+
+
 class HitResolved(_Event, frozen=True, kw_only=True, tag="tactics.hit_resolved"):
     """A Press is done with this target; it leaves the pending list."""
 
@@ -282,6 +291,7 @@ Event = (
     | SoakRolled
     | ShieldsSpent
     | Wounded
+    | WoundsHealed
     | HitResolved
     | HitVoided
     | CooldownChecked
@@ -312,6 +322,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     SoakRolled,
     ShieldsSpent,
     Wounded,
+    WoundsHealed,
     HitResolved,
     HitVoided,
     CooldownChecked,

@@ -181,6 +181,10 @@ def evolve(state: State, event: ev.Event) -> State:
                 return replace(c, wounds=(*c.wounds, wound), status=event.status_after)
 
             return _update(state, event.combatant, wounded)
+        case ev.WoundsHealed():
+            return _update(
+                state, event.combatant, lambda c: replace(c, wounds=_heal(c, event.wounds))
+            )
         case ev.HitResolved() | ev.HitVoided():
             return _resolve_hit(state, event.press, event.target)
         case ev.CooldownChecked():
@@ -261,3 +265,14 @@ def _users(state: State, fid: str, entered: tuple[str, ...], left: tuple[str, ..
     users = tuple(u for u in found.users if u not in left)
     users = (*users, *(u for u in entered if u not in users))
     return replace(state, features={**state.features, fid: replace(found, users=users)})
+
+
+def _heal(c: Combatant, amount: int) -> tuple[Wound, ...]:
+    """Wounds less ``amount``, taken from the most recent batches first."""
+    kept: list[Wound] = []
+    for wound in reversed(c.wounds):
+        take = min(amount, wound.amount)
+        amount -= take
+        if wound.amount - take:
+            kept.append(replace(wound, amount=wound.amount - take))
+    return tuple(reversed(kept))

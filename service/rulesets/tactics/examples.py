@@ -158,6 +158,7 @@ def _play() -> tuple[list[Command], list[Event]]:
             reason="he braces behind the bulkhead",
         )
     )
+    play(cmd.Adjudicate(ruling=cmd.HealWounds(combatant="rex", wounds=2), reason="a medi-gel shot"))
     play(cmd.Adjudicate(ruling=cmd.NewScene(), reason="the freighter jumps to the next system"))
     play(
         cmd.Adjudicate(

@@ -71,12 +71,10 @@ def narrate(state: State, event: ev.Event) -> str:
             parts = []
             if event.entered:
                 parts.append(
-                    f"{_names(state, event.entered)} move{'s' if len(event.entered) == 1 else ''} into the {what}"
+                    f"{_names(state, event.entered)} {_move(event.entered)} into the {what}"
                 )
             if event.left:
-                parts.append(
-                    f"{_names(state, event.left)} move{'s' if len(event.left) == 1 else ''} out of the {what}"
-                )
+                parts.append(f"{_names(state, event.left)} {_move(event.left)} out of the {what}")
             return "; ".join(parts)
         case ev.FeatureRemoved():
             feature = state.features.get(event.id)
@@ -86,13 +84,14 @@ def narrate(state: State, event: ev.Event) -> str:
         case ev.RoundStarted():
             return f"Round {event.round} begins"
         case ev.TurnStarted():
-            line = f"{n(event.combatant)}'s turn ({event.actions} action{'s' if event.actions != 1 else ''})"
+            line = f"{n(event.combatant)}'s turn ({_count(event.actions, 'action')})"
             if event.shields_after != event.shields_before:
                 line += f"; shields regenerate {event.shields_before} -> {event.shields_after}"
             if event.cooldown_needed:
                 line += "; unshielded, a cool-down check is needed before shields regenerate"
             if event.pending:
-                line += f". Pending against them: {', '.join(_press(state, p) for p in event.pending)}. React or not?"
+                waiting = ", ".join(_press(state, p) for p in event.pending)
+                line += f". Pending against them: {waiting}. React or not?"
             return line
         case ev.TurnEnded():
             ends = f" ({', '.join(event.expired)} wears off)" if event.expired else ""
@@ -114,7 +113,8 @@ def narrate(state: State, event: ev.Event) -> str:
             where = f" on {event.zone}" if event.zone and event.area != "cloud" else ""
             penalty = f" (after -{event.penalty} Press penalty)" if event.penalty else ""
             return (
-                f"{n(event.attacker)} declares Press {event.press}: {event.weapon}{_AREA[event.area]}"
+                f"{n(event.attacker)} declares Press {event.press}: {event.weapon}"
+                f"{_AREA[event.area]}"
                 f"{where}, Damage {event.damage}, Precision {event.precision}{penalty}, against "
                 f"{at}; it resolves on the defender's turn. {event.actions_left} action"
                 f"{'s' if event.actions_left != 1 else ''} left"
@@ -133,7 +133,8 @@ def narrate(state: State, event: ev.Event) -> str:
             )
         case ev.SoakRolled():
             brace = (
-                f"{n(event.target)} cannot dodge the blast and braces against {event.damage} damage. "
+                f"{n(event.target)} cannot dodge the blast and braces against {event.damage} "
+                "damage. "
                 if event.braced
                 else ""
             )
@@ -161,8 +162,17 @@ def narrate(state: State, event: ev.Event) -> str:
             elif event.status_after == "dead":
                 line += f". {n(event.combatant)} is dead"
             return line
+        case ev.WoundsHealed():
+            return (
+                f"GM ruling: {n(event.combatant)} loses {event.wounds} wound"
+                f"{'s' if event.wounds != 1 else ''}, now {event.total_after}/"
+                f"{state.options.wound_limit} ({event.reason})"
+            )
         case ev.HitResolved():
-            return f"{n(event.target)}: Press {event.press} is resolved ({event.wounds} wound{'s' if event.wounds != 1 else ''})"
+            return (
+                f"{n(event.target)}: Press {event.press} is resolved "
+                f"({_count(event.wounds, 'wound')})"
+            )
         case ev.HitVoided():
             return f"Press {event.press} against {n(event.target)} is void: {event.why}"
         case ev.CooldownChecked():
@@ -200,9 +210,15 @@ def narrate_secret(state: State, event: ev.Event) -> str:
 
     match event:
         case ev.AgilityChecked():
-            return f"The GM rolls {n(event.target)}'s Agility in secret against {n(event.attacker)}'s Press {event.press}"
+            return (
+                f"The GM rolls {n(event.target)}'s Agility in secret against "
+                f"{n(event.attacker)}'s Press {event.press}"
+            )
         case ev.SoakRolled():
-            return f"The GM rolls {n(event.target)}'s soak in secret against {n(event.attacker)}'s Press {event.press}"
+            return (
+                f"The GM rolls {n(event.target)}'s soak in secret against "
+                f"{n(event.attacker)}'s Press {event.press}"
+            )
         case ev.ShieldsSpent():
             return f"{n(event.combatant)}'s shields meet the hit"
         case ev.Wounded():
@@ -235,3 +251,11 @@ def _rolls(state: State, rolls: tuple[RollRecord, ...]) -> str:
     return "; ".join(
         announce_hidden(r) if r.hidden else announce(r, name=name(state, r.roller)) for r in rolls
     )
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _move(ids: tuple[str, ...]) -> str:
+    return "moves" if len(ids) == 1 else "move"

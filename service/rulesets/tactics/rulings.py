@@ -51,6 +51,19 @@ def adjudicate(state: State, c: cmd.Adjudicate) -> tuple[ev.Event, ...]:
                 raise RuleViolation(f"{who.name} is already dead")
             events = take_wounds(state, who, ruling.wounds, ruling.source, reason=reason)
             return (*events, *void_if_dead(state, who, events))
+        case cmd.HealWounds():
+            who = combatant(state, ruling.combatant)
+            if not who.wound_total:
+                raise RuleViolation(f"{who.name} has no wounds")
+            healed = min(ruling.wounds, who.wound_total)
+            return (
+                ev.WoundsHealed(
+                    combatant=who.id,
+                    wounds=healed,
+                    total_after=who.wound_total - healed,
+                    reason=reason,
+                ),
+            )
         case cmd.VoidPress():
             found = next((p for p in state.pending if p.id == ruling.press), None)
             if found is None:

@@ -7,6 +7,7 @@ from service.rulesets.tactics import commands as cmd
 from service.rulesets.tactics import events as ev
 from tests.unit.tactics.fixtures import (
     OPTS,
+    ZONES,
     at,
     end,
     fighter,
@@ -16,7 +17,6 @@ from tests.unit.tactics.fixtures import (
     shot,
     state_of,
     table,
-    ZONES,
 )
 
 
@@ -47,14 +47,20 @@ def test_tac_02_minions_and_slow_heavies_get_two() -> None:
         ]
     )
     assert of(events, ev.TurnStarted)[0].actions == 2
-    at(events).when(shot("drone", "ogre")).rejected(match=r"Drone has no actions left this turn \(2 per turn\)")
+    at(events).when(shot("drone", "ogre")).rejected(
+        match=r"Drone has no actions left this turn \(2 per turn\)"
+    )
     after = play([end("drone")], start=events)
     assert of(after, ev.TurnStarted)[-1].actions == 2
 
 
 def test_tac_03_any_mix_of_actions() -> None:
     events = table(maneuver("rex", "aim"), maneuver("rex", "take cover"), shot())
-    assert [type(e).__name__ for e in events[-3:]] == ["ManeuverTaken", "ManeuverTaken", "PressDeclared"]
+    assert [type(e).__name__ for e in events[-3:]] == [
+        "ManeuverTaken",
+        "ManeuverTaken",
+        "PressDeclared",
+    ]
 
 
 def test_tac_04_a_maneuver_carries_its_sheet_bonus() -> None:
@@ -71,13 +77,17 @@ def test_tac_04_a_maneuver_carries_its_sheet_bonus() -> None:
 
 
 def test_tac_04_unknown_maneuver_is_refused() -> None:
-    at(table()).when(maneuver("rex", "backflip")).rejected(match="Rex has no Maneuver 'backflip' on their sheet")
+    at(table()).when(maneuver("rex", "backflip")).rejected(
+        match="Rex has no Maneuver 'backflip' on their sheet"
+    )
 
 
 def test_tac_04_repositioning_moves_one_zone_only() -> None:
     events = table(maneuver("rex", "aim", move_to="hall"))
     assert of(events, ev.Placed)[-1] == ev.Placed(combatant="rex", zone="hall", by_maneuver=True)
-    at(table()).when(maneuver("rex", "aim", move_to="bay")).rejected(match="bay does not border deck: one Maneuver repositions one zone")
+    at(table()).when(maneuver("rex", "aim", move_to="bay")).rejected(
+        match="bay does not border deck: one Maneuver repositions one zone"
+    )
 
 
 def test_tac_05_the_press_penalty_is_cumulative_within_a_turn() -> None:
@@ -90,7 +100,9 @@ def test_tac_05_the_press_penalty_is_cumulative_within_a_turn() -> None:
 
 def test_tac_a5_the_press_penalty_resets_at_the_attackers_next_turn() -> None:
     events = table(shot(), shot(), end("rex"))
-    events = play([(resolve("vex"), [20]), (resolve("vex"), [20]), end("vex"), shot()], start=events)
+    events = play(
+        [(resolve("vex"), [20]), (resolve("vex"), [20]), end("vex"), shot()], start=events
+    )
     assert of(events, ev.PressDeclared)[-1].penalty == 0
     assert of(events, ev.PressDeclared)[-1].precision == 13
 
@@ -103,7 +115,9 @@ def test_tac_a5_the_step_is_the_tables_choice() -> None:
 
 def test_tac_05_a_press_needs_a_weapon_on_the_sheet_and_a_target() -> None:
     at(table()).when(shot(weapon="railgun")).rejected(match="Rex has no 'railgun' on their sheet")
-    at(table()).when(cmd.Press(combatant="rex", weapon="pistol")).rejected(match="a Press with the pistol needs a target")
+    at(table()).when(cmd.Press(combatant="rex", weapon="pistol")).rejected(
+        match="a Press with the pistol needs a target"
+    )
     at(table()).when(shot(target="rex")).rejected(match="Rex cannot Press themselves")
 
 
@@ -118,7 +132,9 @@ def test_tac_06_one_react_per_turn_paid_from_this_turns_pool() -> None:
 
 def test_tac_06_a_react_must_come_before_any_roll() -> None:
     events = table(shot(), shot(), end("rex"), (resolve("vex"), [20]))
-    at(events).when(react("vex", "dodge roll")).rejected(match=r"^a React must be chosen before any roll is made$")
+    at(events).when(react("vex", "dodge roll")).rejected(
+        match=r"^a React must be chosen before any roll is made$"
+    )
 
 
 def test_tac_06_the_react_bonus_applies_to_every_pending_press() -> None:
@@ -130,7 +146,9 @@ def test_tac_06_the_react_bonus_applies_to_every_pending_press() -> None:
 
 def test_tac_a6_a_react_covering_one_press_must_name_it() -> None:
     events = table(shot(), shot(), end("rex"))
-    at(events).when(react("vex", "block")).rejected(match="the block React covers one Press: name one pending against Vex")
+    at(events).when(react("vex", "block")).rejected(
+        match="the block React covers one Press: name one pending against Vex"
+    )
     blocked = play([react("vex", "block", press="p2")], start=events)
     vs_p1 = of(at(blocked).when(resolve("vex"), manual=[[5], [10]]).events, ev.AgilityChecked)[0]
     assert vs_p1.total == 7  # no block bonus against p1
@@ -141,7 +159,9 @@ def test_tac_a6_a_react_covering_one_press_must_name_it() -> None:
 
 def test_tac_06_a_react_answers_a_press() -> None:
     events = table(end("rex"))
-    at(events).when(react("vex", "dodge roll")).rejected(match="a React answers a Press, and no Press is pending against Vex")
+    at(events).when(react("vex", "dodge roll")).rejected(
+        match="a React answers a Press, and no Press is pending against Vex"
+    )
 
 
 def test_tac_06_a_react_is_taken_on_ones_own_turn() -> None:
@@ -151,9 +171,15 @@ def test_tac_06_a_react_is_taken_on_ones_own_turn() -> None:
 
 def test_tac_07_nothing_is_done_before_pending_presses_resolve() -> None:
     events = table(shot(), end("rex"))
-    at(events).when(shot("vex", "rex")).rejected(match="Vex must first resolve the Presses pending against them")
-    at(events).when(end("vex")).rejected(match=r"Vex must first resolve the Presses pending against them \(p1\)")
+    at(events).when(shot("vex", "rex")).rejected(
+        match="Vex must first resolve the Presses pending against them"
+    )
+    at(events).when(end("vex")).rejected(
+        match=r"Vex must first resolve the Presses pending against them \(p1\)"
+    )
 
 
 def test_tac_07_no_action_on_someone_elses_turn() -> None:
-    at(table()).when(shot("vex", "rex")).rejected(match="it is Rex's turn, not Vex's: a Press happens on one's own turn")
+    at(table()).when(shot("vex", "rex")).rejected(
+        match="it is Rex's turn, not Vex's: a Press happens on one's own turn"
+    )

@@ -25,22 +25,38 @@ WHO = ("rex", "vex")
 def _commands() -> st.SearchStrategy[cmd.Command]:
     who = st.sampled_from(WHO)
     return st.one_of(
-        st.builds(lambda a, w: shot(a, "vex" if a == "rex" else "rex", w), who, st.sampled_from(("pistol", "knife", "rifle", "shotgun"))),
+        st.builds(
+            lambda a, w: shot(a, "vex" if a == "rex" else "rex", w),
+            who,
+            st.sampled_from(("pistol", "knife", "rifle", "shotgun")),
+        ),
         st.builds(lambda a: cmd.Press(combatant=a, weapon="grenade", zone="deck"), who),
-        st.builds(lambda a, m: cmd.TakeManeuver(combatant=a, maneuver=m), who, st.sampled_from(("aim", "take cover", "dodge roll"))),
-        st.builds(lambda a, m: cmd.React(combatant=a, maneuver=m), who, st.sampled_from(("dodge roll", "take cover"))),
+        st.builds(
+            lambda a, m: cmd.TakeManeuver(combatant=a, maneuver=m),
+            who,
+            st.sampled_from(("aim", "take cover", "dodge roll")),
+        ),
+        st.builds(
+            lambda a, m: cmd.React(combatant=a, maneuver=m),
+            who,
+            st.sampled_from(("dodge roll", "take cover")),
+        ),
         st.builds(resolve, who),
         st.builds(end, who),
         st.builds(lambda a, p: cmd.CooldownCheck(combatant=a, passed=p), who, st.booleans()),
         st.builds(
-            lambda a, n: cmd.Adjudicate(ruling=cmd.InflictWounds(combatant=a, wounds=n, source="fire"), reason="fire"),
+            lambda a, n: cmd.Adjudicate(
+                ruling=cmd.InflictWounds(combatant=a, wounds=n, source="fire"), reason="fire"
+            ),
             who,
             st.integers(1, 12),
         ),
     )
 
 
-def _run(state: State, steps: list[tuple[cmd.Command, list[int]]]) -> tuple[State, list[Event], int]:
+def _run(
+    state: State, steps: list[tuple[cmd.Command, list[int]]]
+) -> tuple[State, list[Event], int]:
     events: list[Event] = []
     refused = 0
     for command, faces in steps:
@@ -58,7 +74,9 @@ def _run(state: State, steps: list[tuple[cmd.Command, list[int]]]) -> tuple[Stat
     return state, events, refused
 
 
-STEPS = st.lists(st.tuples(_commands(), st.lists(st.integers(1, 20), min_size=2, max_size=2)), max_size=30)
+STEPS = st.lists(
+    st.tuples(_commands(), st.lists(st.integers(1, 20), min_size=2, max_size=2)), max_size=30
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -79,7 +97,9 @@ def test_a_refused_command_appends_nothing(steps: list[Any]) -> None:
     for command, faces in steps:
         before = msgspec.json.encode(state)
         try:
-            new = RULESET.decide(state, command, RollingDice(ManualFaces([[f] for f in faces]), next_roll_number=1))
+            new = RULESET.decide(
+                state, command, RollingDice(ManualFaces([[f] for f in faces]), next_roll_number=1)
+            )
         except (RuleViolation, DiceError):
             assert msgspec.json.encode(state) == before
             continue

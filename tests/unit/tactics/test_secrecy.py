@@ -53,7 +53,9 @@ def test_player_view_maps_wounds_to_health_and_hides_npc_sheets() -> None:
     given = at(before).when(resolve("vex"), manual=[[7], [10]])
     state = given.state_after()
     assert RULESET.player_state is not None
-    view = RULESET.player_state(state, Audience(npc_health="descriptor", player_combatants=frozenset({"rex"})))
+    view = RULESET.player_state(
+        state, Audience(npc_health="descriptor", player_combatants=frozenset({"rex"}))
+    )
     rex, vex = view.combatants["rex"], view.combatants["vex"]
     assert (rex.health.current, rex.health.maximum) == (20, 20) and rex.sheet is not None
     assert vex.health.word == "wounded" and vex.health.current is None and vex.sheet is None

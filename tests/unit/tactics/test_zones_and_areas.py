@@ -33,16 +33,26 @@ def test_tac_18_tac_a13_immediate_needs_unhindered_access() -> None:
     assert of(table(shot(weapon="knife")), ev.PressDeclared)
     hindered = table(cmd.SetHindered(a="vex", b="rex"))
     at(hindered).when(shot(weapon="knife")).rejected(
-        match="Rex's access to Vex is hindered: Immediate range needs the same zone with unhindered access"
+        match="Rex's access to Vex is hindered: Immediate range needs the same zone with "
+        "unhindered access"
     )
-    assert of(play([cmd.SetHindered(a="rex", b="vex", hindered=False), shot(weapon="knife")], start=hindered), ev.PressDeclared)
+    assert of(
+        play(
+            [cmd.SetHindered(a="rex", b="vex", hindered=False), shot(weapon="knife")],
+            start=hindered,
+        ),
+        ev.PressDeclared,
+    )
 
 
 def test_tac_18_medium_reaches_three_zones_far_five() -> None:
     lob = cmd.Press(combatant="rex", weapon="grenade", zone="hold")
     assert of(table(place("vex", "hold"), lob), ev.PressDeclared)
-    at(table(place("vex", "vent"))).when(cmd.Press(combatant="rex", weapon="grenade", zone="vent")).rejected(
-        match="zone vent is out of the grenade's range: Medium reaches up to 3 zones and zone vent is 4 zones away"
+    at(table(place("vex", "vent"))).when(
+        cmd.Press(combatant="rex", weapon="grenade", zone="vent")
+    ).rejected(
+        match="zone vent is out of the grenade's range: Medium reaches up to 3 zones and zone "
+        "vent is 4 zones away"
     )
     assert of(table(place("vex", "roof"), shot(weapon="rifle")), ev.PressDeclared)
 
@@ -50,7 +60,9 @@ def test_tac_18_medium_reaches_three_zones_far_five() -> None:
 def test_tac_18_sight_needs_a_line_of_sight() -> None:
     far = table(place("vex", "roof"))
     at(far).when(shot(weapon="scope")).rejected(match="Rex has no line of sight to Vex")
-    assert of(play([cmd.SetSight(a="roof", b="deck"), shot(weapon="scope")], start=far), ev.PressDeclared)
+    assert of(
+        play([cmd.SetSight(a="roof", b="deck"), shot(weapon="scope")], start=far), ev.PressDeclared
+    )
 
 
 def test_tac_a13_zones_with_no_path_are_out_of_range() -> None:
@@ -76,12 +88,17 @@ def test_tac_19_splash_hits_the_same_cover_and_immediate_range() -> None:
     )
     # Rex in the hall shotguns Vex on the deck? Out of Close range: refused.
     at(events).when(shot(weapon="shotgun")).rejected(match="Close is the same zone")
-    splash = play([cmd.TakeManeuver(combatant="rex", maneuver="aim", move_to="deck"), shot(weapon="shotgun")], start=events)
+    splash = play(
+        [cmd.TakeManeuver(combatant="rex", maneuver="aim", move_to="deck"), shot(weapon="shotgun")],
+        start=events,
+    )
     hits = of(splash, ev.PressDeclared)[0].hits
     # Vex, and Ann in Immediate range of her; Cy's access to her is hindered; Rex is the attacker
     assert [h.target for h in hits] == ["vex", "ann"]
     covered = play([shot(weapon="shotgun", target="bo")], start=events)
-    assert [h.target for h in of(covered, ev.PressDeclared)[0].hits] == ["bo"]  # Rex, same cover, is the attacker
+    assert [h.target for h in of(covered, ev.PressDeclared)[0].hits] == [
+        "bo"
+    ]  # Rex, same cover, is the attacker
 
 
 def test_tac_19_splash_hits_everyone_using_the_targets_feature() -> None:
@@ -89,7 +106,15 @@ def test_tac_19_splash_hits_everyone_using_the_targets_feature() -> None:
         cmd.AddZone(id="side", links=("deck",)),
         cmd.AddFeature(id="smoke", name="gas cloud", zone="deck", kind="cloud", users=("vex",)),
     )
-    events = play([fighter("ann"), cmd.SetHindered(a="vex", b="ann"), cmd.MoveInFeature(feature="smoke", enter=("ann",)), shot(weapon="shotgun")], start=events)
+    events = play(
+        [
+            fighter("ann"),
+            cmd.SetHindered(a="vex", b="ann"),
+            cmd.MoveInFeature(feature="smoke", enter=("ann",)),
+            shot(weapon="shotgun"),
+        ],
+        start=events,
+    )
     assert [h.target for h in of(events, ev.PressDeclared)[0].hits] == ["vex", "ann"]
 
 
@@ -126,37 +151,54 @@ def test_tac_22_large_explosion_centre_medium_radius_small() -> None:
         cmd.Press(combatant="rex", weapon="mortar", zone="bay"),
     )
     hits = of(events, ev.PressDeclared)[0].hits
-    assert [(h.target, h.mode) for h in hits] == [("vex", "brace"), ("ann", "dodge"), ("bo", "dodge")]
+    assert [(h.target, h.mode) for h in hits] == [
+        ("vex", "brace"),
+        ("ann", "dodge"),
+        ("bo", "dodge"),
+    ]
 
 
 def test_tac_20_an_explosion_needs_a_zone() -> None:
-    at(table()).when(cmd.Press(combatant="rex", weapon="grenade", target="vex")).rejected(match="an explosion needs a zone")
-
-
-def test_tac_23_chain_hits_up_to_its_number_of_targets() -> None:
-    events = table(cmd.AddCombatant(id="ann", name="Ann", zone="deck"), cmd.AddCombatant(id="bo", name="Bo", zone="deck"))
-    ok = play([cmd.Press(combatant="rex", weapon="arc", targets=("vex", "ann"))], start=events)
-    assert [h.target for h in of(ok, ev.PressDeclared)[0].hits] == ["vex", "ann"]
-    at(events).when(cmd.Press(combatant="rex", weapon="arc", targets=("vex", "ann", "bo"))).rejected(
-        match="the arc chains to at most 2 targets"
+    at(table()).when(cmd.Press(combatant="rex", weapon="grenade", target="vex")).rejected(
+        match="an explosion needs a zone"
     )
 
 
+def test_tac_23_chain_hits_up_to_its_number_of_targets() -> None:
+    events = table(
+        cmd.AddCombatant(id="ann", name="Ann", zone="deck"),
+        cmd.AddCombatant(id="bo", name="Bo", zone="deck"),
+    )
+    ok = play([cmd.Press(combatant="rex", weapon="arc", targets=("vex", "ann"))], start=events)
+    assert [h.target for h in of(ok, ev.PressDeclared)[0].hits] == ["vex", "ann"]
+    at(events).when(
+        cmd.Press(combatant="rex", weapon="arc", targets=("vex", "ann", "bo"))
+    ).rejected(match="the arc chains to at most 2 targets")
+
+
 def test_tac_24_a_cloud_is_a_zone_feature_creatures_move_in_and_out_of() -> None:
-    events = table(cmd.AddCombatant(id="ann", name="Ann", zone="deck"), cmd.Press(combatant="rex", weapon="gas", targets=("vex", "ann")))
+    events = table(
+        cmd.AddCombatant(id="ann", name="Ann", zone="deck"),
+        cmd.Press(combatant="rex", weapon="gas", targets=("vex", "ann")),
+    )
     cloud = state_of(events).features["cloud-p1"]
     assert (cloud.kind, cloud.zone, cloud.users) == ("cloud", "deck", ("vex", "ann"))
     # Vex steps out before her turn: the cloud's Press no longer touches her
     events = play([cmd.MoveInFeature(feature="cloud-p1", leave=("vex",)), end("rex")], start=events)
     voided = of(events, ev.HitVoided)
-    assert [(v.press, v.target, v.why) for v in voided] == [("p1", "vex", "Vex is no longer in the cloud")]
+    assert [(v.press, v.target, v.why) for v in voided] == [
+        ("p1", "vex", "Vex is no longer in the cloud")
+    ]
     # and can be moved back in
     back = play([cmd.MoveInFeature(feature="cloud-p1", enter=("vex",))], start=events)
     assert state_of(back).features["cloud-p1"].users == ("ann", "vex")
 
 
 def test_tac_24_leaving_a_cloud_by_maneuver() -> None:
-    events = table(cmd.AddFeature(id="fog", name="fog", zone="deck", kind="cloud", users=("rex",)), cmd.TakeManeuver(combatant="rex", maneuver="aim", leave="fog"))
+    events = table(
+        cmd.AddFeature(id="fog", name="fog", zone="deck", kind="cloud", users=("rex",)),
+        cmd.TakeManeuver(combatant="rex", maneuver="aim", leave="fog"),
+    )
     assert state_of(events).features["fog"].users == ()
     entered = play([cmd.TakeManeuver(combatant="rex", maneuver="aim", enter="fog")], start=events)
     assert state_of(entered).features["fog"].users == ("rex",)
