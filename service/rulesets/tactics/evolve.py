@@ -144,6 +144,7 @@ def evolve(state: State, event: ev.Event) -> State:
                 precision=event.precision,
                 area=event.area,
                 hits=event.hits,
+                primary=event.hits[0].target if event.area == "splash" else None,
                 feature=event.feature,
             )
             state = _update(

@@ -127,6 +127,8 @@ class PendingPress(msgspec.Struct, frozen=True, kw_only=True):
     precision: int
     area: Area
     hits: tuple[PendingHit, ...]
+    primary: str | None = None
+    """A splash Press: the creature aimed at; the others are hit for being near it."""
     feature: str | None = None
     """A cloud Press: the cloud whose inhabitants it hits; leaving it voids the hit."""
 

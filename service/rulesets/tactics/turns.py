@@ -7,8 +7,14 @@ from __future__ import annotations
 from service.ruleset import RuleViolation
 from service.rulesets.tactics import commands as cmd
 from service.rulesets.tactics import events as ev
-from service.rulesets.tactics.rules import combatant, full_actions, hits_against, on_turn
-from service.rulesets.tactics.state import Fighting, Setup, State
+from service.rulesets.tactics.rules import (
+    combatant,
+    full_actions,
+    hits_against,
+    name,
+    on_turn,
+)
+from service.rulesets.tactics.state import Fighting, Setup, State, pair
 
 
 def start_combat(state: State) -> tuple[ev.Event, ...]:
@@ -58,6 +64,8 @@ def begin_turn(state: State, cid: str, round_number: int) -> tuple[ev.Event, ...
         feature = state.features.get(press.feature) if press.feature else None
         if press.feature and (feature is None or cid not in feature.users):
             why = f"{who.name} is no longer in the cloud"
+        elif press.primary and cid != press.primary and not _near(state, cid, press.primary):
+            why = f"{who.name} has moved out of Immediate range of {name(state, press.primary)}"
         elif state.options.attacker_out == "void" and (
             attacker is None or attacker.status != "active"
         ):
@@ -102,6 +110,17 @@ def cooldown_check(state: State, c: cmd.CooldownCheck) -> tuple[ev.Event, ...]:
     return (
         ev.CooldownChecked(combatant=who.id, passed=c.passed, shields_after=1 if c.passed else 0),
     )
+
+
+def _near(state: State, cid: str, primary: str) -> bool:
+    """Still splashed (TAC-19): in Immediate range of the creature aimed at, or sharing a
+    zone feature with it."""
+    me, them = state.combatants.get(cid), state.combatants.get(primary)
+    if me is None or them is None:
+        return False
+    if me.zone == them.zone and pair(cid, primary) not in state.hindered:
+        return True
+    return any(cid in f.users and primary in f.users for f in state.features.values())
 
 
 __all__ = ["Fighting"]

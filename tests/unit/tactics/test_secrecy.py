@@ -45,6 +45,7 @@ def test_every_example_event_has_a_secret_line() -> None:
     assert RULESET.narrate_secret is not None
     state = RULESET.initial_state(msgspec.convert({"press_penalty_step": 2}, RULESET.options_type))
     for event in EVENTS:
+        assert isinstance(event, RULESET.event_types)
         assert RULESET.narrate_secret(state, event)
 
 

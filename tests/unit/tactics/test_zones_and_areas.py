@@ -217,3 +217,25 @@ def test_tac_a12_each_affected_creature_resolves_its_own_rolls() -> None:
     out = at(events).when(resolve("ann"), manual=[[5], [2]]).events
     agility = of(out, ev.AgilityChecked)[0]
     assert (agility.target, agility.total, agility.fail_by, agility.damage) == ("ann", 5, 7, 17)
+
+
+def test_tac_19_a_splashed_creature_that_moved_out_of_immediate_range_is_spared() -> None:
+    """'unless that target has moved out of immediate range since then'"""
+    events = play(
+        [
+            *ZONES,
+            fighter("rex"),
+            fighter("vex"),
+            fighter("ann"),
+            cmd.SetTurnOrder(order=("rex", "ann", "vex")),
+            cmd.StartCombat(),
+            shot(weapon="shotgun"),
+            end("rex"),
+        ]
+    )
+    assert [h.target for h in of(events, ev.PressDeclared)[0].hits] == ["vex", "ann"]
+    events = play([cmd.PlaceCombatant(combatant="ann", zone="hall")], start=events[:-2])
+    events = play([end("rex")], start=events)
+    assert [(v.target, v.why) for v in of(events, ev.HitVoided)] == [
+        ("ann", "Ann has moved out of Immediate range of Vex")
+    ]
