@@ -105,6 +105,12 @@ def cooldown_check(state: State, c: cmd.CooldownCheck) -> tuple[ev.Event, ...]:
         raise RuleViolation(
             f"{who.name} is still shielded: shields regenerate on their own", rule="TAC-A2"
         )
+    if who.rolled_this_turn or who.actions_left < full_actions(state, who):
+        raise RuleViolation(
+            f"the cool-down check comes at the start of {who.name}'s turn, before any roll "
+            "or action",
+            rule="TAC-A2",
+        )
     if who.cooldown_tried:
         raise RuleViolation(f"{who.name} already tried a cool-down check this turn", rule="TAC-A2")
     return (

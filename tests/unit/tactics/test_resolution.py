@@ -287,3 +287,15 @@ def test_tac_a11_a_kill_voids_the_victims_later_presses() -> None:
 
 def test_options_are_required_for_every_table() -> None:
     assert OPTS.press_penalty_step == 2
+
+
+def test_tac_a2_the_cool_down_check_comes_at_the_start_of_the_turn() -> None:
+    events = table(
+        ruling(cmd.SetValue(combatant="vex", field="shields", value=0)),
+        end("rex"),
+        cmd.TakeManeuver(combatant="vex", maneuver="aim"),
+        vex={"shields": 3},
+    )
+    at(events).when(cmd.CooldownCheck(combatant="vex", passed=True)).rejected(
+        match="the cool-down check comes at the start of Vex's turn, before any roll or action"
+    )
