@@ -22,7 +22,9 @@ from service.rulesets.tactics.rules import (
 )
 from service.rulesets.tactics.state import (
     Bonus,
+    BonusStat,
     Combatant,
+    HitMode,
     Maneuver,
     PendingHit,
     PendingPress,
@@ -163,6 +165,7 @@ def _hits(
         if c.zone not in state.zones:
             raise RuleViolation(f"there is no zone '{c.zone}'")
         check_range(state, who, c.weapon, weapon, c.zone, None)
+        zones: dict[str, HitMode]
         if area == "large":  # TAC-22: centre as medium, radius zones as small
             zones = {
                 z: ("brace" if z == c.zone else "dodge")
@@ -172,9 +175,9 @@ def _hits(
         else:
             zones = {c.zone: "brace" if area == "medium" else "dodge"}
         hits = tuple(
-            PendingHit(target=x.id, mode=zones[x.zone])  # type: ignore[arg-type]
+            PendingHit(target=x.id, mode=zones[x.zone])
             for x in state.combatants.values()
-            if x.zone in zones and x.status != "dead"
+            if x.zone is not None and x.zone in zones and x.status != "dead"
         )
         if not hits:
             raise RuleViolation(f"nobody is in the blast of the {c.weapon}")
@@ -414,8 +417,8 @@ def check(state: State, c: cmd.Check, dice: Dice) -> tuple[ev.Event, ...]:
     )
 
 
-def _mods(who: Combatant, stat: str, press: str) -> tuple[Modifier, ...]:
-    return tuple(Modifier(label, amount) for label, amount in bonus_labels(who, stat, press))  # type: ignore[arg-type]
+def _mods(who: Combatant, stat: BonusStat, press: str) -> tuple[Modifier, ...]:
+    return tuple(Modifier(label, amount) for label, amount in bonus_labels(who, stat, press))
 
 
 def _outcome(record: RollRecord, outcome: str) -> RollRecord:
