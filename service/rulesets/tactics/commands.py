@@ -113,7 +113,8 @@ class RemoveFeature(_Command, frozen=True, kw_only=True, tag="tactics.remove_fea
 
 
 class SetTurnOrder(_Command, frozen=True, kw_only=True, tag="tactics.set_turn_order"):
-    """The GM's ordered list of turns (TAC-A8); allowed any time, takes effect next round."""
+    """The GM's ordered list of turns (TAC-A8). Allowed any time: the next turn goes to
+    whoever follows the current creature in the new list (the first, if it is not in it)."""
 
     order: tuple[Id, ...]
 
