@@ -1,0 +1,19 @@
+"""Which creatures a player must hold for each command.
+
+Players act from their sheet: Maneuvers, Presses, Reacts, their own defence rolls
+(resolve) and ending their turn name sheet entries, never numbers.  Everything else
+(the table, the map, the order, cool-down checks, GM checks, rulings) is the GM's.
+"""
+
+from __future__ import annotations
+
+from service.rulesets.tactics import commands as cmd
+from service.rulesets.tactics.state import State
+
+
+def acts_for(state: State, command: cmd.Command) -> frozenset[str] | None:
+    match command:
+        case cmd.TakeManeuver() | cmd.Press() | cmd.React() | cmd.Resolve() | cmd.EndTurn():
+            return frozenset({command.combatant})
+        case _:
+            return None
