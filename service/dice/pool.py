@@ -84,27 +84,21 @@ def mark(
     skill: str,
     untrained: bool = False,
     opposed: bool = False,
-    against: RollRecord | None = None,
+    other_skill: Sequence[int] = (),
+    other_difficulty: Sequence[int] = (),
+    skill_roll: str | None = None,
 ) -> RollRecord:
     """``record`` with its first ``skill_dice`` dice labelled skill dice, the rest
     difficulty dice, and the pool summary attached; ``total`` is successes minus
     failures, ``successes`` the successes before cancelling, ``outcome`` the spoken
     result (unless ``opposed``).
 
-    ``against``: a skill roll made apart (the difficulty dice rolled behind the screen):
-    this record holds only difficulty dice and is counted against that record's skill
-    dice; the summary then describes both.
+    ``other_skill`` / ``other_difficulty``: faces of the same check rolled apart and
+    counted with this record: the skill dice a player rolled before the Narrator's
+    difficulty dice behind the screen (``skill_roll`` names that roll), or the
+    difficulty dice kept by a reroll of the skill dice.
     """
     faces = [d.face for d in record.dice]
-    if against is not None:
-        skill_faces = [d.face for d in against.dice if d.pool == "skill"]
-        untrained = against.pool.untrained if against.pool else untrained
-        skill = against.pool.skill if against.pool else skill
-        difficulty_faces = faces
-        skill_dice = 0
-    else:
-        skill_faces = faces[:skill_dice]
-        difficulty_faces = faces[skill_dice:]
     dice = tuple(
         msgspec.structs.replace(
             die,
@@ -114,12 +108,12 @@ def mark(
         for i, die in enumerate(record.dice)
     )
     summary = count(
-        skill_faces,
-        difficulty_faces,
+        [*other_skill, *faces[:skill_dice]],
+        [*faces[skill_dice:], *other_difficulty],
         skill=skill,
         untrained=untrained,
         opposed=opposed,
-        skill_roll=against.roll_id if against is not None else None,
+        skill_roll=skill_roll,
     )
     return msgspec.structs.replace(
         record,
@@ -127,7 +121,7 @@ def mark(
         pool=summary,
         total=summary.successes - summary.failures,
         successes=summary.successes,
-        opposed_by=against.roll_id if against is not None else record.opposed_by,
+        opposed_by=skill_roll if skill_roll is not None else record.opposed_by,
         outcome=None if summary.succeeded is None else result_words(summary),
     )
 
@@ -137,7 +131,7 @@ def _pool_of(index: int, skill_dice: int) -> PoolName:
 
 
 def result_words(summary: PoolSummary) -> str:
-    """"success with Advantage", "failure with 2 Drawbacks", "failure" ..."""
+    """ "success with Advantage", "failure with 2 Drawbacks", "failure" ..."""
     word = "success" if summary.succeeded else "failure"
     return word + extras(summary)
 
@@ -159,7 +153,7 @@ def plural(n: int, word: str) -> str:
 
 
 def tally(summary: PoolSummary) -> str:
-    """"3 successes, 1 failure, 1 Advantage" (successes and failures before cancelling,
+    """ "3 successes, 1 failure, 1 Advantage" (successes and failures before cancelling,
     Advantages or Drawbacks after)."""
     parts = [plural(summary.successes, "success")]
     if summary.difficulty_dice:
