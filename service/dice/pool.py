@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from service.dice.model import DieResult, PoolName, PoolSummary, RollRecord
+from service.dice.model import PoolName, PoolSummary, RollRecord
 
 
 def face_value(face: int, *, untrained: bool = False) -> int:

@@ -195,7 +195,6 @@ def _melee(
     if response == "none":
         won = a_score > 0
         a_record = _outcome(a_record, "hit" if won else "miss")
-        hits = (_hit(attacker, weapon, a, target),) if won else ()
         result = "hit" if won else "nothing"
         return _resolved(
             attacker,
@@ -203,7 +202,7 @@ def _melee(
             name,
             response,
             result,
-            hits,
+            (_hit(attacker, weapon, a, target),) if won else (),
             target if won else None,
             (a_record,),
             prone,

@@ -44,7 +44,7 @@ def _condition(c: Character, condition: Condition, on: bool) -> Character:
     return replace(c, conditions=(*rest, condition) if on else rest)
 
 
-def _apply(state: State, event: ev.Event) -> State:  # noqa: C901 - one case per event
+def _apply(state: State, event: ev.Event) -> State:
     match event:
         case ev.CharacterAdded():
             who = Character(
@@ -196,12 +196,12 @@ def _apply(state: State, event: ev.Event) -> State:  # noqa: C901 - one case per
         case ev.ValueSet():
             if event.character is None:
                 return replace(state, **{event.field: event.value})
-            field, value, shaken = event.field, event.value, event.shaken_after
+            field, value, shaken_after = event.field, event.value, event.shaken_after
             return _update(
                 state,
                 event.character,
                 lambda c: replace(
-                    c, **{field: value}, shaken=c.shaken if shaken is None else shaken
+                    c, **{field: value}, shaken=c.shaken if shaken_after is None else shaken_after
                 ),
             )
         case ev.ConditionSet():

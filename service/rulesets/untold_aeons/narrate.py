@@ -63,7 +63,7 @@ def _capital(line: str) -> str:
     return line[:1].upper() + line[1:]
 
 
-def _narrate(state: State, event: ev.Event) -> str:  # noqa: C901 - one case per event
+def _narrate(state: State, event: ev.Event) -> str:
     n = _Names(state)
     match event:
         case ev.CharacterAdded():

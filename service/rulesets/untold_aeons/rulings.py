@@ -4,11 +4,13 @@ value set by hand), each an event with its reason."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from service.ruleset import RuleViolation
 from service.rulesets.untold_aeons import events as ev
 from service.rulesets.untold_aeons.commands import Effect, Rule, SetCondition, SetStatus, SetValue
 from service.rulesets.untold_aeons.rules import character
-from service.rulesets.untold_aeons.state import State
+from service.rulesets.untold_aeons.state import State, Status
 
 
 def rule(state: State, command: Rule) -> tuple[ev.Event, ...]:
@@ -37,11 +39,10 @@ def rule(state: State, command: Rule) -> tuple[ev.Event, ...]:
             return (
                 ev.StatusSet(character=who.id, status=who.status, shaken=shaken, reason=reason),
             )
-        if who.status == ruling.status:
-            raise RuleViolation(f"{who.name} is already {ruling.status.replace('_', ' ')}")
-        return (
-            ev.StatusSet(character=who.id, status=ruling.status, shaken=who.shaken, reason=reason),
-        )
+        status = cast(Status, ruling.status)
+        if who.status == status:
+            raise RuleViolation(f"{who.name} is already {status.replace('_', ' ')}")
+        return (ev.StatusSet(character=who.id, status=status, shaken=who.shaken, reason=reason),)
     assert isinstance(ruling, Effect)
     who = character(state, ruling.character)
     return (ev.EffectRuled(character=who.id, effect=ruling.effect.strip(), reason=reason),)

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import msgspec
 
-from service.secrecy import Audience, HealthView, health_view
 from service.rulesets.untold_aeons.events import EVENT_TYPES
 from service.rulesets.untold_aeons.state import Character, Slot, Speed, State
+from service.secrecy import Audience, HealthView, health_view
 
 _WHO = frozenset({"character"})
 _ALL_PUBLIC = {
