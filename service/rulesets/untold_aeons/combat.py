@@ -59,7 +59,7 @@ def band_difficulty(yards: int, weapon_range: int, point_blank: bool) -> int:
 
 
 def attack(state: State, command: Attack, dice: Dice) -> tuple[ev.Event, ...]:
-    attacker = acting(state, command.attacker)
+    attacker = acting(state, command.attacker, "action")
     check_action(state, attacker)
     weapon = attacker.weapon(command.weapon)
     if weapon is None:

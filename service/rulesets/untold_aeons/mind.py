@@ -138,7 +138,7 @@ def sanity_check(state: State, command: SanityCheck, dice: Dice) -> tuple[ev.Eve
     if who.status == "dead":
         raise RuleViolation(f"{who.name} is dead")
     plan = rolls.plan(state, who, "willpower", difficulty=command.difficulty)
-    record = rolls.roll(dice, who, plan, purpose=f"sanity check: {command.cause}")
+    record = rolls.roll(dice, who, plan, purpose="the sanity check")
     state = spent(state, who.id)
     s = rolls.summary_of(record)
     succeeded = bool(s.succeeded)

@@ -7,6 +7,7 @@ given the state before the event. Pool rolls are spoken by ``service.dice.pool``
 
 from __future__ import annotations
 
+import re
 from typing import assert_never
 
 from service.dice.announce import announce
@@ -60,7 +61,12 @@ def narrate(state: State, event: ev.Event) -> str:
 
 
 def _capital(line: str) -> str:
-    return line[:1].upper() + line[1:]
+    """Sentences start with a capital, also when a name does ("the Cultist")."""
+    line = line[:1].upper() + line[1:]
+    return _SENTENCE.sub(lambda m: m[1] + m[2].upper(), line)
+
+
+_SENTENCE = re.compile(r"(\. )([a-z])")
 
 
 def _narrate(state: State, event: ev.Event) -> str:

@@ -59,8 +59,9 @@ def slot_words(slot: Slot) -> str:
     return f"the {slot.speed.title()} turns of the {side} side ({slot.side})"
 
 
-def acting(state: State, ident: str) -> Character:
-    """The character, if it is their turn and nothing waits for an answer."""
+def acting(state: State, ident: str, doing: str | None = None) -> Character:
+    """The character, if it is their turn and nothing waits for an answer. ``doing``
+    ("action" or "move") explains a turn that ended by using up what it allowed."""
     if state.phase == "setup":
         raise RuleViolation("the fight has not started: the Narrator begins round 1")
     if state.phase == "choosing":
@@ -77,6 +78,22 @@ def acting(state: State, ident: str) -> Character:
         target = character(state, state.pending.target)
         attacker = character(state, state.pending.attacker)
         raise RuleViolation(f"{target.name} must first answer {attacker.name}'s attack")
+    speed = state.turns.get(ident)
+    if ident in state.done and doing is not None and speed is not None:
+        used = ident in state.used_action or ident in state.used_move
+        if limited(state, speed) and used:
+            raise RuleViolation(
+                f"a {speed.title()} turn allows an action or a move, not both", rule="UAE-A1"
+            )
+        if doing == "action" and ident in state.used_action:
+            raise RuleViolation(
+                f"{who.name} has already taken the action of this {speed.title()} turn",
+                rule="UAE-A1",
+            )
+        if doing == "move" and ident in state.used_move:
+            raise RuleViolation(
+                f"{who.name} has already moved in this {speed.title()} turn", rule="UAE-A1"
+            )
     if ident in state.done or ident not in state.turns:
         raise RuleViolation(f"{who.name}'s turn this round is over", rule="UAE-26")
     slot = current_slot(state)

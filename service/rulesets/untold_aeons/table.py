@@ -142,7 +142,7 @@ def choose_turn(state: State, command: ChooseTurn) -> tuple[ev.Event, ...]:
 
 
 def move(state: State, command: Move) -> tuple[ev.Event, ...]:
-    who = acting(state, command.character)
+    who = acting(state, command.character, "move")
     if who.has("prone"):
         raise RuleViolation(f"{who.name} is prone: getting up takes an action", rule="UAE-33")
     if command.sprint:
@@ -167,7 +167,7 @@ def move(state: State, command: Move) -> tuple[ev.Event, ...]:
 
 
 def stand_up(state: State, command: StandUp) -> tuple[ev.Event, ...]:
-    who = acting(state, command.character)
+    who = acting(state, command.character, "action")
     if not who.has("prone"):
         raise RuleViolation(f"{who.name} is not prone")
     check_action(state, who)
