@@ -17,8 +17,7 @@ CLAW = cmd.Attack(attacker="horror", target="mara", weapon="claws")
 
 def npc_turns() -> list[ev.Event]:
     """Round 1, everyone Slow; the investigators have ended their turns."""
-    return play([cmd.EndTurn(character="mara"), cmd.EndTurn(character="jonah")],
-                events=round_one())
+    return play([cmd.EndTurn(character="mara"), cmd.EndTurn(character="jonah")], events=round_one())
 
 
 def stabbed() -> list[ev.Event]:
@@ -31,23 +30,25 @@ def resolved(events: list[ev.Event]) -> ev.AttackResolved:
 
 
 def test_uae_28_dodge_tie_goes_to_the_defender_who_still_falls_prone() -> None:
-    events = given(RULESET, *stabbed()).when(
-        cmd.Respond(character="mara", response="dodge"), manual=[[5, 3], [5, 2, 2]]
-    ).events
+    events = (
+        given(RULESET, *stabbed())
+        .when(cmd.Respond(character="mara", response="dodge"), manual=[[5, 3], [5, 2, 2]])
+        .events
+    )
     r = resolved(events)
     assert (r.result, r.hits, r.prone, r.struck) == ("defended", (), ("mara",), None)
 
 
 def test_uae_28_a20_dodge_lost_hits_and_prone() -> None:
-    events = given(RULESET, *play([CLAW], events=npc_turns())).when(
-        cmd.Respond(character="mara", response="dodge"), manual=[[6, 6, 2], [5, 2, 2]]
-    ).events
+    events = (
+        given(RULESET, *play([CLAW], events=npc_turns()))
+        .when(cmd.Respond(character="mara", response="dodge"), manual=[[6, 6, 2], [5, 2, 2]])
+        .events
+    )
     r = resolved(events)
     # UAE-40: claws 2+ with Toughness 5 = base 7; +4 successes = 11; Piercing 1 vs Mara's
     # Toughness 3 takes 2: 9 (UAE-37, UAE-38)
-    assert r.hits == (
-        ev.Hit(base=7, critical=False, successes=4, dealt=11, reduction=2, taken=9),
-    )
+    assert r.hits == (ev.Hit(base=7, critical=False, successes=4, dealt=11, reduction=2, taken=9),)
     assert (r.prone, r.damage_after) == (("mara",), 9)
 
 
@@ -71,10 +72,14 @@ def test_uae_30_fight_back_tie_goes_to_the_attacker() -> None:
 
 
 def test_uae_30_fight_back_win_hits_the_attacker_and_defender_takes_nothing() -> None:
-    events = given(RULESET, *stabbed()).when(
-        cmd.Respond(character="mara", response="fight_back", weapon="knife"),
-        manual=[[5, 3], [6, 1]],
-    ).events
+    events = (
+        given(RULESET, *stabbed())
+        .when(
+            cmd.Respond(character="mara", response="fight_back", weapon="knife"),
+            manual=[[5, 3], [6, 1]],
+        )
+        .events
+    )
     r = resolved(events)
     # UAE-39, UAE-A10: knife 1+ with Toughness 3 = 4, critical 8, + 2 successes = 10,
     # the Cultist's Toughness 2 takes 2: 8
@@ -92,9 +97,11 @@ def test_uae_31_both_zero_successes_nothing_happens() -> None:
 
 
 def test_uae_a4_melee_is_compared_on_own_successes_without_difficulty_dice() -> None:
-    events = given(RULESET, *stabbed()).when(
-        cmd.Respond(character="mara", response="defend"), manual=[[6, 3], [5, 5]]
-    ).events
+    events = (
+        given(RULESET, *stabbed())
+        .when(cmd.Respond(character="mara", response="defend"), manual=[[6, 3], [5, 5]])
+        .events
+    )
     r = resolved(events)
     assert [x.notation for x in r.rolls] == ["2d6", "2d6"]
     assert r.rolls[0].opposed_by == r.rolls[1].roll_id
@@ -112,8 +119,9 @@ def test_uae_a4_karma_difficulty_dice_take_failures_off_a_melee_side() -> None:
 
 
 def test_uae_a9_a_crit_needs_net_advantage_after_drawbacks() -> None:
-    events = play([cmd.Attack(attacker="mara", target="cultist", weapon="revolver")],
-                  events=round_one())
+    events = play(
+        [cmd.Attack(attacker="mara", target="cultist", weapon="revolver")], events=round_one()
+    )
     r = resolved(
         given(RULESET, *events)
         .when(cmd.Respond(character="cultist", response="none"), manual=[[5, 5, 1, 1, 3]])
@@ -144,14 +152,18 @@ def test_uae_32_shot_difficulty_with_modifiers() -> None:
         ],
         events=round_one(),
     )
-    declared = given(RULESET, *events).when(
-        cmd.Attack(
-            attacker="mara",
-            target="cultist",
-            weapon="revolver",
-            modifiers=(Modifier("lantern light", -1),),
+    declared = (
+        given(RULESET, *events)
+        .when(
+            cmd.Attack(
+                attacker="mara",
+                target="cultist",
+                weapon="revolver",
+                modifiers=(Modifier("lantern light", -1),),
+            )
         )
-    ).events
+        .events
+    )
     assert declared == [
         ev.AttackDeclared(
             attacker="mara",
@@ -170,8 +182,9 @@ def test_uae_32_shot_difficulty_with_modifiers() -> None:
 
 
 def test_uae_33_dive_adds_half_dexterity_rounded_up_and_leaves_prone() -> None:
-    events = play([cmd.Attack(attacker="mara", target="cultist", weapon="revolver")],
-                  events=round_one())
+    events = play(
+        [cmd.Attack(attacker="mara", target="cultist", weapon="revolver")], events=round_one()
+    )
     r = resolved(
         given(RULESET, *events)
         .when(cmd.Respond(character="cultist", response="dive"), manual=[[6, 5, 1, 5, 2, 3]])
@@ -185,14 +198,22 @@ def test_uae_33_dive_adds_half_dexterity_rounded_up_and_leaves_prone() -> None:
 
 def test_uae_33_an_unaware_target_cannot_dive_and_the_shot_resolves_at_once() -> None:
     events = play(
-        [cmd.Rule(ruling=cmd.SetCondition(character="cultist", condition="unaware"),
-                  reason="he never saw her")],
+        [
+            cmd.Rule(
+                ruling=cmd.SetCondition(character="cultist", condition="unaware"),
+                reason="he never saw her",
+            )
+        ],
         events=round_one(),
     )
-    made = given(RULESET, *events).when(
-        cmd.Attack(attacker="mara", target="cultist", weapon="revolver"),
-        manual=[[5, 3, 3, 3, 3]],
-    ).events
+    made = (
+        given(RULESET, *events)
+        .when(
+            cmd.Attack(attacker="mara", target="cultist", weapon="revolver"),
+            manual=[[5, 3, 3, 3, 3]],
+        )
+        .events
+    )
     assert [type(e) for e in made] == [ev.AttackDeclared, ev.AttackResolved]
     assert resolved(made).response == "none" and resolved(made).result == "hit"
 
@@ -267,8 +288,9 @@ def test_respond_refusals() -> None:
     given(RULESET, *events).when(cmd.EndTurn(character="cultist")).rejected(
         match="Mara must first answer the Cultist's attack"
     )
-    shot = play([cmd.Attack(attacker="mara", target="cultist", weapon="revolver")],
-                events=round_one())
+    shot = play(
+        [cmd.Attack(attacker="mara", target="cultist", weapon="revolver")], events=round_one()
+    )
     given(RULESET, *shot).when(cmd.Respond(character="cultist", response="dodge")).rejected(
         match="Mara is shooting: the Cultist can dive for cover or not"
     )
@@ -279,12 +301,21 @@ def test_uae_21_damage_over_the_limit_rolls_the_wound_check() -> None:
         [cmd.Rule(ruling=cmd.SetValue(character="mara", field="damage", value=13), reason="x")],
         events=stabbed(),
     )
-    made = given(RULESET, *events).when(
-        cmd.Respond(character="mara", response="defend"), manual=[[5, 3], [3, 3], [5, 3, 3, 6]]
-    ).events
+    made = (
+        given(RULESET, *events)
+        .when(
+            cmd.Respond(character="mara", response="defend"), manual=[[5, 3], [3, 3], [5, 3, 3, 6]]
+        )
+        .events
+    )
     check = next(e for e in made if isinstance(e, ev.LimitChecked))
     assert (check.track, check.level, check.value, check.threshold, check.difficulty) == (
-        "wounds", "limit", 14, 13, 1)
+        "wounds",
+        "limit",
+        14,
+        13,
+        1,
+    )
     assert (check.passed, check.status_after) == (False, "severely_injured")
 
 

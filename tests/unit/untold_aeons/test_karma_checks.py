@@ -27,21 +27,35 @@ def test_uae_03_pools_start_with_one_per_player_and_one_for_the_narrator() -> No
 
 
 def test_uae_03_04_a_player_point_moves_to_the_narrator() -> None:
-    made = given(RULESET, *table()).when(
-        cmd.SpendKarma(by="mara", use="bonus")
-    ).then(
-        ev.KarmaSpent(by="mara", pool="players", use="bonus", target="mara", karma_players=1,
-                      karma_narrator=2)
+    made = (
+        given(RULESET, *table())
+        .when(cmd.SpendKarma(by="mara", use="bonus"))
+        .then(
+            ev.KarmaSpent(
+                by="mara",
+                pool="players",
+                use="bonus",
+                target="mara",
+                karma_players=1,
+                karma_narrator=2,
+            )
+        )
     )
     assert made
 
 
 def test_uae_05_a_narrator_point_moves_to_the_players() -> None:
-    made = given(RULESET, *table()).when(
-        cmd.SpendKarma(use="difficulty", target="mara")
-    ).events
-    assert made == [ev.KarmaSpent(by=None, pool="narrator", use="difficulty", target="mara",
-                                  karma_players=3, karma_narrator=0)]
+    made = given(RULESET, *table()).when(cmd.SpendKarma(use="difficulty", target="mara")).events
+    assert made == [
+        ev.KarmaSpent(
+            by=None,
+            pool="narrator",
+            use="difficulty",
+            target="mara",
+            karma_players=3,
+            karma_narrator=0,
+        )
+    ]
 
 
 def test_uae_a5_bonus_is_two_skill_dice_difficulty_two_difficulty_dice() -> None:
@@ -54,26 +68,35 @@ def test_uae_a5_bonus_is_two_skill_dice_difficulty_two_difficulty_dice() -> None
         events=table(),
     )
     assert state_of(events).boosts["mara"] == Boost(skill=2, difficulty=2)
-    (rolled,) = given(RULESET, *events).when(
-        cmd.RollCheck(character="mara"), manual=[[5, 3, 3, 3, 3, 3]]
-    ).events
+    (rolled,) = (
+        given(RULESET, *events)
+        .when(cmd.RollCheck(character="mara"), manual=[[5, 3, 3, 3, 3, 3]])
+        .events
+    )
     assert isinstance(rolled, ev.CheckRolled) and rolled.rolls[0].notation == "3d6+3d6"
-    after = given(RULESET, *events).when(
-        cmd.RollCheck(character="mara"), manual=[[5, 3, 3, 3, 3, 3]]
-    ).state_after()
+    after = (
+        given(RULESET, *events)
+        .when(cmd.RollCheck(character="mara"), manual=[[5, 3, 3, 3, 3, 3]])
+        .state_after()
+    )
     assert "mara" not in after.boosts  # used by the roll
 
 
 def test_uae_a5_successes_option() -> None:
     options = UntoldOptions(karma_bonus_unit="successes")
     events = play(
-        [cmd.SpendKarma(by="mara", use="bonus"),
-         cmd.CallCheck(character="mara", label="climbing", trait="athletics", difficulty=1)],
-        events=table(options), options=options,
+        [
+            cmd.SpendKarma(by="mara", use="bonus"),
+            cmd.CallCheck(character="mara", label="climbing", trait="athletics", difficulty=1),
+        ],
+        events=table(options),
+        options=options,
     )
-    (rolled,) = given(RULESET, *events, options=options).when(
-        cmd.RollCheck(character="mara"), manual=[[3, 6]]
-    ).events
+    (rolled,) = (
+        given(RULESET, *events, options=options)
+        .when(cmd.RollCheck(character="mara"), manual=[[3, 6]])
+        .events
+    )
     assert isinstance(rolled, ev.CheckRolled) and rolled.rolls[0].notation == "1d6+1d6"
     assert rolled.rolls[0].pool is not None and rolled.rolls[0].pool.successes == 2
     assert rolled.succeeded is False  # 2 against 2
@@ -81,13 +104,17 @@ def test_uae_a5_successes_option() -> None:
 
 def test_uae_a6_reroll_the_own_dice_once_keeping_the_difficulty_dice() -> None:
     events = play(
-        [cmd.CallCheck(character="jonah", label="the rite", trait="occultism", difficulty=1),
-         (cmd.RollCheck(character="jonah"), [[5, 3, 5]])],
+        [
+            cmd.CallCheck(character="jonah", label="the rite", trait="occultism", difficulty=1),
+            (cmd.RollCheck(character="jonah"), [[5, 3, 5]]),
+        ],
         events=table(),
     )
-    made = given(RULESET, *events).when(
-        cmd.SpendKarma(by="jonah", use="reroll"), manual=[[6, 1]]
-    ).events
+    made = (
+        given(RULESET, *events)
+        .when(cmd.SpendKarma(by="jonah", use="reroll"), manual=[[6, 1]])
+        .events
+    )
     rerolled = made[1]
     assert isinstance(rerolled, ev.CheckRerolled) and rerolled.succeeded
     assert rerolled.rolls[0].notation == "2d6"
@@ -105,9 +132,9 @@ def test_uae_a7_an_empty_pool_refuses() -> None:
     given(RULESET, *_pools(0, 1)).when(cmd.SpendKarma(by="mara", use="bonus")).rejected(
         match="the players' karma pool is empty"
     )
-    given(RULESET, *_pools(1, 0)).when(
-        cmd.SpendKarma(use="bonus", target="cultist")
-    ).rejected(match="the Narrator's karma pool is empty")
+    given(RULESET, *_pools(1, 0)).when(cmd.SpendKarma(use="bonus", target="cultist")).rejected(
+        match="the Narrator's karma pool is empty"
+    )
 
 
 def test_uae_04_05_who_may_use_karma_how() -> None:
@@ -136,18 +163,23 @@ def test_uae_04_05_who_may_use_karma_how() -> None:
     given(RULESET, *t).when(cmd.SpendKarma(by="mara", use="deus_ex_machina")).rejected(
         match="say what it is \\(note\\): the Narrator rules on it"
     )
-    dead = play([cmd.Rule(ruling=cmd.SetStatus(character="cultist", status="dead"),
-                          reason="x")], events=t)
-    given(RULESET, *dead).when(cmd.SpendKarma(by="mara", use="difficulty",
-                                              target="cultist")).rejected(
-        match="the Cultist is dead"
+    dead = play(
+        [cmd.Rule(ruling=cmd.SetStatus(character="cultist", status="dead"), reason="x")], events=t
     )
-    ok = given(RULESET, *t).when(
+    given(RULESET, *dead).when(
         cmd.SpendKarma(by="mara", use="difficulty", target="cultist")
-    ).events
-    assert ok and given(RULESET, *t).when(
-        cmd.SpendKarma(use="trigger", target="jonah", note="fear of water")
-    ).events
+    ).rejected(match="the Cultist is dead")
+    ok = (
+        given(RULESET, *t)
+        .when(cmd.SpendKarma(by="mara", use="difficulty", target="cultist"))
+        .events
+    )
+    assert (
+        ok
+        and given(RULESET, *t)
+        .when(cmd.SpendKarma(use="trigger", target="jonah", note="fear of water"))
+        .events
+    )
 
 
 def test_uae_06_08_called_check_in_the_open() -> None:
@@ -155,9 +187,11 @@ def test_uae_06_08_called_check_in_the_open() -> None:
         [cmd.CallCheck(character="mara", label="the lock", trait="dexterity", difficulty=2)],
         events=table(),
     )
-    (rolled,) = given(RULESET, *events).when(
-        cmd.RollCheck(character="mara"), manual=[[5, 3, 3, 5, 3]]
-    ).events
+    (rolled,) = (
+        given(RULESET, *events)
+        .when(cmd.RollCheck(character="mara"), manual=[[5, 3, 3, 5, 3]])
+        .events
+    )
     assert isinstance(rolled, ev.CheckRolled)
     assert rolled.succeeded is False and rolled.rolls[0].outcome == "failure"  # a tie
 
@@ -167,38 +201,58 @@ def test_uae_10_a8_skill_zero_single_die_difficulty_ones_still_drawbacks() -> No
         [cmd.CallCheck(character="mara", label="the rite", trait="occultism", difficulty=1)],
         events=table(),
     )
-    (rolled,) = given(RULESET, *events).when(
-        cmd.RollCheck(character="mara"), manual=[[1, 1]]
-    ).events
+    (rolled,) = (
+        given(RULESET, *events).when(cmd.RollCheck(character="mara"), manual=[[1, 1]]).events
+    )
     assert isinstance(rolled, ev.CheckRolled) and rolled.rolls[0].pool is not None
     pool = rolled.rolls[0].pool
     assert (pool.untrained, pool.advantages, pool.drawbacks) == (True, 0, 1)
 
 
 def test_uae_12_knowledge_instead_of_a_specific_knowledge_with_two_penalty_dice() -> None:
-    made = given(RULESET, *table()).when(
-        cmd.CallCheck(character="mara", label="old Latin", trait="latin", difficulty=1,
-                      use_knowledge=True)
-    ).events
-    assert made == [ev.CheckCalled(character="mara", label="old Latin", trait="knowledge",
-                                   knowledge_for="latin", difficulty=1)]
+    made = (
+        given(RULESET, *table())
+        .when(
+            cmd.CallCheck(
+                character="mara", label="old Latin", trait="latin", difficulty=1, use_knowledge=True
+            )
+        )
+        .events
+    )
+    assert made == [
+        ev.CheckCalled(
+            character="mara",
+            label="old Latin",
+            trait="knowledge",
+            knowledge_for="latin",
+            difficulty=1,
+        )
+    ]
     events = [*table(), *made]
-    (rolled,) = given(RULESET, *events).when(
-        cmd.RollCheck(character="mara"), manual=[[6, 3]]
-    ).events
+    (rolled,) = (
+        given(RULESET, *events).when(cmd.RollCheck(character="mara"), manual=[[6, 3]]).events
+    )
     assert isinstance(rolled, ev.CheckRolled) and rolled.rolls[0].pool is not None
     assert rolled.rolls[0].pool.untrained  # Knowledge 1 - 2 = untrained
     assert rolled.rolls[0].pool.skill == "Knowledge 1 -2 for Latin"
     given(RULESET, *table()).when(
-        cmd.CallCheck(character="jonah", label="x", trait="occultism", difficulty=1,
-                      use_knowledge=True)
+        cmd.CallCheck(
+            character="jonah", label="x", trait="occultism", difficulty=1, use_knowledge=True
+        )
     ).rejected(match="Jonah has Occultism: roll it instead")
 
 
 def test_uae_11_the_narrator_rolls_the_difficulty_dice_behind_the_screen() -> None:
     events = play(
-        [cmd.CallCheck(character="mara", label="the sigil", trait="perception", difficulty=2,
-                       behind_screen=True)],
+        [
+            cmd.CallCheck(
+                character="mara",
+                label="the sigil",
+                trait="perception",
+                difficulty=2,
+                behind_screen=True,
+            )
+        ],
         events=table(),
     )
     (skill,) = given(RULESET, *events).when(cmd.RollCheck(character="mara"), manual=[[5, 3]]).events
@@ -207,9 +261,11 @@ def test_uae_11_the_narrator_rolls_the_difficulty_dice_behind_the_screen() -> No
     given(RULESET, *events).when(cmd.RollCheck(character="mara")).rejected(
         match="Mara has rolled; the Narrator rolls the difficulty dice behind the screen"
     )
-    (difficulty,) = given(RULESET, *events).when(
-        cmd.RollDifficulty(character="mara"), manual=[[1, 3]], next_roll_number=2
-    ).events
+    (difficulty,) = (
+        given(RULESET, *events)
+        .when(cmd.RollDifficulty(character="mara"), manual=[[1, 3]], next_roll_number=2)
+        .events
+    )
     assert isinstance(difficulty, ev.DifficultyRolled)
     record = difficulty.rolls[0]
     assert record.roller is None and record.opposed_by == "r1"
@@ -219,14 +275,21 @@ def test_uae_11_the_narrator_rolls_the_difficulty_dice_behind_the_screen() -> No
 
 def test_uae_11_refusals() -> None:
     given(RULESET, *table()).when(
-        cmd.CallCheck(character="mara", label="x", trait="perception", difficulty=0,
-                      behind_screen=True)
+        cmd.CallCheck(
+            character="mara", label="x", trait="perception", difficulty=0, behind_screen=True
+        )
     ).rejected(match="a difficulty-0 check has no difficulty dice to roll behind the screen")
     given(RULESET, *table()).when(cmd.RollDifficulty(character="mara")).rejected(
         match="Mara has no check with its difficulty behind the screen"
     )
-    called = play([cmd.CallCheck(character="mara", label="x", trait="perception", difficulty=1,
-                                 behind_screen=True)], events=table())
+    called = play(
+        [
+            cmd.CallCheck(
+                character="mara", label="x", trait="perception", difficulty=1, behind_screen=True
+            )
+        ],
+        events=table(),
+    )
     given(RULESET, *called).when(cmd.RollDifficulty(character="mara")).rejected(
         match="Mara has not rolled the skill dice yet"
     )
@@ -239,31 +302,46 @@ def test_uae_11_refusals() -> None:
 
 
 def test_uae_13_advancement_costs() -> None:
-    rich = play([cmd.Rule(ruling=cmd.SetValue(character="mara", field="xp", value=200),
-                          reason="x")], events=table())
+    rich = play(
+        [cmd.Rule(ruling=cmd.SetValue(character="mara", field="xp", value=200), reason="x")],
+        events=table(),
+    )
     assert given(RULESET, *rich).when(cmd.Advance(character="mara", trait="firearms")).events == [
-        ev.Advanced(character="mara", trait="firearms", previous=3, value=4, cost=30,
-                    xp_after=170)
+        ev.Advanced(character="mara", trait="firearms", previous=3, value=4, cost=30, xp_after=170)
     ]
     assert given(RULESET, *rich).when(cmd.Advance(character="mara", trait="willpower")).events == [
-        ev.Advanced(character="mara", trait="willpower", previous=3, value=4, cost=150,
-                    xp_after=50)
+        ev.Advanced(character="mara", trait="willpower", previous=3, value=4, cost=150, xp_after=50)
     ]
-    learned = given(RULESET, *rich).when(
-        cmd.Advance(character="mara", trait="occultism", source="her uncle's books")
-    ).events
-    assert learned == [ev.Advanced(character="mara", trait="occultism", previous=0, value=1,
-                                   cost=20, xp_after=180, source="her uncle's books")]
+    learned = (
+        given(RULESET, *rich)
+        .when(cmd.Advance(character="mara", trait="occultism", source="her uncle's books"))
+        .events
+    )
+    assert learned == [
+        ev.Advanced(
+            character="mara",
+            trait="occultism",
+            previous=0,
+            value=1,
+            cost=20,
+            xp_after=180,
+            source="her uncle's books",
+        )
+    ]
     given(RULESET, *rich).when(cmd.Advance(character="mara", trait="occultism")).rejected(
         match="learning Occultism needs a source"
     )
     given(RULESET, *table()).when(cmd.Advance(character="mara", trait="firearms")).rejected(
         match="Mara has 0 xp; raising Firearms from 3 costs 30"
     )
-    maxed = play([cmd.Rule(ruling=cmd.SetValue(character="mara", field="xp", value=200),
-                           reason="x"),
-                  cmd.Advance(character="mara", trait="firearms"),
-                  cmd.Advance(character="mara", trait="firearms")], events=table())
+    maxed = play(
+        [
+            cmd.Rule(ruling=cmd.SetValue(character="mara", field="xp", value=200), reason="x"),
+            cmd.Advance(character="mara", trait="firearms"),
+            cmd.Advance(character="mara", trait="firearms"),
+        ],
+        events=table(),
+    )
     given(RULESET, *maxed).when(cmd.Advance(character="mara", trait="firearms")).rejected(
         match="Mara's Firearms is already 5"
     )

@@ -45,8 +45,9 @@ def test_uae_a15_failures_before_cancelling_are_the_sum_of_difficulty_values() -
 
 def test_spoken_line_and_ledger_labels_of_the_brief() -> None:
     dice = RollingDice(ManualFaces([[6, 5, 1, 5, 2]]), next_roll_number=1)
-    record = mark(dice.roll(notation(3, 2), purpose="", roller="mara"), skill_dice=3,
-                  skill="Firearms 3")
+    record = mark(
+        dice.roll(notation(3, 2), purpose="", roller="mara"), skill_dice=3, skill="Firearms 3"
+    )
     assert speak(record, name="Mara") == (
         "Mara rolls Firearms 3 against difficulty 2: 6 5 1 vs 5 2 -> 3 successes, 1 failure, "
         "1 Advantage: success with Advantage (manual)"
@@ -54,15 +55,25 @@ def test_spoken_line_and_ledger_labels_of_the_brief() -> None:
     assert announce(record, name="Mara") == speak(record, name="Mara")
     assert [d.pool for d in record.dice] == ["skill"] * 3 + ["difficulty"] * 2
     assert [d.counts for d in record.dice] == [
-        "2 successes", "1 success", "Advantage", "1 failure", "nothing"]
+        "2 successes",
+        "1 success",
+        "Advantage",
+        "1 failure",
+        "nothing",
+    ]
     assert record.pool is not None and record.pool.net_successes == 2
     assert [d.face for d in record.dice] == [6, 5, 1, 5, 2]  # order kept: fairness
 
 
 def test_a_difficulty_pool_rolled_apart_counts_against_the_skill_faces() -> None:
     dice = RollingDice(ManualFaces([[6, 1]]), next_roll_number=2)
-    record = mark(dice.roll("2d6", purpose="", roller=None), skill_dice=0, skill="Perception 2",
-                  other_skill=(5, 3), skill_roll="r1")
+    record = mark(
+        dice.roll("2d6", purpose="", roller=None),
+        skill_dice=0,
+        skill="Perception 2",
+        other_skill=(5, 3),
+        skill_roll="r1",
+    )
     assert record.pool is not None
     assert (record.pool.successes, record.pool.failures, record.pool.drawbacks) == (1, 2, 1)
     assert record.outcome == "failure with Drawback" and record.opposed_by == "r1"

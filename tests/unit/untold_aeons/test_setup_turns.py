@@ -157,8 +157,11 @@ def test_uae_a1_option_swaps_the_turn_types() -> None:
     moved = play([cmd.Move(character="mara", yards=3)], events=events, options=options)
     assert state_of(moved, options).done == ()
     slow = round_one(options=options)
-    given(RULESET, *play([cmd.Move(character="mara", yards=3)], events=slow, options=options),
-          options=options).when(cmd.StandUp(character="mara")).rejected(
+    given(
+        RULESET,
+        *play([cmd.Move(character="mara", yards=3)], events=slow, options=options),
+        options=options,
+    ).when(cmd.StandUp(character="mara")).rejected(
         match="a Slow turn allows an action or a move, not both"
     )
 
@@ -214,9 +217,7 @@ def test_round_not_over_refusal() -> None:
 
 def test_uae_33_getting_up_takes_an_action() -> None:
     events = round_one()
-    given(RULESET, *events).when(cmd.StandUp(character="mara")).rejected(
-        match="Mara is not prone"
-    )
+    given(RULESET, *events).when(cmd.StandUp(character="mara")).rejected(match="Mara is not prone")
     prone = play(
         [cmd.Rule(ruling=cmd.SetCondition(character="mara", condition="prone"), reason="slip")],
         events=events,
