@@ -50,7 +50,21 @@ class _Names:
 
 
 def _rolls(n: _Names, rolls: tuple[RollRecord, ...]) -> str:
-    return "; ".join(announce(r, name=n(r.roller)) for r in rolls)
+    line = "; ".join(announce(r, name=n(r.roller)) for r in rolls)
+    shaken = [
+        n(r.roller)
+        for r in rolls
+        if r.pool is not None
+        and r.pool.net_drawbacks
+        and r.roller in n.state.characters
+        and n.state.characters[r.roller].shaken
+    ]
+    if shaken:  # UAE-17
+        line += (
+            f" ({', '.join(shaken)} is Shaken: the Narrator may let the Drawback trigger a "
+            "phobia, mania or delusion)"
+        )
+    return line
 
 
 def narrate(state: State, event: ev.Event) -> str:
@@ -150,11 +164,19 @@ def _narrate(state: State, event: ev.Event) -> str:
                 else f"difficulty {event.difficulty} + failures"
             )
             hard = f" - hardened {event.hardened}" if event.hardened else ""
+            pool = event.rolls[0].pool if event.rolls else None
+            effect = ""
+            if pool is not None and (pool.net_advantages or pool.net_drawbacks):
+                kind = "Advantage" if pool.net_advantages else "Drawback"
+                effect = (
+                    f". The {kind} brings a short-term effect for 1 round, amplified and "
+                    "longer-lasting while Shaken: the Narrator rules on it"
+                )
             return (
                 f"Sanity check ({event.category}) for {n(event.character)}, {event.cause}: "
                 + _rolls(n, event.rolls)
                 + f". Stress +{event.gained} ({how} = {event.computed}{hard}), now "
-                f"{event.stress_after}"
+                f"{event.stress_after}{effect}"
             )
         case ev.NotchGained():
             return (

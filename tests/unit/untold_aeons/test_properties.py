@@ -18,7 +18,7 @@ from service.rulesets.untold_aeons import commands as cmd
 from tests.unit.deciders import fold
 from tests.unit.untold_aeons.fixtures import round_one
 
-COMMANDS = [
+COMMANDS: list[cmd.Command] = [
     cmd.Attack(attacker="mara", target="cultist", weapon="revolver"),
     cmd.Attack(attacker="jonah", target="horror", weapon="tommy gun", rapid_fire=True),
     cmd.Attack(attacker="cultist", target="mara", weapon="dagger"),
