@@ -167,10 +167,12 @@ class CheckRolled(_Event, frozen=True, kw_only=True, tag="untold-aeons.check_rol
 
 
 class SkillDiceRolled(_Event, frozen=True, kw_only=True, tag="untold-aeons.skill_dice_rolled"):
-    """The player's half of a behind-the-screen check: skill dice only, no outcome yet."""
+    """The player's half of a behind-the-screen check: skill dice only, no outcome yet.
+    ``difficulty``: the difficulty dice the Narrator will roll (with karma's +2)."""
 
     character: str
     label: str
+    difficulty: int
     rolls: tuple[RollRecord, ...]
 
 

@@ -136,6 +136,7 @@ def _apply(state: State, event: ev.Event) -> State:
             called = replace(
                 state.called[event.character],
                 skill_roll=record.roll_id,
+                difficulty=event.difficulty,
                 skill_faces=tuple(d.face for d in record.dice),
                 untrained=record.pool.untrained,
                 spoken=record.pool.skill,

@@ -72,7 +72,11 @@ def roll_check(state: State, command: RollCheck, dice: Dice) -> tuple[ev.Event, 
     plan = _plan(state, who, called)
     if called.behind_screen:
         record = rolls.roll(dice, who, plan, purpose=called.label, skill_only=True)
-        return (ev.SkillDiceRolled(character=who.id, label=called.label, rolls=(record,)),)
+        return (
+            ev.SkillDiceRolled(
+                character=who.id, label=called.label, difficulty=plan.difficulty, rolls=(record,)
+            ),
+        )
     record = rolls.roll(dice, who, plan, purpose=called.label)
     return (
         ev.CheckRolled(
@@ -93,11 +97,7 @@ def roll_difficulty(state: State, command: RollDifficulty, dice: Dice) -> tuple[
         )
     if called.skill_roll is None:
         raise RuleViolation(f"{who.name} has not rolled the skill dice yet", rule="UAE-11")
-    boost = state.boosts.get(who.id)
-    extra = boost.difficulty if boost and state.options.karma_bonus_unit == "dice" else 0
-    record = dice.roll(
-        pool.notation(0, called.difficulty + extra), purpose=called.label, roller=None
-    )
+    record = dice.roll(pool.notation(0, called.difficulty), purpose=called.label, roller=None)
     record = pool.mark(
         record,
         skill_dice=0,

@@ -50,7 +50,7 @@ SHOWN_WHEN_SECRET: dict[str, frozenset[str]] = {
     "untold-aeons.limit_checked": frozenset({"character", "track"}),
     "untold-aeons.bled": _WHO,
     "untold-aeons.check_rolled": frozenset({"character", "label"}),
-    "untold-aeons.skill_dice_rolled": frozenset({"character", "label"}),
+    "untold-aeons.skill_dice_rolled": frozenset({"character", "label", "difficulty"}),
     "untold-aeons.difficulty_rolled": frozenset({"character", "label"}),
     "untold-aeons.check_rerolled": frozenset({"character", "label"}),
     "untold-aeons.sanity_checked": frozenset({"character", "cause", "category"}),

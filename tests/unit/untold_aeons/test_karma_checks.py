@@ -273,6 +273,30 @@ def test_uae_11_the_narrator_rolls_the_difficulty_dice_behind_the_screen() -> No
     assert record.pool is not None and record.pool.skill_roll == "r1"
 
 
+def test_uae_11_karma_difficulty_reaches_the_dice_behind_the_screen() -> None:
+    events = play(
+        [
+            cmd.SpendKarma(use="difficulty", target="mara"),
+            cmd.CallCheck(
+                character="mara",
+                label="the sigil",
+                trait="perception",
+                difficulty=1,
+                behind_screen=True,
+            ),
+            (cmd.RollCheck(character="mara"), [[5, 3]]),
+        ],
+        events=table(),
+    )
+    (difficulty,) = (
+        given(RULESET, *events)
+        .when(cmd.RollDifficulty(character="mara"), manual=[[1, 3, 3]], next_roll_number=2)
+        .events
+    )
+    assert isinstance(difficulty, ev.DifficultyRolled)
+    assert difficulty.rolls[0].notation == "3d6"
+
+
 def test_uae_11_refusals() -> None:
     given(RULESET, *table()).when(
         cmd.CallCheck(
