@@ -72,6 +72,9 @@ class PoolSummary(msgspec.Struct, frozen=True, kw_only=True):
     skill_roll: str | None = None
     """For a difficulty pool rolled apart (behind the screen): the roll id of the skill
     dice it is counted against; the counts are then of both rolls together."""
+    apart: tuple[int, ...] = ()
+    """Faces of the same check that are not in this record but counted with it: the
+    skill dice of ``skill_roll``, or the difficulty dice a reroll of the skill dice kept."""
 
 
 class Modifier(msgspec.Struct, frozen=True):

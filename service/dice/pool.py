@@ -52,6 +52,7 @@ def count(
     untrained: bool = False,
     opposed: bool = False,
     skill_roll: str | None = None,
+    apart: Sequence[int] = (),
 ) -> PoolSummary:
     """Count two pools.  ``opposed``: a pool with no difficulty side of its own (an
     opposed melee roll): ``succeeded`` is left None for the caller to compare."""
@@ -74,6 +75,7 @@ def count(
         net_drawbacks=max(0, drawbacks - advantages),
         succeeded=None if opposed else successes > failures,
         skill_roll=skill_roll,
+        apart=tuple(apart),
     )
 
 
@@ -114,6 +116,7 @@ def mark(
         untrained=untrained,
         opposed=opposed,
         skill_roll=skill_roll,
+        apart=(*other_skill, *other_difficulty),
     )
     return msgspec.structs.replace(
         record,
@@ -176,15 +179,19 @@ def speak(record: RollRecord, *, name: str | None = None) -> str:
     difficulty = " ".join(str(d.face) for d in record.dice if d.pool == "difficulty")
     purpose = f" for {record.purpose}" if record.purpose else ""
     if summary.skill_roll is not None:
+        rolled = " ".join(str(f) for f in summary.apart)
         line = (
             f"{who} rolls {summary.difficulty_dice} difficulty dice{purpose} against "
-            f"{summary.skill} (roll {summary.skill_roll}): {difficulty or '-'} -> "
+            f"{summary.skill} (roll {summary.skill_roll}: {rolled}): {difficulty or '-'} -> "
         )
     else:
         against = (
             f" against difficulty {summary.difficulty_dice}" if summary.difficulty_dice else ""
         )
         untrained = " (untrained)" if summary.untrained else ""
+        if summary.apart:
+            kept = " ".join(str(f) for f in summary.apart)
+            difficulty = f"{difficulty} {kept}".strip() + " (kept)"
         faces = skill + (f" vs {difficulty}" if difficulty else "")
         line = f"{who} rolls {summary.skill}{untrained}{against}{purpose}: {faces} -> "
     line += tally(summary)

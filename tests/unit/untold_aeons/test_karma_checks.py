@@ -369,3 +369,14 @@ def test_uae_13_advancement_costs() -> None:
     given(RULESET, *maxed).when(cmd.Advance(character="mara", trait="firearms")).rejected(
         match="Mara's Firearms is already 5"
     )
+
+
+def test_uae_13_worked_example_a_skill_from_1_to_5_costs_100_xp() -> None:
+    events = play(
+        [cmd.Rule(ruling=cmd.SetValue(character="mara", field="xp", value=100), reason="x")],
+        events=table(),
+    )
+    for _ in range(4):
+        events = play([cmd.Advance(character="mara", trait="stealth")], events=events)
+    mara = state_of(events).characters["mara"]
+    assert (mara.skills["stealth"], mara.xp) == (5, 0)
