@@ -195,7 +195,7 @@ def _narrate(state: State, event: ev.Event) -> str:
                     "; no longer Shaken"
                     if event.track == "stress"
                     and not event.shaken_after
-                    and state.characters[event.character].shaken
+                    and _was_shaken(state, event.character)
                     else ""
                 )
             )
@@ -234,6 +234,11 @@ def _narrate(state: State, event: ev.Event) -> str:
             )
         case _:
             assert_never(event)
+
+
+def _was_shaken(state: State, ident: str) -> bool:
+    who = state.characters.get(ident)
+    return who is not None and who.shaken
 
 
 def _resolved(n: _Names, event: ev.AttackResolved) -> str:

@@ -223,3 +223,14 @@ def test_player_state_shows_health_per_audience_and_no_roll_memory() -> None:
     assert exact.characters["cultist"].health.current == 11
     hidden = RULESET.player_state(state, Audience(npc_health="hidden"))
     assert hidden.characters["cultist"].health.word is None
+
+
+def test_every_example_narrates_even_against_an_empty_table() -> None:
+    empty = RULESET.initial_state(RULESET.options_type())
+    events = [e for e in RULESET.examples if type(e) in RULESET.event_types]
+    assert {type(e) for e in events} == set(RULESET.event_types)
+    for event in events:
+        assert RULESET.narrate(empty, event)
+        assert RULESET.narrate_secret is not None and RULESET.narrate_secret(empty, event)
+    commands = [e for e in RULESET.examples if type(e) in RULESET.command_types]
+    assert {type(c) for c in commands} == set(RULESET.command_types)
