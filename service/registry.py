@@ -10,13 +10,14 @@ from typing import Any
 
 from service.codec import EventCodec
 from service.ruleset import Ruleset
-from service.rulesets import aeonis, aeonisk, generic, tactics
+from service.rulesets import aeonis, aeonisk, generic, tactics, untold_aeons
 
 RULESETS: dict[str, Ruleset[Any, Any, Any, Any]] = {
     generic.RULESET.name: generic.RULESET,
     aeonisk.RULESET.name: aeonisk.RULESET,
     aeonis.RULESET.name: aeonis.RULESET,
     tactics.RULESET.name: tactics.RULESET,
+    untold_aeons.RULESET.name: untold_aeons.RULESET,
 }
 
 

@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from service.dice.model import DiceError, DieResult, RollRecord
 from service.dice.notation import MAX_EXPLOSION_DICE, parse
+from service.dice.pool import speak
 from service.dice.roller import explosion_limit_reached
 
 
@@ -53,6 +54,8 @@ def announce(record: RollRecord, *, name: str | None = None) -> str:
 
     ``name`` is the roller's display name; without it the roller id is used, or "GM".
     """
+    if record.pool is not None:  # a dice pool is counted, not added (service/dice/pool.py)
+        return speak(record, name=name)
     who = name or record.roller or "GM"
     reading = _reading(record.notation)
     parts = _dice_parts(record, reading)

@@ -14,6 +14,7 @@ from typing import Literal, Protocol
 import msgspec
 
 RollSource = Literal["server", "manual"]
+PoolName = Literal["skill", "difficulty"]
 
 
 class DiceError(ValueError):
@@ -36,6 +37,44 @@ class DieResult(msgspec.Struct, frozen=True, kw_only=True):
     """True when this die showed the explosion face and caused an extra die."""
     success: bool | None = None
     """For success-counting terms: whether this die met the threshold."""
+    pool: PoolName | None = None
+    """For dice pools (service/dice/pool.py): which pool the die belongs to."""
+    counts: str | None = None
+    """For dice pools: what the die counted for ("2 successes", "Advantage", "nothing")."""
+
+
+class PoolSummary(msgspec.Struct, frozen=True, kw_only=True):
+    """The count of a skill pool against a difficulty pool (service/dice/pool.py).
+
+    Successes come from skill dice (5 = 1, 6 = 2), failures from difficulty dice (5 = 1,
+    6 = 2); a skill-die 1 is an Advantage, a difficulty-die 1 a Drawback.  Successes and
+    failures cancel one for one, so do Advantages and Drawbacks: the ``net_`` fields are
+    what is left after cancelling.  More successes than failures succeeds, a tie fails.
+    """
+
+    skill: str
+    """The pool's label as spoken ("Firearms 3", "Dexterity 2")."""
+    skill_dice: int
+    difficulty_dice: int
+    untrained: bool = False
+    """Skill 0: one die that succeeds (once) only on a 6 and never gives an Advantage."""
+    successes: int
+    failures: int
+    advantages: int
+    drawbacks: int
+    net_successes: int
+    net_failures: int
+    net_advantages: int
+    net_drawbacks: int
+    succeeded: bool | None = None
+    """More successes than failures; None for a pool with no difficulty side of its own
+    (an opposed roll, or skill dice whose difficulty is rolled apart)."""
+    skill_roll: str | None = None
+    """For a difficulty pool rolled apart (behind the screen): the roll id of the skill
+    dice it is counted against; the counts are then of both rolls together."""
+    apart: tuple[int, ...] = ()
+    """Faces of the same check that are not in this record but counted with it: the
+    skill dice of ``skill_roll``, or the difficulty dice a reroll of the skill dice kept."""
 
 
 class Modifier(msgspec.Struct, frozen=True):
@@ -73,6 +112,8 @@ class RollRecord(msgspec.Struct, frozen=True, kw_only=True):
     roll use k+1, k+2 ... in the order they appear in ``dice``."""
     hidden: bool = False
     """A secret GM roll: players see that it happened, not its faces or total."""
+    pool: PoolSummary | None = None
+    """For dice-pool rolls: the two pools counted (service/dice/pool.py)."""
 
 
 class Dice(Protocol):

@@ -1,0 +1,345 @@
+"""The events of Untold Aeons: the facts the event store keeps forever.
+
+Tags (``untold-aeons.attack_resolved`` ...) never change. Events carry every number
+``decide`` worked out (damage and stress after, the turn order, pools after a karma
+spend), so ``evolve`` never applies a rule and never rolls. Dice live in ``rolls``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from service.dice.model import Modifier, RollRecord
+from service.rulesets.untold_aeons.state import (
+    Category,
+    Condition,
+    Slot,
+    Speed,
+    Status,
+    Weapon,
+)
+
+
+class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    """Base of every Untold Aeons event."""
+
+
+class CharacterAdded(_Event, frozen=True, kw_only=True, tag="untold-aeons.character_added"):
+    character: str
+    name: str
+    side: str
+    pc: bool
+    dexterity: int
+    toughness: int
+    willpower: int
+    intellect: int
+    skills: dict[str, int] = {}
+    weapons: dict[str, Weapon] = {}
+    stress_limit: int
+    wound_limit: int
+    move_speed: int
+    xp: int = 0
+    karma_players: int
+    """The players' pool after: one point per player character (UAE-03)."""
+
+
+class DistanceSet(_Event, frozen=True, kw_only=True, tag="untold-aeons.distance_set"):
+    a: str
+    b: str
+    yards: int
+    point_blank: bool = False
+
+
+class RoundStarted(_Event, frozen=True, kw_only=True, tag="untold-aeons.round_started"):
+    round: int
+    initiating_side: str
+    choosing: bool = True
+    """False when turn types are kept from round 1 (turn_type_choice = once)."""
+
+
+class TurnChosen(_Event, frozen=True, kw_only=True, tag="untold-aeons.turn_chosen"):
+    character: str
+    speed: Speed
+
+
+class TurnsOrdered(_Event, frozen=True, kw_only=True, tag="untold-aeons.turns_ordered"):
+    """UAE-27: Fast initiating > Fast defending > Slow initiating > Slow defending."""
+
+    slots: tuple[Slot, ...]
+
+
+class Moved(_Event, frozen=True, kw_only=True, tag="untold-aeons.moved"):
+    character: str
+    yards: int
+    sprint: bool = False
+    limit: int
+
+
+class StoodUp(_Event, frozen=True, kw_only=True, tag="untold-aeons.stood_up"):
+    character: str
+
+
+class TurnEnded(_Event, frozen=True, kw_only=True, tag="untold-aeons.turn_ended"):
+    character: str
+
+
+class AttackDeclared(_Event, frozen=True, kw_only=True, tag="untold-aeons.attack_declared"):
+    """An attack waiting for its defence (or resolved at once when none is possible).
+    For a shot, ``difficulty`` is the range band plus ``modifiers`` (UAE-32)."""
+
+    attacker: str
+    target: str
+    weapon: str
+    ranged: bool
+    rapid_fire: bool = False
+    difficulty: int = 0
+    modifiers: tuple[Modifier, ...] = ()
+
+
+class Hit(msgspec.Struct, frozen=True, kw_only=True):
+    """One hit: damage dealt = base (doubled on a critical) + successes before
+    cancelling; taken = dealt - max(0, Toughness - Piercing), never below 0."""
+
+    base: int
+    critical: bool
+    successes: int
+    dealt: int
+    reduction: int
+    taken: int
+
+
+class AttackResolved(_Event, frozen=True, kw_only=True, tag="untold-aeons.attack_resolved"):
+    attacker: str
+    target: str
+    weapon: str
+    response: str
+    result: Literal["hit", "miss", "defended", "fought_back", "nothing"]
+    hits: tuple[Hit, ...] = ()
+    struck: str | None = None
+    """Who takes the damage: the target, or the attacker on a Fight Back win."""
+    damage_after: int | None = None
+    prone: tuple[str, ...] = ()
+    """Who ends prone: a Dodge always, a dive for cover (UAE-28, UAE-33, UAE-A20)."""
+    rolls: tuple[RollRecord, ...]
+
+
+class LimitChecked(_Event, frozen=True, kw_only=True, tag="untold-aeons.limit_checked"):
+    """The check above a limit (UAE-16, UAE-18, UAE-21, UAE-23): Toughness for wounds,
+    Intellect for stress, one difficulty die per point over the limit (or twice it)."""
+
+    character: str
+    track: Literal["wounds", "stress"]
+    level: Literal["limit", "twice"]
+    value: int
+    threshold: int
+    difficulty: int
+    passed: bool
+    status_after: Status
+    shaken_after: bool
+    rolls: tuple[RollRecord, ...]
+
+
+class Bled(_Event, frozen=True, kw_only=True, tag="untold-aeons.bled"):
+    """A Severely Injured character loses 1 to bleeding (UAE-22, UAE-A13)."""
+
+    character: str
+    damage_after: int
+
+
+class CheckCalled(_Event, frozen=True, kw_only=True, tag="untold-aeons.check_called"):
+    character: str
+    label: str
+    trait: str
+    knowledge_for: str | None = None
+    difficulty: int
+    behind_screen: bool = False
+
+
+class CheckRolled(_Event, frozen=True, kw_only=True, tag="untold-aeons.check_rolled"):
+    """A called check rolled in the open; the outcome is on the roll record."""
+
+    character: str
+    label: str
+    succeeded: bool
+    rolls: tuple[RollRecord, ...]
+
+
+class SkillDiceRolled(_Event, frozen=True, kw_only=True, tag="untold-aeons.skill_dice_rolled"):
+    """The player's half of a behind-the-screen check: skill dice only, no outcome yet.
+    ``difficulty``: the difficulty dice the Narrator will roll (with karma's +2)."""
+
+    character: str
+    label: str
+    difficulty: int
+    rolls: tuple[RollRecord, ...]
+
+
+class DifficultyRolled(_Event, frozen=True, kw_only=True, tag="untold-aeons.difficulty_rolled"):
+    """The Narrator's difficulty dice behind the screen (UAE-11). The outcome lives only
+    on the roll record (``outcome`` and ``pool``), so it stays secret until revealed."""
+
+    character: str
+    label: str
+    rolls: tuple[RollRecord, ...]
+
+
+class CheckRerolled(_Event, frozen=True, kw_only=True, tag="untold-aeons.check_rerolled"):
+    """A karma reroll: the character's own dice again, the difficulty dice kept."""
+
+    character: str
+    label: str
+    succeeded: bool
+    rolls: tuple[RollRecord, ...]
+
+
+class SanityChecked(_Event, frozen=True, kw_only=True, tag="untold-aeons.sanity_checked"):
+    """UAE-14, UAE-A15, UAE-A16: stress gained = difficulty (+ failures before cancelling
+    on a failure) - hardened level in the category, never below 0."""
+
+    character: str
+    cause: str
+    category: Category
+    difficulty: int
+    succeeded: bool
+    computed: int
+    hardened: int
+    gained: int
+    stress_after: int
+    rolls: tuple[RollRecord, ...]
+
+
+class NotchGained(_Event, frozen=True, kw_only=True, tag="untold-aeons.notch_gained"):
+    """UAE-20: an Advantage on a sanity check while Shaken: a hardened notch."""
+
+    character: str
+    category: Category
+    notches: int
+    level: int
+
+
+class KarmaSpent(_Event, frozen=True, kw_only=True, tag="untold-aeons.karma_spent"):
+    by: str | None
+    pool: Literal["players", "narrator"]
+    use: str
+    target: str | None = None
+    note: str = ""
+    karma_players: int
+    karma_narrator: int
+
+
+class Recovered(_Event, frozen=True, kw_only=True, tag="untold-aeons.recovered"):
+    """UAE-19, UAE-25: the daily check and what it took off."""
+
+    character: str
+    track: Literal["stress", "wounds"]
+    halved: bool
+    amount: int
+    after: int
+    shaken_after: bool
+    rolls: tuple[RollRecord, ...]
+
+
+class Advanced(_Event, frozen=True, kw_only=True, tag="untold-aeons.advanced"):
+    character: str
+    trait: str
+    previous: int
+    value: int
+    cost: int
+    xp_after: int
+    source: str = ""
+
+
+class ValueSet(_Event, frozen=True, kw_only=True, tag="untold-aeons.value_set"):
+    character: str | None
+    field: str
+    value: int
+    previous: int
+    shaken_after: bool | None = None
+    reason: str
+
+
+class ConditionSet(_Event, frozen=True, kw_only=True, tag="untold-aeons.condition_set"):
+    character: str
+    condition: Condition
+    on: bool
+    reason: str
+
+
+class StatusSet(_Event, frozen=True, kw_only=True, tag="untold-aeons.status_set"):
+    character: str
+    status: Status
+    shaken: bool
+    reason: str
+
+
+class EffectRuled(_Event, frozen=True, kw_only=True, tag="untold-aeons.effect_ruled"):
+    character: str
+    effect: str
+    reason: str
+
+
+class EncounterEnded(_Event, frozen=True, kw_only=True, tag="untold-aeons.encounter_ended"):
+    round: int | None
+
+
+Event = (
+    CharacterAdded
+    | DistanceSet
+    | RoundStarted
+    | TurnChosen
+    | TurnsOrdered
+    | Moved
+    | StoodUp
+    | TurnEnded
+    | AttackDeclared
+    | AttackResolved
+    | LimitChecked
+    | Bled
+    | CheckCalled
+    | CheckRolled
+    | SkillDiceRolled
+    | DifficultyRolled
+    | CheckRerolled
+    | SanityChecked
+    | NotchGained
+    | KarmaSpent
+    | Recovered
+    | Advanced
+    | ValueSet
+    | ConditionSet
+    | StatusSet
+    | EffectRuled
+    | EncounterEnded
+)
+
+EVENT_TYPES: tuple[type[Event], ...] = (
+    CharacterAdded,
+    DistanceSet,
+    RoundStarted,
+    TurnChosen,
+    TurnsOrdered,
+    Moved,
+    StoodUp,
+    TurnEnded,
+    AttackDeclared,
+    AttackResolved,
+    LimitChecked,
+    Bled,
+    CheckCalled,
+    CheckRolled,
+    SkillDiceRolled,
+    DifficultyRolled,
+    CheckRerolled,
+    SanityChecked,
+    NotchGained,
+    KarmaSpent,
+    Recovered,
+    Advanced,
+    ValueSet,
+    ConditionSet,
+    StatusSet,
+    EffectRuled,
+    EncounterEnded,
+)

@@ -1,0 +1,138 @@
+"""Pool rolls of Untold Aeons: which dice a character rolls and how they are counted.
+
+The pool is the rating on the sheet (a characteristic, a skill, a standard skill at 1)
+plus or minus labelled dice: -1 while Shaken (UAE-17, UAE-A17), +2 or +2 difficulty
+bought with karma (UAE-A5), Knowledge's 2 penalty dice (UAE-12), Rapid Fire's penalty
+die (UAE-34). At 0 or below it is the untrained single die (UAE-10, UAE-A8). Counting
+is ``service.dice.pool``.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from service.dice import pool
+from service.dice.model import Dice, PoolSummary, RollRecord
+from service.rulesets.untold_aeons.state import Character, State
+
+
+def title(trait: str) -> str:
+    return trait.replace("_", " ").title()
+
+
+class PoolPlan(msgspec.Struct, frozen=True, kw_only=True):
+    """The dice of one roll before it is rolled."""
+
+    skill_dice: int
+    untrained: bool
+    difficulty: int
+    spoken: str
+    karma_successes: int = 0
+    karma_failures: int = 0
+
+
+def plan(
+    state: State,
+    who: Character,
+    trait: str,
+    *,
+    difficulty: int = 0,
+    penalties: tuple[tuple[str, int], ...] = (),
+    label: str | None = None,
+) -> PoolPlan:
+    """The pool ``who`` rolls for ``trait`` against ``difficulty`` dice, with every
+    modifier labelled in the spoken skill ("Firearms 3 -1 Shaken +2 karma")."""
+    rating = who.rating(trait) or 0
+    parts = [f"{label or title(trait)} {rating}"]
+    dice = rating
+    for name, value in penalties:
+        dice -= value
+        parts.append(f"-{value} {name}")
+    if who.shaken:
+        dice -= 1
+        parts.append("-1 Shaken")
+    boost = state.boosts.get(who.id)
+    karma_successes = karma_failures = 0
+    if boost is not None:
+        if state.options.karma_bonus_unit == "dice":
+            if boost.skill:
+                dice += boost.skill
+                parts.append(f"+{boost.skill} karma")
+            difficulty += boost.difficulty
+        else:
+            karma_successes, karma_failures = boost.skill, boost.difficulty
+            if boost.skill:
+                parts.append(f"+{boost.skill} karma successes")
+    untrained = dice <= 0
+    return PoolPlan(
+        skill_dice=1 if untrained else dice,
+        untrained=untrained,
+        difficulty=max(0, difficulty),
+        spoken=" ".join(parts),
+        karma_successes=karma_successes,
+        karma_failures=karma_failures,
+    )
+
+
+def roll(
+    dice: Dice,
+    who: Character,
+    p: PoolPlan,
+    *,
+    purpose: str,
+    opposed: bool = False,
+    skill_only: bool = False,
+) -> RollRecord:
+    """Roll the plan: skill dice then difficulty dice in one record (or only the skill
+    dice, for a behind-the-screen check)."""
+    difficulty = 0 if skill_only else p.difficulty
+    record = dice.roll(pool.notation(p.skill_dice, difficulty), purpose=purpose, roller=who.id)
+    record = pool.mark(
+        record,
+        skill_dice=p.skill_dice,
+        skill=p.spoken,
+        untrained=p.untrained,
+        opposed=opposed or skill_only,
+    )
+    return with_karma_counts(record, p)
+
+
+def with_karma_counts(record: RollRecord, p: PoolPlan) -> RollRecord:
+    """karma_bonus_unit = successes: +2 successes (or failures) on the count."""
+    summary = record.pool
+    if summary is None or not (p.karma_successes or p.karma_failures):
+        return record
+    successes = summary.successes + p.karma_successes
+    failures = summary.failures + p.karma_failures
+    summary = msgspec.structs.replace(
+        summary,
+        successes=successes,
+        failures=failures,
+        net_successes=max(0, successes - failures),
+        net_failures=max(0, failures - successes),
+        succeeded=None if summary.succeeded is None else successes > failures,
+    )
+    return msgspec.structs.replace(
+        record,
+        pool=summary,
+        successes=successes,
+        total=successes - failures,
+        outcome=None if summary.succeeded is None else pool.result_words(summary),
+    )
+
+
+def score(summary: PoolSummary) -> int:
+    """An opposed side's successes, less failures of its own difficulty dice (UAE-A4)."""
+    return max(0, summary.successes - summary.failures)
+
+
+def summary_of(record: RollRecord) -> PoolSummary:
+    assert record.pool is not None
+    return record.pool
+
+
+def over(state: State, value: int, threshold: int) -> bool:
+    """Above a limit, by threshold_compare (UAE-A3)."""
+    if state.options.threshold_compare == "ge":
+        return value >= threshold
+    return value > threshold
