@@ -10,12 +10,13 @@ from typing import Any
 
 from service.codec import EventCodec
 from service.ruleset import Ruleset
-from service.rulesets import aeonis, aeonisk, generic
+from service.rulesets import aeonis, aeonisk, generic, scentfinder
 
 RULESETS: dict[str, Ruleset[Any, Any, Any, Any]] = {
     generic.RULESET.name: generic.RULESET,
     aeonisk.RULESET.name: aeonisk.RULESET,
     aeonis.RULESET.name: aeonis.RULESET,
+    scentfinder.RULESET.name: scentfinder.RULESET,
 }
 
 
