@@ -108,6 +108,11 @@ def act(state: State, command: Act, dice: Dice) -> tuple[ev.Event, ...]:
     ended: list[str] = []
     foreign_ends: list[tuple[str, str]] = []
 
+    if action == "release" and (state.current != who.id or via != "turn"):
+        raise RuleViolation("Release cannot interrupt anyone else (SCF-43)")
+    if action == "cast_spell" and (command.spell is None or command.spell not in who.spells):
+        raise RuleViolation(f"{who.name} has no spell '{command.spell}' on the sheet")
+
     # Who may act now and what it is paid with (SCF-10, SCF-59).
     if via == "turn":
         if state.current != who.id:
@@ -135,8 +140,6 @@ def act(state: State, command: Act, dice: Dice) -> tuple[ev.Event, ...]:
     elif via == "minion":
         if who.minion_of is None or who.minion_of != state.current:
             raise RuleViolation(f"{who.name} only acts with actions its commander grants on their turn (SCF-26)")
-    if action == "release" and state.current != who.id:
-        raise RuleViolation("Release cannot interrupt anyone else (SCF-43)")
     if command.degree is not None and not (
         spec.test or (action == "interact" and command.undetected) or action == "shift"
     ):

@@ -172,7 +172,9 @@ class Table:
         return self
 
     def to_turn(self, ident: str) -> None:
-        """End turns until it is ``ident``'s."""
+        """End turns until ``ident``'s next turn starts (ending theirs if it is on)."""
+        if self.state.current == ident:
+            self.do(EndTurn(combatant=ident))
         for _ in range(20):
             if self.state.current == ident:
                 return
