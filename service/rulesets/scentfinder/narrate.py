@@ -9,6 +9,7 @@ from service.rulesets.scentfinder import events as ev
 from service.rulesets.scentfinder.fields import ACTIONS, CONDITION_WORD, DEGREE_WORD
 from service.rulesets.scentfinder.rules import area_name
 from service.rulesets.scentfinder.state import Condition, State
+from service.rulesets.scentfinder.view import narrate_secret
 
 
 def _name(state: State, ident: str | None) -> str:
@@ -25,6 +26,8 @@ def roll_text(record: RollRecord) -> str:
 
 def condition_text(state: State, bearer: str, c: Condition) -> str:
     word = CONDITION_WORD.get(c.kind, c.kind)
+    if c.kind == "sought":
+        return f"{_name(state, bearer)} has Successfully Sought {area_name(state, c.area)} this turn."
     if c.kind == "affliction":
         word = ("Intense " if c.intense else "basic ") + "affliction" + (f" ({c.note})" if c.note else "")
     what = f"{_name(state, bearer)} is {word}"
@@ -61,6 +64,10 @@ def condition_text(state: State, bearer: str, c: Condition) -> str:
 
 
 def narrate(state: State, event: ev.Event) -> str:
+    """The line for ``event``; while one of its rolls is hidden (a secret GM roll not
+    yet revealed), the players' line from ``view.narrate_secret``."""
+    if any(r.hidden for r in getattr(event, "rolls", ())):
+        return narrate_secret(state, event)
     n = lambda ident: _name(state, ident)  # noqa: E731
     match event:
         case ev.AreaDefined():
@@ -281,7 +288,8 @@ def _resolved(state: State, event: ev.ActionResolved) -> str:
     if event.damage:
         target = state.combatants.get(event.target or event.actor)
         before = target.hp if target else None
-        line += f", {event.damage} damage"
+        if event.effect != f"{event.damage} damage":
+            line += f", {event.damage} damage"
         if event.hp_after is not None:
             line += f" ({n(event.target or event.actor)} {before} -> {event.hp_after} HP)"
     return line + "."
