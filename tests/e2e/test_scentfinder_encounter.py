@@ -60,15 +60,58 @@ async def test_four_rounds_of_scentfinder_over_http(client: Client) -> None:
             area="camp",
         )
     )
-    await gm(_add("tobin", hp=16, weapons={"sword": {"damage": "1d8", "skill": "Might"}}, held=["sword"], area="camp"))
-    await gm(_add("chief", pc=False, side="bandits", hp=18, weapons={"axe": {"damage": "1d10"}}, held=["axe"], area="bridge", phase=3))
-    await gm(_add("thug", pc=False, side="bandits", hp=10, weapons={"club": {"damage": "1d6"}}, held=["club"], area="bridge", phase=3))
+    await gm(
+        _add(
+            "tobin",
+            hp=16,
+            weapons={"sword": {"damage": "1d8", "skill": "Might"}},
+            held=["sword"],
+            area="camp",
+        )
+    )
+    await gm(
+        _add(
+            "chief",
+            pc=False,
+            side="bandits",
+            hp=18,
+            weapons={"axe": {"damage": "1d10"}},
+            held=["axe"],
+            area="bridge",
+            phase=3,
+        )
+    )
+    await gm(
+        _add(
+            "thug",
+            pc=False,
+            side="bandits",
+            hp=10,
+            weapons={"club": {"damage": "1d6"}},
+            held=["club"],
+            area="bridge",
+            phase=3,
+        )
+    )
     bow = {"damage": "1d6", "skill": "Dexterity", "melee": False, "range": 2}
-    await gm(_add("archer", pc=False, side="bandits", hp=8, weapons={"bow": bow}, held=["bow"], area="ridge", phase=4))
+    await gm(
+        _add(
+            "archer",
+            pc=False,
+            side="bandits",
+            hp=8,
+            weapons={"bow": bow},
+            held=["bow"],
+            area="ridge",
+            phase=4,
+        )
+    )
 
     tokens = {}
     for who in ("mara", "tobin"):
-        minted = await client.post(f"/encounters/{eid}/tokens", json={"combatants": [who], "label": who})
+        minted = await client.post(
+            f"/encounters/{eid}/tokens", json={"combatants": [who], "label": who}
+        )
         assert minted.status_code == 201, minted.text
         tokens[who] = bearer(minted.json()["token"])
 
@@ -97,7 +140,9 @@ async def test_four_rounds_of_scentfinder_over_http(client: Client) -> None:
     assert undo.status_code == 200, undo.text
     hit = await gm(_resolve("success"), 5)
     assert hit["events"][0]["data"]["hp_after"] == 13
-    refused = await player("tobin", _act("tobin", "strike", target="thug", weapon="sword"), expect=422)
+    refused = await player(
+        "tobin", _act("tobin", "strike", target="thug", weapon="sword"), expect=422
+    )
     assert "Tobin already attacked with Might this turn" in str(refused)
     await player("tobin", _end("tobin"))
 
@@ -142,7 +187,14 @@ async def test_four_rounds_of_scentfinder_over_http(client: Client) -> None:
     # rolls the Archer's nerve in secret.
     await player("tobin", _act("tobin", "strike", target="thug", weapon="sword"))
     await gm(_resolve("triumph"))
-    await gm({"type": "scentfinder.adjudicate", "reason": "the thug drops", "combatant": "thug", "deaths_door": True})
+    await gm(
+        {
+            "type": "scentfinder.adjudicate",
+            "reason": "the thug drops",
+            "combatant": "thug",
+            "deaths_door": True,
+        }
+    )
     await player("tobin", _end("tobin"))
     await player("mara", _act("mara", "refocus"))
     await gm(_resolve("success"))
@@ -153,7 +205,11 @@ async def test_four_rounds_of_scentfinder_over_http(client: Client) -> None:
     secret = await client.post(
         f"/encounters/{eid}/commands",
         json={
-            "command": {"type": "scentfinder.gm_roll", "label": "the archer's nerve", "notation": "1d20"},
+            "command": {
+                "type": "scentfinder.gm_roll",
+                "label": "the archer's nerve",
+                "notation": "1d20",
+            },
             "hidden": True,
             "manual_dice": [[17]],
         },
@@ -178,10 +234,16 @@ async def test_four_rounds_of_scentfinder_over_http(client: Client) -> None:
     assert game["combatants"]["mara"]["phase"] == 3
 
     # The secret roll: players see neither its total nor its faces.
-    events = (await client.get(f"/encounters/{eid}/events", headers=tokens["tobin"])).json()["events"]
+    events = (await client.get(f"/encounters/{eid}/events", headers=tokens["tobin"])).json()[
+        "events"
+    ]
     rolled = next(e for e in events if e["type"] == "scentfinder.gm_rolled")
-    assert rolled["data"]["rolls"][0]["redacted"] is True and "total" not in rolled["data"]["rolls"][0]
-    player_log = (await client.get(f"/encounters/{eid}/log", headers=tokens["tobin"])).json()["entries"]
+    assert (
+        rolled["data"]["rolls"][0]["redacted"] is True and "total" not in rolled["data"]["rolls"][0]
+    )
+    player_log = (await client.get(f"/encounters/{eid}/log", headers=tokens["tobin"])).json()[
+        "entries"
+    ]
     entry = next(e for e in player_log if e["type"] == "scentfinder.gm_rolled")
     assert "17" not in entry["text"] and "total" not in entry["rolls"][0]
 
@@ -189,15 +251,19 @@ async def test_four_rounds_of_scentfinder_over_http(client: Client) -> None:
     assert response.status_code == 200
     log = response.text
     for line in (
-        "The battlefield has an area: the Rope Bridge, hazardous (REF Save, 1d4); next to the Camp.",
-        "Tobin's Perception for initiative: Triumph (8), acting in phase 1, starting one area away in the Rope Bridge.",
+        "The battlefield has an area: the Rope Bridge, hazardous (REF Save, 1d4); next"
+        " to the Camp.",
+        "Tobin's Perception for initiative: Triumph (8), acting in phase 1, starting one"
+        " area away in the Rope Bridge.",
         "Combat begins! Turn order: Tobin, Mara, Chief, Thug, Archer.",
         "Round 1, phase 1: Tobin's turn, 3 actions and 1 reaction.",
         "Tobin uses Strike on Chief with the sword (Might vs REF), spending 1 action.",
-        "Success for Tobin's Strike: rolled damage - 1d8 [5] = 5 (manual), 5 damage (Chief 18 -> 13 HP).",
+        "Success for Tobin's Strike: rolled damage - 1d8 [5] = 5 (manual), 5 damage"
+        " (Chief 18 -> 13 HP).",
         "Mara delays from phase 2 to phase 3, for the rest of the combat.",
         "The Rope Bridge is hazardous: Mara must make a REF Save against 1d4.",
-        "Mara's REF Save against hazardous terrain: Success, halves the die: 1d4 [3] = 3 (manual), 1 damage, 12 -> 11 HP.",
+        "Mara's REF Save against hazardous terrain: Success, halves the die: 1d4 [3] = 3"
+        " (manual), 1 damage, 12 -> 11 HP.",
         "Thug is under Mara's Binding Vines (2 turns, can be sustained).",
         "Tobin: attacks against Thug Favoured (circumstance, 1 turn, ignores 1 Impairment).",
         "Mara now has 0 FP (Sustain Spell).",

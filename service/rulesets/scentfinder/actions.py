@@ -127,7 +127,9 @@ def act(state: State, command: Act, dice: Dice) -> tuple[ev.Event, ...]:
         elif action != "arrest_fall":
             readied = [c for c in who.conditions if c.kind == "ready" and c.note == action]
             if not readied:
-                raise RuleViolation(f"{who.name} has no Readied {title} to use as a reaction (SCF-41)")
+                raise RuleViolation(
+                    f"{who.name} has no Readied {title} to use as a reaction (SCF-41)"
+                )
             ended.append(readied[0].id)
     elif via == "bonus_reaction":
         bonus = [c for c in who.conditions if c.kind == "bonus_reaction"]
@@ -135,11 +137,14 @@ def act(state: State, command: Act, dice: Dice) -> tuple[ev.Event, ...]:
             raise RuleViolation(f"{who.name} has no bonus reaction (SCF-31)")
         if command.target != bonus[0].against:
             feinter = state.combatants[bonus[0].against or ""].name
-            raise RuleViolation(f"{who.name}'s bonus reaction is only usable against {feinter} (SCF-31)")
+            raise RuleViolation(
+                f"{who.name}'s bonus reaction is only usable against {feinter} (SCF-31)"
+            )
         ended.append(bonus[0].id)
-    elif via == "minion":
-        if who.minion_of is None or who.minion_of != state.current:
-            raise RuleViolation(f"{who.name} only acts with actions its commander grants on their turn (SCF-26)")
+    elif via == "minion" and (who.minion_of is None or who.minion_of != state.current):
+        raise RuleViolation(
+            f"{who.name} only acts with actions its commander grants on their turn (SCF-26)"
+        )
     if command.degree is not None and not (
         spec.test or (action == "interact" and command.undetected) or action == "shift"
     ):
@@ -254,9 +259,7 @@ def act(state: State, command: Act, dice: Dice) -> tuple[ev.Event, ...]:
         fp_spent = who.spells[command.spell or ""].fp
         if who.fp < fp_spent:
             raise RuleViolation(f"{who.name} has {who.fp} FP; {command.spell} costs {fp_spent}")
-    if via == "reaction":
-        cost = 0
-    elif via == "bonus_reaction":
+    if via == "reaction" or via == "bonus_reaction":
         cost = 0
     elif via == "minion":
         if who.granted < cost:
@@ -294,7 +297,9 @@ def act(state: State, command: Act, dice: Dice) -> tuple[ev.Event, ...]:
             raise RuleViolation("Shift calls for no test outside obstacle areas")
         if obstacle_skill is not None:
             skill = obstacle_skill
-    tested = spec.test or obstacle_skill is not None or (action == "interact" and command.undetected)
+    tested = (
+        spec.test or obstacle_skill is not None or (action == "interact" and command.undetected)
+    )
     if action == "interact" and command.undetected:
         skill = "Stealth"
 
@@ -348,7 +353,8 @@ def _requirements(
     here = state.areas.get(who.area or "")
     if action == "flank":
         allies = [
-            c for c in state.combatants.values()
+            c
+            for c in state.combatants.values()
             if c.side == who.side and c.id != who.id and not c.out and c.area == who.area
         ]
         if not allies:
@@ -386,21 +392,27 @@ def _requirements(
             raise RuleViolation("Grapple requires a free hand (SCF-32)")
     elif action == "point_out":
         if not who.has("sought"):
-            raise RuleViolation(f"Point Out requires that {who.name} Successfully Sought this turn (SCF-37)")
+            raise RuleViolation(
+                f"Point Out requires that {who.name} Successfully Sought this turn (SCF-37)"
+            )
     elif action == "raise_a_shield":
         if not who.shield:
             raise RuleViolation(f"{who.name} holds no shield to raise (SCF-39)")
     elif action == "ready":
         readied = command.readied_action
         if readied is None or ACTIONS[readied].cost != 1 or readied == "ready":
-            raise RuleViolation("Ready prepares any [1]-cost action you could take: name one (SCF-41)")
+            raise RuleViolation(
+                "Ready prepares any [1]-cost action you could take: name one (SCF-41)"
+            )
         if command.trigger is None:
             raise RuleViolation("Ready needs a trigger (SCF-41)")
     elif action == "sustain_spell":
         if who.fp < 1:
             raise RuleViolation(f"Sustain Spell costs 1 FP, and {who.name} has none (SCF-50)")
         active = [
-            c for x in state.combatants.values() for c in x.conditions
+            c
+            for x in state.combatants.values()
+            for c in x.conditions
             if c.kind == "spell" and c.source == who.id and c.spell == command.spell
         ]
         if not active:
@@ -419,7 +431,9 @@ def _requirements(
             raise RuleViolation(f"Rally helps an ally, and {target.name} is not one (SCF-40)")
         cond = find_condition(target, command.condition or "")
         if cond.kind != "affliction" or cond.save != "WIL":
-            raise RuleViolation("Rally only helps against an affliction that required a WIL Save (SCF-40)")
+            raise RuleViolation(
+                "Rally only helps against an affliction that required a WIL Save (SCF-40)"
+            )
     elif action == "escape":
         if not (who.has("restrained") or who.has("immobilised")):
             raise RuleViolation(f"{who.name} is neither Restrained nor Immobilised (SCF-30)")
@@ -432,7 +446,8 @@ def _requirements(
     elif action == "release":
         holding = any(
             c.expiry == "held" and c.against == who.id
-            for x in state.combatants.values() for c in x.conditions
+            for x in state.combatants.values()
+            for c in x.conditions
         )
         if command.weapon is None and not holding:
             raise RuleViolation(f"{who.name} has no occupied hand to free (SCF-43)")
@@ -475,14 +490,37 @@ def _untested(b: Builder, ident: str, command: Act) -> None:
     line: str
     if action == "aid" and command.via == "reaction":
         ally = b.who(command.target or "")
-        b.emit(ev.ConditionRemoved(bearer=ident, condition=next(c.id for c in who.conditions if c.kind == "aiding"), reason="Aid used"))
-        b.condition(ally.id, _cond("favoured", expiry="next_roll", source=ident, circumstance=True, scope="the aided roll"))
+        b.emit(
+            ev.ConditionRemoved(
+                bearer=ident,
+                condition=next(c.id for c in who.conditions if c.kind == "aiding"),
+                reason="Aid used",
+            )
+        )
+        b.condition(
+            ally.id,
+            _cond(
+                "favoured",
+                expiry="next_roll",
+                source=ident,
+                circumstance=True,
+                scope="the aided roll",
+            ),
+        )
         line = f"{name} Favours {ally.name}'s roll"
     elif action == "aid":
         b.condition(ident, _cond("aiding", expiry="start_of_turn", source=ident, note=command.note))
         line = f"until {name}'s next turn, a reaction can Favour an ally's roll"
     elif action == "avert_gaze":
-        b.condition(ident, _cond("favoured", expiry="start_of_turn", circumstance=True, scope="Saves against visual effects"))
+        b.condition(
+            ident,
+            _cond(
+                "favoured",
+                expiry="start_of_turn",
+                circumstance=True,
+                scope="Saves against visual effects",
+            ),
+        )
         line = "Saves against visual effects Favoured until next turn"
     elif action == "evade":
         if state.options.evade_until_next_turn:
@@ -494,7 +532,11 @@ def _untested(b: Builder, ident: str, command: Act) -> None:
         _move(b, ident, None, "Evade")
         return
     elif action == "shift":
-        b.emit(ev.ActionResolved(actor=ident, action=action, effect=f"moves to {area_name(state, command.area)}"))
+        b.emit(
+            ev.ActionResolved(
+                actor=ident, action=action, effect=f"moves to {area_name(state, command.area)}"
+            )
+        )
         _move(b, ident, command.area, "Shift")
         return
     elif action == "interact":
@@ -502,7 +544,8 @@ def _untested(b: Builder, ident: str, command: Act) -> None:
     elif action == "point_out":
         spotted = [c for c in who.conditions if c.kind == "spotting"]
         allies = [
-            x for x in state.combatants.values()
+            x
+            for x in state.combatants.values()
             if x.side == who.side and x.id != ident and not x.out
         ]
         for ally in allies:
@@ -515,7 +558,9 @@ def _untested(b: Builder, ident: str, command: Act) -> None:
         line = "benefits from the held shield until next turn"
     elif action == "ready":
         readied = command.readied_action or "strike"
-        b.condition(ident, _cond("ready", expiry="start_of_turn", note=readied, scope=command.trigger))
+        b.condition(
+            ident, _cond("ready", expiry="start_of_turn", note=readied, scope=command.trigger)
+        )
         line = f"{ACTIONS[readied].title} readied as a reaction: {command.trigger}"
     elif action == "release":
         if command.weapon is not None:
@@ -525,22 +570,43 @@ def _untested(b: Builder, ident: str, command: Act) -> None:
             for x in state.combatants.values():
                 for c in x.conditions:
                     if c.expiry == "held" and c.against == ident:
-                        b.emit(ev.ConditionRemoved(bearer=x.id, condition=c.id, reason=f"{name} let go"))
+                        b.emit(
+                            ev.ConditionRemoved(
+                                bearer=x.id, condition=c.id, reason=f"{name} let go"
+                            )
+                        )
             line = "frees a hand and lets go"
     elif action == "sustain_spell":
         b.emit(ev.FpChanged(combatant=ident, fp_after=who.fp - 1, reason="Sustain Spell"))
         for x in state.combatants.values():
             for c in x.conditions:
-                if c.kind == "spell" and c.source == ident and c.spell == command.spell and c.sustainable:
+                if (
+                    c.kind == "spell"
+                    and c.source == ident
+                    and c.spell == command.spell
+                    and c.sustainable
+                ):
                     b.emit(
                         ev.ConditionChanged(
-                            bearer=x.id, condition=c.id, remaining=c.remaining, skips=c.skips + 1,
-                            intense=c.intense, reason="sustained",
+                            bearer=x.id,
+                            condition=c.id,
+                            remaining=c.remaining,
+                            skips=c.skips + 1,
+                            intense=c.intense,
+                            reason="sustained",
                         )
                     )
         line = f"{command.spell}'s effects do not count down at the end of their next turn"
     elif action == "take_cover":
-        b.condition(ident, _cond("favoured", expiry="attack_or_start_of_turn", circumstance=True, scope="REF Saves & Stealth rolls"))
+        b.condition(
+            ident,
+            _cond(
+                "favoured",
+                expiry="attack_or_start_of_turn",
+                circumstance=True,
+                scope="REF Saves & Stealth rolls",
+            ),
+        )
         line = "REF Saves & Stealth rolls Favoured until next turn or an attack"
     else:
         line = "done"
@@ -558,7 +624,9 @@ def resolve(state: State, command: Resolve, dice: Dice) -> tuple[ev.Event, ...]:
     return b.done()
 
 
-def _damage(dice: Dice, notation: str, degree: str, purpose: str, roller: str, fail: int = 1) -> tuple[int, tuple[RollRecord, ...]]:
+def _damage(
+    dice: Dice, notation: str, degree: str, purpose: str, roller: str, fail: int = 1
+) -> tuple[int, tuple[RollRecord, ...]]:
     """Strike and Cast Spell: T maximise, S roll, F 1 damage, B none (SCF-25, SCF-49)."""
     if degree == "triumph":
         return maximum_of(notation), ()
@@ -589,11 +657,22 @@ def outcome(b: Builder, p: Pending, command: Resolve, dice: Dice) -> None:
     word = DEGREE_WORD[degree]
     top = degree in ("triumph", "success")
 
-    def resolved(effect: str, damage: int | None = None, hp_after: int | None = None, rolls: tuple[RollRecord, ...] = ()) -> None:
+    def resolved(
+        effect: str,
+        damage: int | None = None,
+        hp_after: int | None = None,
+        rolls: tuple[RollRecord, ...] = (),
+    ) -> None:
         b.emit(
             ev.ActionResolved(
-                actor=actor.id, action=action, degree=degree, target=p.target, effect=effect,
-                damage=damage, hp_after=hp_after, rolls=rolls,
+                actor=actor.id,
+                action=action,
+                degree=degree,
+                target=p.target,
+                effect=effect,
+                damage=damage,
+                hp_after=hp_after,
+                rolls=rolls,
             )
         )
 
@@ -604,7 +683,9 @@ def outcome(b: Builder, p: Pending, command: Resolve, dice: Dice) -> None:
     if action == "strike":
         assert target is not None
         weapon = actor.weapons[p.weapon or ""]
-        dmg, rolls = _damage(dice, weapon.damage, degree, f"{spec.title} on {target.name} with {p.weapon}", actor.id)
+        dmg, rolls = _damage(
+            dice, weapon.damage, degree, f"{spec.title} on {target.name} with {p.weapon}", actor.id
+        )
         resolved(line, dmg, target.hp - dmg if dmg else None, rolls)
     elif action == "cast_spell":
         spell = actor.spells[p.spell or ""]
@@ -614,12 +695,21 @@ def outcome(b: Builder, p: Pending, command: Resolve, dice: Dice) -> None:
             return
         dmg, rolls = 0, ()
         if spell.damage is not None:
-            dmg, rolls = _damage(dice, spell.damage, degree, f"{p.spell} on {bearer.name}", actor.id)
+            dmg, rolls = _damage(
+                dice, spell.damage, degree, f"{p.spell} on {bearer.name}", actor.id
+            )
         resolved(line, dmg if spell.damage else None, bearer.hp - dmg if dmg else None, rolls)
         turns = {"triumph": 3, "success": 2, "failure": 1}[degree]
         b.condition(
             bearer.id,
-            _cond("spell", remaining=turns, source=actor.id, spell=p.spell, sustainable=top, note=spell.effect),
+            _cond(
+                "spell",
+                remaining=turns,
+                source=actor.id,
+                spell=p.spell,
+                sustainable=top,
+                note=spell.effect,
+            ),
         )
     elif action == "flank":
         assert target is not None
@@ -627,35 +717,55 @@ def outcome(b: Builder, p: Pending, command: Resolve, dice: Dice) -> None:
         if top:
             b.condition(
                 actor.id,
-                _cond("favoured", remaining=1, against=target.id, circumstance=True,
-                      scope=f"attacks against {target.name}",
-                      note="ignores 1 Impairment" if degree == "triumph" else None),
+                _cond(
+                    "favoured",
+                    remaining=1,
+                    against=target.id,
+                    circumstance=True,
+                    scope=f"attacks against {target.name}",
+                    note="ignores 1 Impairment" if degree == "triumph" else None,
+                ),
             )
     elif action == "sneak":
         hiding = [c.id for c in actor.conditions if c.kind == "hiding"]
         moves = True
         stop = degree == "bungle"
         if degree == "failure":
-            pick = _choice(command, ("lose_movement", "stop_hiding"), "Sneak's Failure: lose the movement or stop Hiding")
+            pick = _choice(
+                command,
+                ("lose_movement", "stop_hiding"),
+                "Sneak's Failure: lose the movement or stop Hiding",
+            )
             moves = pick == "stop_hiding"
             stop = moves
-        resolved(line if degree != "failure" else ("stops Hiding" if stop else "loses the movement"))
+        resolved(
+            line if degree != "failure" else ("stops Hiding" if stop else "loses the movement")
+        )
         for hid in hiding if stop else ():
             b.emit(ev.ConditionRemoved(bearer=actor.id, condition=hid, reason="stopped Hiding"))
         if moves:
             for x in state.combatants.values():
                 for c in x.conditions:
                     if c.kind == "spotting" and c.against == actor.id:
-                        b.emit(ev.ConditionRemoved(bearer=x.id, condition=c.id, reason=f"{actor.name} sneaked away"))
+                        b.emit(
+                            ev.ConditionRemoved(
+                                bearer=x.id, condition=c.id, reason=f"{actor.name} sneaked away"
+                            )
+                        )
             if degree == "triumph":
-                b.condition(actor.id, _cond("favoured", remaining=1, circumstance=True, scope="attacks"))
+                b.condition(
+                    actor.id, _cond("favoured", remaining=1, circumstance=True, scope="attacks")
+                )
             _move(b, actor.id, p.area, "Sneak")
     elif action == "shift":
         if top:
             resolved(f"gets through the obstacle to {area_name(state, p.area)}")
             _move(b, actor.id, p.area, "Shift")
         else:
-            resolved("fails to get through the obstacle: the Shift does not happen and the action is spent (SCF-A13)")
+            resolved(
+                "fails to get through the obstacle: the Shift does not happen and the action "
+                "is spent (SCF-A13)"
+            )
     elif action == "interact":
         resolved("unnoticed" if top else "noticed")
     elif action == "administer_first_help":
@@ -663,7 +773,9 @@ def outcome(b: Builder, p: Pending, command: Resolve, dice: Dice) -> None:
         _first_help(b, actor, target, command)
         return
     elif action == "arrest_fall":
-        stops = degree == "success" or (degree == "triumph" and state.options.arrest_fall_triumph_as_success)
+        stops = degree == "success" or (
+            degree == "triumph" and state.options.arrest_fall_triumph_as_success
+        )
         resolved("stops falling, for as long as the method works" if stops else "¤")
     elif action == "command":
         assert target is not None
@@ -672,7 +784,15 @@ def outcome(b: Builder, p: Pending, command: Resolve, dice: Dice) -> None:
             if degree == "triumph" and command.extra_action:
                 if b.who(actor.id).actions < 1:
                     raise RuleViolation(f"{actor.name} has no action left to give a third")
-                b.emit(ev.ActionTaken(actor=actor.id, action="command", cost=1, target=target.id, note="one more action for a third"))
+                b.emit(
+                    ev.ActionTaken(
+                        actor=actor.id,
+                        action="command",
+                        cost=1,
+                        target=target.id,
+                        note="one more action for a third",
+                    )
+                )
                 granted = 3
             resolved(line)
             b.emit(ev.ActionsGranted(minion=target.id, by=actor.id, actions=granted))
@@ -681,9 +801,15 @@ def outcome(b: Builder, p: Pending, command: Resolve, dice: Dice) -> None:
     elif action == "create_a_diversion":
         resolved(line)
         if top:
-            b.condition(actor.id, _cond("obscured", remaining=2 if degree == "triumph" else 1, scope="all senses"))
+            b.condition(
+                actor.id,
+                _cond("obscured", remaining=2 if degree == "triumph" else 1, scope="all senses"),
+            )
         elif degree == "bungle":
-            b.condition(actor.id, _cond("impaired", remaining=2, circumstance=True, scope="Create a Diversion"))
+            b.condition(
+                actor.id,
+                _cond("impaired", remaining=2, circumstance=True, scope="Create a Diversion"),
+            )
     elif action == "disarm":
         assert target is not None
         resolved(line)
@@ -693,7 +819,9 @@ def outcome(b: Builder, p: Pending, command: Resolve, dice: Dice) -> None:
         if degree == "triumph" and theirs:
             b.emit(ev.WeaponDropped(combatant=target.id, weapon=theirs, area=drop_to))
         elif degree == "success" and theirs:
-            b.condition(target.id, _cond("impaired", remaining=1, scope=f"attacks with the {theirs}"))
+            b.condition(
+                target.id, _cond("impaired", remaining=1, scope=f"attacks with the {theirs}")
+            )
         elif degree == "failure" and mine:
             b.condition(actor.id, _cond("impaired", remaining=1, scope=f"attacks with the {mine}"))
         elif degree == "bungle" and mine:
@@ -713,11 +841,30 @@ def outcome(b: Builder, p: Pending, command: Resolve, dice: Dice) -> None:
         assert target is not None
         resolved(line)
         if degree == "triumph":
-            b.condition(target.id, _cond("stunned", remaining=1, against=actor.id, scope=f"{actor.name}'s actions"))
+            b.condition(
+                target.id,
+                _cond("stunned", remaining=1, against=actor.id, scope=f"{actor.name}'s actions"),
+            )
         elif degree == "success":
-            b.condition(target.id, _cond("stunned", expiry="next_action", against=actor.id, scope=f"{actor.name}'s next action"))
+            b.condition(
+                target.id,
+                _cond(
+                    "stunned",
+                    expiry="next_action",
+                    against=actor.id,
+                    scope=f"{actor.name}'s next action",
+                ),
+            )
         elif degree == "bungle":
-            b.condition(target.id, _cond("bonus_reaction", remaining=1, against=actor.id, scope=f"only against {actor.name}"))
+            b.condition(
+                target.id,
+                _cond(
+                    "bonus_reaction",
+                    remaining=1,
+                    against=actor.id,
+                    scope=f"only against {actor.name}",
+                ),
+            )
     elif action == "grapple":
         assert target is not None
         resolved(line)
@@ -728,7 +875,16 @@ def outcome(b: Builder, p: Pending, command: Resolve, dice: Dice) -> None:
         else:
             kinds = ()
         for kind in kinds:
-            b.condition(target.id, _cond(kind, expiry="held", against=actor.id, source=actor.id, scope=f"held by {actor.name}"))
+            b.condition(
+                target.id,
+                _cond(
+                    kind,
+                    expiry="held",
+                    against=actor.id,
+                    source=actor.id,
+                    scope=f"held by {actor.name}",
+                ),
+            )
     elif action == "hide":
         resolved(line)
         if top:
@@ -741,26 +897,44 @@ def outcome(b: Builder, p: Pending, command: Resolve, dice: Dice) -> None:
         assert target is not None
         resolved(line)
         if top:
-            b.condition(target.id, _cond("intimidated", expiry="end_of_turn", against=actor.id,
-                                         note="the Strike is Impaired (circumstance)" if degree == "triumph" else None))
+            b.condition(
+                target.id,
+                _cond(
+                    "intimidated",
+                    expiry="end_of_turn",
+                    against=actor.id,
+                    note="the Strike is Impaired (circumstance)" if degree == "triumph" else None,
+                ),
+            )
         elif degree == "bungle":
             b.condition(actor.id, _cond("impaired", remaining=2, scope="Intimidate"))
     elif action == "knockdown":
         assert target is not None
         resolved(line)
         if degree in ("triumph", "success"):
-            kind = _choice(command, ("immobilised", "staggered"), "Knockdown: Immobilised or Staggered")
+            kind = _choice(
+                command, ("immobilised", "staggered"), "Knockdown: Immobilised or Staggered"
+            )
             b.condition(target.id, _cond(kind, remaining=2, source=actor.id))
         elif degree == "bungle":
-            kind = _choice(command, ("immobilised", "staggered"), "Knockdown's Bungle: Immobilised or Staggered")
+            kind = _choice(
+                command,
+                ("immobilised", "staggered"),
+                "Knockdown's Bungle: Immobilised or Staggered",
+            )
             b.condition(actor.id, _cond(kind, remaining=2))
     elif action == "predict":
         assert target is not None
         resolved(line + (f": {command.note}" if command.note else ""))
         if top:
-            b.condition(target.id, _cond("predicted", remaining=1, against=actor.id, note=command.note))
+            b.condition(
+                target.id, _cond("predicted", remaining=1, against=actor.id, note=command.note)
+            )
         elif degree == "bungle":
-            b.condition(actor.id, _cond("stunned", remaining=2, against=target.id, scope=f"{target.name}'s actions"))
+            b.condition(
+                actor.id,
+                _cond("stunned", remaining=2, against=target.id, scope=f"{target.name}'s actions"),
+            )
     elif action == "rally":
         assert target is not None
         cond = find_condition(target, p.condition or "")
@@ -768,13 +942,39 @@ def outcome(b: Builder, p: Pending, command: Resolve, dice: Dice) -> None:
         if degree == "triumph" or (degree == "success" and not cond.intense):
             b.emit(ev.ConditionRemoved(bearer=target.id, condition=cond.id, reason="rallied"))
         elif degree == "success":
-            b.emit(ev.ConditionChanged(bearer=target.id, condition=cond.id, remaining=cond.remaining, skips=cond.skips, intense=False, reason="downgraded to basic"))
+            b.emit(
+                ev.ConditionChanged(
+                    bearer=target.id,
+                    condition=cond.id,
+                    remaining=cond.remaining,
+                    skips=cond.skips,
+                    intense=False,
+                    reason="downgraded to basic",
+                )
+            )
         elif degree == "bungle":
             pick = _choice(command, ("sustained", "intense"), "Rally's Bungle")
             if pick == "intense":
-                b.emit(ev.ConditionChanged(bearer=target.id, condition=cond.id, remaining=cond.remaining, skips=cond.skips, intense=True, reason="became Intense"))
+                b.emit(
+                    ev.ConditionChanged(
+                        bearer=target.id,
+                        condition=cond.id,
+                        remaining=cond.remaining,
+                        skips=cond.skips,
+                        intense=True,
+                        reason="became Intense",
+                    )
+                )
             else:
-                b.condition(target.id, _cond("sustained", expiry="until_removed", note=cond.id, scope=f"condition {cond.id}"))
+                b.condition(
+                    target.id,
+                    _cond(
+                        "sustained",
+                        expiry="until_removed",
+                        note=cond.id,
+                        scope=f"condition {cond.id}",
+                    ),
+                )
     elif action == "refocus":
         resolved(line)
         gain = {"triumph": 2, "success": 1}.get(degree, 0)
@@ -791,8 +991,16 @@ def outcome(b: Builder, p: Pending, command: Resolve, dice: Dice) -> None:
         if top:
             if degree == "triumph":
                 b.condition(target.id, _cond("perturbed", remaining=1, source=actor.id))
-            b.condition(target.id, _cond("taunted", remaining=1, against=actor.id, circumstance=True,
-                                         scope=f"attacks against anyone but {actor.name} Impaired"))
+            b.condition(
+                target.id,
+                _cond(
+                    "taunted",
+                    remaining=1,
+                    against=actor.id,
+                    circumstance=True,
+                    scope=f"attacks against anyone but {actor.name} Impaired",
+                ),
+            )
         elif degree == "bungle":
             b.condition(actor.id, _cond("impaired", remaining=2, circumstance=True, scope="Taunt"))
     elif action == "seek":
@@ -800,24 +1008,51 @@ def outcome(b: Builder, p: Pending, command: Resolve, dice: Dice) -> None:
         if top:
             b.condition(actor.id, _cond("sought", expiry="end_of_turn", area=p.area))
             for x in state.combatants.values():
-                if x.area == p.area and x.has("hiding") and x.side != actor.side and not actor.has("spotting", x.id):
-                    b.condition(actor.id, _cond("spotting", expiry="until_removed", against=x.id, area=p.area,
-                                                scope=f"can target {x.name}"))
+                if (
+                    x.area == p.area
+                    and x.has("hiding")
+                    and x.side != actor.side
+                    and not actor.has("spotting", x.id)
+                ):
+                    b.condition(
+                        actor.id,
+                        _cond(
+                            "spotting",
+                            expiry="until_removed",
+                            against=x.id,
+                            area=p.area,
+                            scope=f"can target {x.name}",
+                        ),
+                    )
         elif degree == "bungle":
-            b.condition(actor.id, _cond("impaired", remaining=1, circumstance=True, area=p.area,
-                                        scope=f"Seeking in {area_name(state, p.area)}"))
+            b.condition(
+                actor.id,
+                _cond(
+                    "impaired",
+                    remaining=1,
+                    circumstance=True,
+                    area=p.area,
+                    scope=f"Seeking in {area_name(state, p.area)}",
+                ),
+            )
     elif action == "shove":
         assert target is not None
         resolved(line)
         if degree == "triumph":
             b.condition(target.id, _cond("staggered", remaining=2, source=actor.id))
-            pick = _choice(command, ("perturbed", "displaced"), "Shove's Triumph: Perturbed or displaced")
+            pick = _choice(
+                command, ("perturbed", "displaced"), "Shove's Triumph: Perturbed or displaced"
+            )
             if pick == "perturbed":
                 b.condition(target.id, _cond("perturbed", remaining=2, source=actor.id))
             else:
                 _displace(b, target, command)
         elif degree == "success":
-            pick = _choice(command, ("staggered", "displaced"), "Shove's Success: the target chooses Staggered or displaced")
+            pick = _choice(
+                command,
+                ("staggered", "displaced"),
+                "Shove's Success: the target chooses Staggered or displaced",
+            )
             if pick == "staggered":
                 b.condition(target.id, _cond("staggered", remaining=2, source=actor.id))
             else:
@@ -837,7 +1072,16 @@ def outcome(b: Builder, p: Pending, command: Resolve, dice: Dice) -> None:
                 if c.remaining - 2 <= 0:
                     b.emit(ev.ConditionRemoved(bearer=actor.id, condition=c.id, reason="steeled"))
                 else:
-                    b.emit(ev.ConditionChanged(bearer=actor.id, condition=c.id, remaining=c.remaining - 2, skips=c.skips, intense=c.intense, reason="steeled"))
+                    b.emit(
+                        ev.ConditionChanged(
+                            bearer=actor.id,
+                            condition=c.id,
+                            remaining=c.remaining - 2,
+                            skips=c.skips,
+                            intense=c.intense,
+                            reason="steeled",
+                        )
+                    )
     else:  # analyse, disable
         resolved(line + (f": {command.note}" if command.note else ""))
     del word
@@ -853,22 +1097,54 @@ def _adjacent_of(state: State, area: str | None) -> str | None:
 
 
 def _displace(b: Builder, target: Combatant, command: Resolve) -> None:
-    if command.area is None or target.area is None or not adjacent(b.state, target.area, command.area):
+    if (
+        command.area is None
+        or target.area is None
+        or not adjacent(b.state, target.area, command.area)
+    ):
         raise RuleViolation("A displaced target goes to an adjacent area: name it")
-    b.emit(ev.Moved(combatant=target.id, from_area=target.area, to_area=command.area, reason="shoved"))
+    b.emit(
+        ev.Moved(combatant=target.id, from_area=target.area, to_area=command.area, reason="shoved")
+    )
 
 
 def _first_help(b: Builder, actor: Combatant, target: Combatant, command: Resolve) -> None:
     """SCF-20: Death's Door first, otherwise the instances of persistent damage."""
     degree = command.degree
-    line = ACTIONS["administer_first_help"].lines[("triumph", "success", "failure", "bungle").index(degree)]
-    b.emit(ev.ActionResolved(actor=actor.id, action="administer_first_help", degree=degree, target=target.id, effect=line))
+    line = ACTIONS["administer_first_help"].lines[
+        ("triumph", "success", "failure", "bungle").index(degree)
+    ]
+    b.emit(
+        ev.ActionResolved(
+            actor=actor.id,
+            action="administer_first_help",
+            degree=degree,
+            target=target.id,
+            effect=line,
+        )
+    )
     if target.deaths_door:
         if degree in ("triumph", "success"):
             hp = 5 if degree == "triumph" else 1
-            b.emit(ev.DeathsDoorChanged(combatant=target.id, deaths_door=False, hp_after=hp, dd_action_loss=0, reason="First Help"))
+            b.emit(
+                ev.DeathsDoorChanged(
+                    combatant=target.id,
+                    deaths_door=False,
+                    hp_after=hp,
+                    dd_action_loss=0,
+                    reason="First Help",
+                )
+            )
         elif degree == "bungle":
-            b.emit(ev.DeathsDoorChanged(combatant=target.id, deaths_door=True, hp_after=target.hp, dd_action_loss=min(3, target.dd_action_loss + 1), reason="a bungled First Help"))
+            b.emit(
+                ev.DeathsDoorChanged(
+                    combatant=target.id,
+                    deaths_door=True,
+                    hp_after=target.hp,
+                    dd_action_loss=min(3, target.dd_action_loss + 1),
+                    reason="a bungled First Help",
+                )
+            )
         return
     values = list(target.persistent)
     picks = command.instances or ((0, 1) if command.choice == "halve_two" else (0,))
@@ -876,7 +1152,9 @@ def _first_help(b: Builder, actor: Combatant, target: Combatant, command: Resolv
         if i >= len(values):
             raise RuleViolation(f"{target.name} has no persistent damage instance #{i}")
     if degree == "triumph":
-        pick = _choice(command, ("zero", "halve_two"), "First Help's Triumph: one instance to 0 or two halved")
+        pick = _choice(
+            command, ("zero", "halve_two"), "First Help's Triumph: one instance to 0 or two halved"
+        )
         if pick == "zero":
             values[picks[0]] = 0
         else:
@@ -890,7 +1168,13 @@ def _first_help(b: Builder, actor: Combatant, target: Combatant, command: Resolv
         values[picks[0]] += 1
     else:
         return
-    b.emit(ev.PersistentChanged(combatant=target.id, persistent_after=tuple(v for v in values if v > 0), reason="First Help"))
+    b.emit(
+        ev.PersistentChanged(
+            combatant=target.id,
+            persistent_after=tuple(v for v in values if v > 0),
+            reason="First Help",
+        )
+    )
 
 
 def save(state: State, command: Save, dice: Dice) -> tuple[ev.Event, ...]:
@@ -902,7 +1186,9 @@ def save(state: State, command: Save, dice: Dice) -> tuple[ev.Event, ...]:
     if p is not None and p.kind == "hazard" and p.actor == who.id:
         assert p.save is not None and p.die is not None
         if command.save is not None and command.save != p.save:
-            raise RuleViolation(f"The hazard of {area_name(state, p.area)} calls for a {p.save} Save")
+            raise RuleViolation(
+                f"The hazard of {area_name(state, p.area)} calls for a {p.save} Save"
+            )
         purpose = f"hazard in {area_name(state, p.area)} ({p.save} Save)"
         if degree == "triumph":
             dmg = 0
@@ -914,8 +1200,14 @@ def save(state: State, command: Save, dice: Dice) -> tuple[ev.Event, ...]:
             rolls = (replace(record, outcome="halved" if degree == "success" else "rolled"),)
         return (
             ev.SaveMade(
-                combatant=who.id, save=p.save, degree=degree, label="hazardous terrain",
-                hazard_area=p.area, damage=dmg, hp_after=who.hp - dmg, rolls=rolls,
+                combatant=who.id,
+                save=p.save,
+                degree=degree,
+                label="hazardous terrain",
+                hazard_area=p.area,
+                damage=dmg,
+                hp_after=who.hp - dmg,
+                rolls=rolls,
             ),
         )
     no_pending(state)
@@ -926,14 +1218,21 @@ def save(state: State, command: Save, dice: Dice) -> tuple[ev.Event, ...]:
         if degree == "success":
             dmg = 1
         elif degree == "failure":
-            record = dice.roll(command.damage, purpose=f"{command.label} ({command.save} Save)", roller=who.id)
+            record = dice.roll(
+                command.damage, purpose=f"{command.label} ({command.save} Save)", roller=who.id
+            )
             dmg = record.total
             rolls = (replace(record, outcome="rolled"),)
         elif degree == "bungle":
             dmg = maximum_of(command.damage)
     return (
         ev.SaveMade(
-            combatant=who.id, save=command.save, degree=degree, label=command.label,
-            damage=dmg, hp_after=who.hp - dmg, rolls=rolls,
+            combatant=who.id,
+            save=command.save,
+            degree=degree,
+            label=command.label,
+            damage=dmg,
+            hp_after=who.hp - dmg,
+            rolls=rolls,
         ),
     )

@@ -205,7 +205,9 @@ class Adjudicate(_Command, frozen=True, kw_only=True, tag="scentfinder.adjudicat
     fp: Annotated[int, Meta(ge=0, le=1000)] | None = None
     deaths_door: bool | None = None
     dd_action_loss: Annotated[int, Meta(ge=0, le=3)] | None = None
-    persistent: Annotated[tuple[Annotated[int, Meta(ge=1, le=1000)], ...], Meta(max_length=10)] | None = None
+    persistent: (
+        Annotated[tuple[Annotated[int, Meta(ge=1, le=1000)], ...], Meta(max_length=10)] | None
+    ) = None
     area: Id | None = None
     add_condition: ConditionSpec | None = None
     remove_condition: Id | None = None

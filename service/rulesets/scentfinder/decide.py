@@ -29,9 +29,9 @@ from service.rulesets.scentfinder.commands import (
     Resolve,
     Save,
 )
+from service.rulesets.scentfinder.events import Tick
 from service.rulesets.scentfinder.fields import PHASE_OF, maximum_of
 from service.rulesets.scentfinder.rules import Builder, adjacent, area_name, combatant, next_up
-from service.rulesets.scentfinder.events import Tick
 from service.rulesets.scentfinder.state import Condition, State
 
 
@@ -138,7 +138,7 @@ def _add_combatant(state: State, command: AddCombatant) -> tuple[ev.Event, ...]:
             max_hp=command.max_hp or max(command.hp, 1),
             fp=command.fp,
             max_fp=command.max_fp if command.max_fp is not None else command.fp,
-            saves=dict(command.saves),
+            saves={str(k): v for k, v in command.saves.items()},
             skills=command.skills,
             weapons=dict(command.weapons),
             held=command.held,
@@ -169,7 +169,9 @@ def _initiative(state: State, command: Initiative) -> tuple[ev.Event, ...]:
             out.append(ev.InitiativeSet(combatant=who.id, phase=entry.phase))
             continue
         if state.stage != "setup" and who.had_turn:
-            raise RuleViolation(f"{who.name} already rolled initiative; it is rolled once (SCF-A12)")
+            raise RuleViolation(
+                f"{who.name} already rolled initiative; it is rolled once (SCF-A12)"
+            )
         if entry.degree is None or entry.phase is not None:
             raise RuleViolation(
                 f"{who.name}'s initiative is a test: the GM enters its degree (and value), "

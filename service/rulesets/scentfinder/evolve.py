@@ -252,5 +252,15 @@ def evolve(state: State, event: ev.Event) -> State:
 
 
 _ATTACKS = frozenset(
-    {"analyse", "cast_spell", "disarm", "grapple", "intimidate", "knockdown", "shove", "strike", "taunt"}
+    {
+        "analyse",
+        "cast_spell",
+        "disarm",
+        "grapple",
+        "intimidate",
+        "knockdown",
+        "shove",
+        "strike",
+        "taunt",
+    }
 )

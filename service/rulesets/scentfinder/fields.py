@@ -238,7 +238,12 @@ ACTIONS: dict[str, ActionSpec] = {
         test=True,
         skills=("Charm", "Intimidation", "Nature"),
         target="ally",
-        lines=("the minion gains 2 actions (3 for one more action)", "the minion gains 2 actions", NONE, NONE),
+        lines=(
+            "the minion gains 2 actions (3 for one more action)",
+            "the minion gains 2 actions",
+            NONE,
+            NONE,
+        ),
     ),
     "create_a_diversion": ActionSpec(
         "Create a Diversion",
@@ -259,7 +264,12 @@ ACTIONS: dict[str, ActionSpec] = {
         ("manipulate", "melee"),
         test=True,
         skills=(),
-        lines=("2 steps towards disabling the device", "1 step towards disabling the device", NONE, "a hostile effect of the device (GM)"),
+        lines=(
+            "2 steps towards disabling the device",
+            "1 step towards disabling the device",
+            NONE,
+            "a hostile effect of the device (GM)",
+        ),
     ),
     "disarm": ActionSpec(
         "Disarm",
@@ -432,7 +442,8 @@ ACTIONS: dict[str, ActionSpec] = {
         vs="VIG",
         target="enemy",
         lines=(
-            "the target is Staggered (2 turns) and Perturbed (2 turns) or pushed to an adjacent area",
+            "the target is Staggered (2 turns) and Perturbed (2 turns) or pushed to an "
+            "adjacent area",
             "the target is Staggered (2 turns) or pushed to an adjacent area (its choice)",
             NONE,
             "the shover is Staggered for 2 turns",
@@ -494,7 +505,14 @@ ACTIONS: dict[str, ActionSpec] = {
 }
 
 MOVE_ACTIONS = frozenset(n for n, s in ACTIONS.items() if "move" in s.traits and n != "arrest_fall")
-ATTACK_SKILL_FIXED = {"disarm": "Dexterity", "grapple": "Might", "intimidate": "Intimidation", "knockdown": "Might", "shove": "Might", "taunt": "Charm"}
+ATTACK_SKILL_FIXED = {
+    "disarm": "Dexterity",
+    "grapple": "Might",
+    "intimidate": "Intimidation",
+    "knockdown": "Might",
+    "shove": "Might",
+    "taunt": "Charm",
+}
 
 _NOTATION = re.compile(r"^([1-9][0-9]?)d([1-9][0-9]{0,2})([+-][0-9]{1,3})?$")
 

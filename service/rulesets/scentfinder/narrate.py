@@ -27,9 +27,15 @@ def roll_text(record: RollRecord) -> str:
 def condition_text(state: State, bearer: str, c: Condition) -> str:
     word = CONDITION_WORD.get(c.kind, c.kind)
     if c.kind == "sought":
-        return f"{_name(state, bearer)} has Successfully Sought {area_name(state, c.area)} this turn."
+        return (
+            f"{_name(state, bearer)} has Successfully Sought {area_name(state, c.area)} this turn."
+        )
     if c.kind == "affliction":
-        word = ("Intense " if c.intense else "basic ") + "affliction" + (f" ({c.note})" if c.note else "")
+        word = (
+            ("Intense " if c.intense else "basic ")
+            + "affliction"
+            + (f" ({c.note})" if c.note else "")
+        )
     what = f"{_name(state, bearer)} is {word}"
     if c.kind == "spell":
         what = f"{_name(state, bearer)} is under {_name(state, c.source)}'s {c.spell}"
@@ -68,7 +74,10 @@ def narrate(state: State, event: ev.Event) -> str:
     yet revealed), the players' line from ``view.narrate_secret``."""
     if any(r.hidden for r in getattr(event, "rolls", ())):
         return narrate_secret(state, event)
-    n = lambda ident: _name(state, ident)  # noqa: E731
+
+    def n(ident: str | None) -> str:
+        return _name(state, ident)
+
     match event:
         case ev.AreaDefined():
             traits = []
@@ -77,7 +86,11 @@ def narrate(state: State, event: ev.Event) -> str:
             if event.hazard:
                 traits.append(f"hazardous ({event.hazard.save} Save, {event.hazard.die})")
             if event.obstacle:
-                mod = "" if event.obstacle.modifier == "none" else f", {event.obstacle.modifier.title()}"
+                mod = (
+                    ""
+                    if event.obstacle.modifier == "none"
+                    else f", {event.obstacle.modifier.title()}"
+                )
                 traits.append(f"an obstacle ({event.obstacle.skill}{mod})")
             if event.uneven:
                 traits.append("uneven ground")
@@ -90,11 +103,16 @@ def narrate(state: State, event: ev.Event) -> str:
                 line += "; next to " + ", ".join(area_name(state, a) for a in event.adjacent)
             return line + "."
         case ev.CombatantAdded():
-            kind = "" if event.pc else (" (NPC" + (f", acts in phase {event.phase}" if event.phase else "") + ")")
+            kind = (
+                ""
+                if event.pc
+                else (" (NPC" + (f", acts in phase {event.phase}" if event.phase else "") + ")")
+            )
             if event.minion_of:
                 kind = f" ({n(event.minion_of)}'s minion)"
             fp = f", {event.fp} FP" if event.max_fp else ""
-            return f"{event.name}{kind} takes the field in {area_name(state, event.area)}: {event.hp} HP{fp}."
+            where = area_name(state, event.area)
+            return f"{event.name}{kind} takes the field in {where}: {event.hp} HP{fp}."
         case ev.CombatantRemoved():
             return f"{n(event.combatant)} leaves the fight."
         case ev.InitiativeSet():
@@ -126,7 +144,8 @@ def narrate(state: State, event: ev.Event) -> str:
         case ev.PhaseReordered():
             return (
                 f"The players of phase {event.phase} agree on their order: "
-                + ", ".join(n(i) for i in event.order) + "."
+                + ", ".join(n(i) for i in event.order)
+                + "."
             )
         case ev.ActionTaken():
             return _taken(state, event)
@@ -136,18 +155,38 @@ def narrate(state: State, event: ev.Event) -> str:
             return condition_text(state, event.bearer, event.condition)
         case ev.ConditionRemoved():
             who = state.combatants.get(event.bearer)
-            found = next((c for c in who.conditions if c.id == event.condition), None) if who else None
+            found = (
+                next((c for c in who.conditions if c.id == event.condition), None) if who else None
+            )
             word = CONDITION_WORD.get(found.kind, "affected") if found else event.condition
             if found and found.kind in ("favoured", "impaired") and found.scope:
                 return f"{n(event.bearer)}: {found.scope} no longer {word} ({event.reason})."
             return f"{n(event.bearer)} is no longer {word} ({event.reason})."
         case ev.ConditionChanged():
             who = state.combatants.get(event.bearer)
-            found = next((c for c in who.conditions if c.id == event.condition), None) if who else None
+            found = (
+                next((c for c in who.conditions if c.id == event.condition), None) if who else None
+            )
             word = CONDITION_WORD.get(found.kind, "affected") if found else event.condition
-            left = f"{event.remaining} turn{'s' if event.remaining != 1 else ''} left" if event.remaining is not None else ""
-            extra = [x for x in (left, "Intense" if event.intense else "", f"skips {event.skips} count-down" if event.skips else "") if x]
-            return f"{n(event.bearer)}'s {word}: " + ", ".join(extra or ["changed"]) + f" ({event.reason})."
+            left = (
+                f"{event.remaining} turn{'s' if event.remaining != 1 else ''} left"
+                if event.remaining is not None
+                else ""
+            )
+            extra = [
+                x
+                for x in (
+                    left,
+                    "Intense" if event.intense else "",
+                    f"skips {event.skips} count-down" if event.skips else "",
+                )
+                if x
+            ]
+            return (
+                f"{n(event.bearer)}'s {word}: "
+                + ", ".join(extra or ["changed"])
+                + f" ({event.reason})."
+            )
         case ev.Moved():
             line = (
                 f"{n(event.combatant)} moves from {area_name(state, event.from_area)} to "
@@ -185,11 +224,18 @@ def narrate(state: State, event: ev.Event) -> str:
             if event.persistent_damage:
                 who = state.combatants.get(event.combatant)
                 hp = who.hp if who else event.hp_after + event.persistent_damage
-                parts.append(f"{event.persistent_damage} persistent damage ({hp} -> {event.hp_after} HP)")
+                parts.append(
+                    f"{event.persistent_damage} persistent damage ({hp} -> {event.hp_after} HP)"
+                )
             who = state.combatants.get(event.combatant)
-            words = {c.id: CONDITION_WORD.get(c.kind, c.kind) for c in who.conditions} if who else {}
+            words = (
+                {c.id: CONDITION_WORD.get(c.kind, c.kind) for c in who.conditions} if who else {}
+            )
             for t in event.ticked:
-                parts.append(f"{words.get(t.condition, t.condition)} {t.remaining} turn{'s' if t.remaining != 1 else ''} left")
+                parts.append(
+                    f"{words.get(t.condition, t.condition)} {t.remaining} "
+                    f"turn{'s' if t.remaining != 1 else ''} left"
+                )
             for s in event.skipped:
                 parts.append(f"{words.get(s, s)} sustained, no count-down")
             for d in event.dissipated:
@@ -197,7 +243,8 @@ def narrate(state: State, event: ev.Event) -> str:
             line = f"{n(event.combatant)} ends their turn"
             return line + (": " + "; ".join(parts) if parts else "") + "."
         case ev.WeaponDropped():
-            return f"{n(event.combatant)}'s {event.weapon} falls to the ground in {area_name(state, event.area)}."
+            where = area_name(state, event.area)
+            return f"{n(event.combatant)}'s {event.weapon} falls to the ground in {where}."
         case ev.FpChanged():
             return f"{n(event.combatant)} now has {event.fp_after} FP ({event.reason})."
         case ev.PersistentChanged():
@@ -205,10 +252,19 @@ def narrate(state: State, event: ev.Event) -> str:
             return f"{n(event.combatant)}'s persistent damage is now {values} ({event.reason})."
         case ev.DeathsDoorChanged():
             if event.deaths_door:
-                return f"{n(event.combatant)} stays at Death's Door and will regain {event.dd_action_loss} fewer action(s) per turn ({event.reason})."
-            return f"{n(event.combatant)} is out of Death's Door at {event.hp_after} HP ({event.reason})."
+                return (
+                    f"{n(event.combatant)} stays at Death's Door and will regain "
+                    f"{event.dd_action_loss} fewer action(s) per turn ({event.reason})."
+                )
+            return (
+                f"{n(event.combatant)} is out of Death's Door at {event.hp_after} HP "
+                f"({event.reason})."
+            )
         case ev.ActionsGranted():
-            return f"{n(event.minion)} gains {event.actions} actions to spend during {n(event.by)}'s turn."
+            return (
+                f"{n(event.minion)} gains {event.actions} actions to spend during "
+                f"{n(event.by)}'s turn."
+            )
         case ev.Ruling():
             changes = []
             if event.hp is not None:
@@ -220,17 +276,25 @@ def narrate(state: State, event: ev.Event) -> str:
             if event.dd_action_loss is not None:
                 changes.append(f"{event.dd_action_loss} fewer regained action(s)")
             if event.persistent is not None:
-                changes.append("persistent damage " + (", ".join(map(str, event.persistent)) or "none"))
+                changes.append(
+                    "persistent damage " + (", ".join(map(str, event.persistent)) or "none")
+                )
             if event.area is not None:
                 changes.append(f"now in {area_name(state, event.area)}")
             if event.condition_added is not None:
-                changes.append(condition_text(state, event.combatant or "", event.condition_added).rstrip("."))
+                changes.append(
+                    condition_text(state, event.combatant or "", event.condition_added).rstrip(".")
+                )
             if event.condition_removed is not None:
                 changes.append(f"condition {event.condition_removed} removed")
-            who = f" {n(event.combatant)}:" if event.combatant else ""
-            return f"GM ruling ({event.reason}):{who} " + ("; ".join(changes) or "so noted") + "."
+            whom = f" {n(event.combatant)}:" if event.combatant else ""
+            return f"GM ruling ({event.reason}):{whom} " + ("; ".join(changes) or "so noted") + "."
         case ev.GmRolled():
-            return f"The GM rolls for {event.label}: " + "; ".join(roll_text(r) for r in event.rolls) + "."
+            return (
+                f"The GM rolls for {event.label}: "
+                + "; ".join(roll_text(r) for r in event.rolls)
+                + "."
+            )
         case ev.CombatEnded():
             return f"The fight ends in round {event.round}."
         case _:
@@ -238,11 +302,16 @@ def narrate(state: State, event: ev.Event) -> str:
 
 
 def _taken(state: State, event: ev.ActionTaken) -> str:
-    n = lambda ident: _name(state, ident)  # noqa: E731
+    def n(ident: str | None) -> str:
+        return _name(state, ident)
+
     spec = ACTIONS.get(event.action)
     title = spec.title if spec else event.action
     if event.action == "command" and not event.pending and event.note:
-        return f"{n(event.actor)} spends one more action on Command: {n(event.target)} will get a third action."
+        return (
+            f"{n(event.actor)} spends one more action on Command: {n(event.target)} will "
+            "get a third action."
+        )
     what = title
     if event.action == "cast_spell":
         what = f"Cast Spell: {event.spell}"
@@ -277,7 +346,9 @@ def _taken(state: State, event: ev.ActionTaken) -> str:
 
 
 def _resolved(state: State, event: ev.ActionResolved) -> str:
-    n = lambda ident: _name(state, ident)  # noqa: E731
+    def n(ident: str | None) -> str:
+        return _name(state, ident)
+
     spec = ACTIONS.get(event.action)
     title = spec.title if spec else event.action
     if event.degree is None:

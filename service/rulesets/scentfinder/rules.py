@@ -50,7 +50,7 @@ def distance(state: State, a: str | None, b: str | None) -> int:
         nxt = []
         for x in frontier:
             for p, q in state.links:
-                for y in ((q,) if p == x else (p,) if q == x else ()):
+                for y in (q,) if p == x else (p,) if q == x else ():
                     if y not in seen:
                         seen.add(y)
                         nxt.append(y)
@@ -70,7 +70,9 @@ def order_key(state: State, who: Combatant) -> tuple[int, int, int, int, int]:
 def turn_order(state: State) -> list[Combatant]:
     """Everyone who takes turns, in order; minions have no turn of their own (SCF-A22)."""
     people = [
-        c for c in state.combatants.values() if not c.out and c.phase is not None and c.minion_of is None
+        c
+        for c in state.combatants.values()
+        if not c.out and c.phase is not None and c.minion_of is None
     ]
     return sorted(people, key=lambda c: order_key(state, c))
 

@@ -57,9 +57,13 @@ def narrate_secret(state: State, event: ev.Event) -> str:
             on = f" on {_name(state, event.target)}" if event.target else ""
             return f"The GM rolls in secret for {_name(state, event.actor)}'s {title}{on}."
         case ev.SaveMade():
-            return f"The GM rolls in secret for {_name(state, event.combatant)}'s {event.save} Save against {event.label}."
+            return (
+                f"The GM rolls in secret for {_name(state, event.combatant)}'s {event.save} "
+                f"Save against {event.label}."
+            )
         case ev.HazardTriggered():
-            return f"{_name(state, event.combatant)} must Save against the hazard of {area_name(state, event.area)}."
+            where = area_name(state, event.area)
+            return f"{_name(state, event.combatant)} must Save against the hazard of {where}."
         case ev.GmRolled():
             return f"The GM rolls in secret for {event.label}."
         case ev.ConditionAdded() | ev.ConditionRemoved() | ev.ConditionChanged():
@@ -131,7 +135,9 @@ def player_state(state: State, audience: Audience) -> PlayerState:
         PlayerArea(
             id=a.id,
             name=a.name,
-            adjacent=tuple(sorted({q if p == a.id else p for p, q in state.links if a.id in (p, q)})),
+            adjacent=tuple(
+                sorted({q if p == a.id else p for p, q in state.links if a.id in (p, q)})
+            ),
             difficult=a.difficult,
             hazardous=a.hazard is not None,
             obstacle=a.obstacle.skill if a.obstacle else None,
@@ -153,10 +159,19 @@ def player_state(state: State, audience: Audience) -> PlayerState:
             actions=c.actions,
             reaction=c.reaction,
             conditions=tuple(
-                PlayerCondition(id=x.id, kind=x.kind, against=x.against, scope=x.scope, remaining=x.remaining, expiry=x.expiry)
+                PlayerCondition(
+                    id=x.id,
+                    kind=x.kind,
+                    against=x.against,
+                    scope=x.scope,
+                    remaining=x.remaining,
+                    expiry=x.expiry,
+                )
                 for x in c.conditions
             ),
-            staggered_by_terrain=bool(state.areas.get(c.area or "") and state.areas[c.area or ""].uneven),
+            staggered_by_terrain=bool(
+                state.areas.get(c.area or "") and state.areas[c.area or ""].uneven
+            ),
             deaths_door=c.deaths_door,
             out=c.out,
         )
@@ -164,7 +179,14 @@ def player_state(state: State, audience: Audience) -> PlayerState:
     )
     pending = None
     if state.pending is not None:
-        pending = PlayerPending(actor=state.pending.actor, action=state.pending.action, target=state.pending.target)
+        pending = PlayerPending(
+            actor=state.pending.actor, action=state.pending.action, target=state.pending.target
+        )
     return PlayerState(
-        stage=state.stage, round=state.round, current=state.current, areas=areas, combatants=people, pending=pending
+        stage=state.stage,
+        round=state.round,
+        current=state.current,
+        areas=areas,
+        combatants=people,
+        pending=pending,
     )

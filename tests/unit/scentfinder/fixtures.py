@@ -31,8 +31,15 @@ AREAS = (
     DefineArea(id="melee", name="the Melee", adjacent=("rear",)),
     DefineArea(id="front", name="the Front", adjacent=("melee",), cover=True),
     DefineArea(id="mud", name="the Mud", adjacent=("melee",), difficult=True),
-    DefineArea(id="lava", name="the Lava", adjacent=("melee",), hazard=Hazard(save="REF", die="1d6")),
-    DefineArea(id="beams", name="the Beams", adjacent=("melee", "front"), obstacle=Obstacle(skill="Agility")),
+    DefineArea(
+        id="lava", name="the Lava", adjacent=("melee",), hazard=Hazard(save="REF", die="1d6")
+    ),
+    DefineArea(
+        id="beams",
+        name="the Beams",
+        adjacent=("melee", "front"),
+        obstacle=Obstacle(skill="Agility"),
+    ),
     DefineArea(id="rubble", name="the Rubble", adjacent=("rear",), uneven=True),
 )
 
@@ -104,7 +111,14 @@ def ogre(**changes: Any) -> AddCombatant:
 
 def golem(**changes: Any) -> AddCombatant:
     command = AddCombatant(
-        id="golem", name="Golem", pc=False, side="foes", sentient=False, hp=30, area="melee", phase=4
+        id="golem",
+        name="Golem",
+        pc=False,
+        side="foes",
+        sentient=False,
+        hp=30,
+        area="melee",
+        phase=4,
     )
     return replace(command, **changes)
 
@@ -158,7 +172,9 @@ class Table:
     def who(self, ident: str) -> Any:
         return self.state.combatants[ident]
 
-    def setup(self, *people: AddCombatant, initiative: Sequence[InitiativeEntry] | None = None) -> Table:
+    def setup(
+        self, *people: AddCombatant, initiative: Sequence[InitiativeEntry] | None = None
+    ) -> Table:
         for area in AREAS:
             self.do(area)
         for person in people or (alice(), bob(), goblin(), ogre()):

@@ -62,7 +62,11 @@ def test_scf_13_flank_needs_an_ally_and_favours_attacks_on_the_target() -> None:
     assert isinstance(added, ev.ConditionAdded)
     c = added.condition
     assert (c.kind, c.against, c.remaining, c.circumstance, c.note) == (
-        "favoured", "goblin", 1, True, "ignores 1 Impairment"
+        "favoured",
+        "goblin",
+        1,
+        True,
+        "ignores 1 Impairment",
     )
     events = table.do(act("bob", "flank", target="goblin", degree="success"))
     assert isinstance(events[-1], ev.ConditionAdded) and events[-1].condition.note is None
@@ -74,7 +78,10 @@ def test_scf_13_flank_refused_without_an_ally_in_the_area() -> None:
     table = fight()
     table.do(act("bob", "shift", area="rear"))
     table.do(EndTurn(combatant="bob"))
-    table.refuse(act("alice", "flank", target="goblin"), "Flank requires sharing an area with at least one ally")
+    table.refuse(
+        act("alice", "flank", target="goblin"),
+        "Flank requires sharing an area with at least one ally",
+    )
 
 
 def test_scf_14_shift_to_an_adjacent_area_only() -> None:
@@ -88,7 +95,9 @@ def test_scf_14_shift_to_an_adjacent_area_only() -> None:
 def test_scf_15_sneak_requires_hiding_and_its_four_lines() -> None:
     table = fight()
     table.refuse(act("bob", "sneak", area="rear"), "Sneak requires Hiding, and Bob is not Hiding")
-    table.refuse(act("bob", "hide", degree="success"), "Hide requires some potential cover or obscurement")
+    table.refuse(
+        act("bob", "hide", degree="success"), "Hide requires some potential cover or obscurement"
+    )
 
 
 def test_scf_15_sneak_lines() -> None:
@@ -101,7 +110,9 @@ def test_scf_15_sneak_lines() -> None:
     assert table.who("bob").area == "rear" and table.who("bob").has("hiding")
     table.do(EndTurn(combatant="bob"))
     table.to_turn("bob")
-    table.refuse(act("bob", "sneak", area="melee", degree="failure"), "lose the movement or stop Hiding")
+    table.refuse(
+        act("bob", "sneak", area="melee", degree="failure"), "lose the movement or stop Hiding"
+    )
     table.do(act("bob", "sneak", area="melee", degree="failure", choice="lose_movement"))
     assert table.who("bob").area == "rear" and table.who("bob").has("hiding")
 
@@ -122,7 +133,10 @@ def test_scf_16_a13_difficult_terrain_costs_one_more_action_once() -> None:
     events = table.do(act("bob", "shift", area="mud"))
     assert isinstance(events[0], ev.ActionTaken) and events[0].cost == 2
     assert events[0].surcharges == ("difficult terrain",)
-    table.refuse(act("bob", "shift", area="melee"), "Bob has 1 action left; Shift costs \\[2\\] \\(difficult terrain\\)")
+    table.refuse(
+        act("bob", "shift", area="melee"),
+        "Bob has 1 action left; Shift costs \\[2\\] \\(difficult terrain\\)",
+    )
     table.refuse(act("bob", "evade"), "Evade costs \\[2\\]")
 
 
@@ -130,7 +144,9 @@ def test_scf_17_a8_a14_hazardous_terrain_save_halves_or_ignores_the_die() -> Non
     table = fight()
     events = table.do(act("bob", "shift", area="lava"))
     assert events[-1] == ev.HazardTriggered(combatant="bob", area="lava", save="REF", die="1d6")
-    table.refuse(act("bob", "evade"), "Bob must first Save against the hazardous terrain of the Lava")
+    table.refuse(
+        act("bob", "evade"), "Bob must first Save against the hazardous terrain of the Lava"
+    )
     table.refuse(EndTurn(combatant="bob"), "must first Save")
     table.refuse(Save(combatant="bob", degree="success", save="WIL"), "calls for a REF Save")
     (saved,) = table.do(Save(combatant="bob", degree="success"), [5])
@@ -157,7 +173,9 @@ def test_scf_18_obstacle_only_shift_inside_and_shifting_through_needs_the_skill(
     assert table.who("bob").area == "melee"  # SCF-A13: the Shift does not happen
     assert table.who("bob").actions == 2
     events = table.do(act("bob", "shift", area="beams"))
-    assert isinstance(events[0], ev.ActionTaken) and events[0].skill == "Agility" and events[0].pending
+    assert (
+        isinstance(events[0], ev.ActionTaken) and events[0].skill == "Agility" and events[0].pending
+    )
     table.do(Resolve(degree="success"))
     assert table.who("bob").area == "beams"
     table.refuse(act("bob", "evade"), "Shift is the only move action inside an obstacle area")
@@ -175,5 +193,13 @@ def test_scf_19_uneven_terrain_staggers_whoever_stands_there() -> None:
 
 def test_scf_44_a_taunted_creature_cannot_move_away() -> None:
     table = fight()
-    table.do(Adjudicate(reason="taunt", combatant="bob", add_condition=ConditionSpec(kind="taunted", turns=1, against="goblin")))
-    table.refuse(act("bob", "shift", area="rear"), "Bob is Taunted by Goblin and cannot move away from them")
+    table.do(
+        Adjudicate(
+            reason="taunt",
+            combatant="bob",
+            add_condition=ConditionSpec(kind="taunted", turns=1, against="goblin"),
+        )
+    )
+    table.refuse(
+        act("bob", "shift", area="rear"), "Bob is Taunted by Goblin and cannot move away from them"
+    )

@@ -21,7 +21,16 @@ from tests.unit.scentfinder.fixtures import fight
 PEOPLE = ("alice", "bob", "goblin", "ogre")
 AREAS = ("rear", "melee", "front", "mud", "lava", "beams", "rubble")
 DEGREES = ("triumph", "success", "failure", "bungle")
-CHOICES = (None, "immobilised", "staggered", "restrained", "displaced", "lose_movement", "stop_hiding", "zero")
+CHOICES = (
+    None,
+    "immobilised",
+    "staggered",
+    "restrained",
+    "displaced",
+    "lose_movement",
+    "stop_hiding",
+    "zero",
+)
 
 acts = st.builds(
     Act,
@@ -37,8 +46,18 @@ acts = st.builds(
 )
 commands = st.one_of(
     acts,
-    st.builds(Resolve, degree=st.sampled_from(DEGREES), choice=st.sampled_from(CHOICES), area=st.sampled_from((None, *AREAS))),
-    st.builds(Save, combatant=st.sampled_from(PEOPLE), degree=st.sampled_from(DEGREES), save=st.sampled_from((None, "REF"))),
+    st.builds(
+        Resolve,
+        degree=st.sampled_from(DEGREES),
+        choice=st.sampled_from(CHOICES),
+        area=st.sampled_from((None, *AREAS)),
+    ),
+    st.builds(
+        Save,
+        combatant=st.sampled_from(PEOPLE),
+        degree=st.sampled_from(DEGREES),
+        save=st.sampled_from((None, "REF")),
+    ),
     st.builds(EndTurn, combatant=st.sampled_from(PEOPLE)),
     st.builds(Delay, combatant=st.sampled_from(PEOPLE), phase=st.integers(1, 4)),
 )
@@ -64,4 +83,6 @@ def test_folding_is_deterministic_and_refusals_append_nothing(script: list[Any])
         for who in state.combatants.values():
             assert who.actions >= 0 and who.reaction >= 0 and who.granted >= 0
     assert msgspec.json.encode(fold(RULESET, history)) == msgspec.json.encode(state)
-    assert msgspec.json.encode(fold(RULESET, history)) == msgspec.json.encode(fold(RULESET, history))
+    assert msgspec.json.encode(fold(RULESET, history)) == msgspec.json.encode(
+        fold(RULESET, history)
+    )

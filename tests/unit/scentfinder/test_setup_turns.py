@@ -19,7 +19,7 @@ from service.rulesets.scentfinder.commands import (
     ReorderPhase,
     Resolve,
 )
-from tests.unit.scentfinder.fixtures import AREAS, Table, act, alice, bob, fight, goblin, ogre, wolf
+from tests.unit.scentfinder.fixtures import AREAS, Table, act, alice, bob, fight, goblin, wolf
 
 
 def test_scf_04_areas_with_adjacency_and_environment() -> None:
@@ -51,25 +51,42 @@ def test_scf_05_06_initiative_degree_gives_the_phase_and_a_triumph_starts_one_ar
     table.do(alice())
     table.do(bob())
     (event,) = table.do(
-        Initiative(entries=(InitiativeEntry(combatant="alice", degree="triumph", value=9, start_area="rear"),))
+        Initiative(
+            entries=(
+                InitiativeEntry(combatant="alice", degree="triumph", value=9, start_area="rear"),
+            )
+        )
     )
     assert event == ev.InitiativeSet(
         combatant="alice", phase=1, degree="triumph", value=9, skill="Perception", start_area="rear"
     )
     assert table.who("alice").area == "rear"
     table.refuse(
-        Initiative(entries=(InitiativeEntry(combatant="bob", degree="success", value=2, start_area="rear"),)),
+        Initiative(
+            entries=(
+                InitiativeEntry(combatant="bob", degree="success", value=2, start_area="rear"),
+            )
+        ),
         "Only a Triumph on initiative lets Bob start combat one area away",
     )
     table.refuse(
-        Initiative(entries=(InitiativeEntry(combatant="bob", degree="triumph", value=2, start_area="lava2"),)),
+        Initiative(
+            entries=(
+                InitiativeEntry(combatant="bob", degree="triumph", value=2, start_area="lava2"),
+            )
+        ),
         "is not one area away",
     )
     (event,) = table.do(
-        Initiative(entries=(InitiativeEntry(combatant="bob", degree="bungle", value=1, skill="Stealth"),))
+        Initiative(
+            entries=(InitiativeEntry(combatant="bob", degree="bungle", value=1, skill="Stealth"),)
+        )
     )
     assert isinstance(event, ev.InitiativeSet) and event.phase == 4 and event.skill == "Stealth"
-    table.refuse(Initiative(entries=(InitiativeEntry(combatant="bob", phase=2),)), "Bob's initiative is a test")
+    table.refuse(
+        Initiative(entries=(InitiativeEntry(combatant="bob", phase=2),)),
+        "Bob's initiative is a test",
+    )
 
 
 def test_scf_07_npcs_act_at_fixed_phases_after_the_pcs_of_that_phase() -> None:
@@ -92,7 +109,9 @@ def test_scf_08_lowest_rolling_players_first_and_their_order_can_be_arranged() -
     table = fight()
     assert table.state.combatants["bob"].init_value == 3
     assert table.state.current == "bob"  # Bob 3 before Alice 5 in phase 2
-    table.refuse(ReorderPhase(phase=2, order=("alice",)), "exactly the players of phase 2: Alice, Bob")
+    table.refuse(
+        ReorderPhase(phase=2, order=("alice",)), "exactly the players of phase 2: Alice, Bob"
+    )
     table.do(ReorderPhase(phase=2, order=("alice", "bob")))
     from service.rulesets.scentfinder.rules import turn_order
 
@@ -120,7 +139,9 @@ def test_scf_09_a11_delay_at_turn_start_to_a_later_phase_for_good() -> None:
     table.refuse(Delay(combatant="alice", phase=3), "only Delay at the start of their own turn")
     table.refuse(Delay(combatant="bob", phase=2), "2 is not later")
     events = table.do(Delay(combatant="bob", phase=3))
-    assert events[0] == ev.Delayed(combatant="bob", from_phase=2, to_phase=3, rank=1, actions=0, reaction=1)
+    assert events[0] == ev.Delayed(
+        combatant="bob", from_phase=2, to_phase=3, rank=1, actions=0, reaction=1
+    )
     assert isinstance(events[1], ev.TurnStarted) and events[1].combatant == "alice"
     table.do(EndTurn(combatant="alice"))
     # The delayer joins phase 3 after the PCs there and before the NPCs.
@@ -134,10 +155,13 @@ def test_scf_09_a11_delay_at_turn_start_to_a_later_phase_for_good() -> None:
 
 def test_scf_a11_no_delay_from_the_fourth_phase() -> None:
     table = Table().setup(
-        alice(), bob(), goblin(), initiative=(
+        alice(),
+        bob(),
+        goblin(),
+        initiative=(
             InitiativeEntry(combatant="alice", degree="bungle", value=1),
             InitiativeEntry(combatant="bob", degree="success", value=1),
-        )
+        ),
     )
     table.to_turn("alice")
     table.refuse(Delay(combatant="alice", phase=4), "no later initiative phase than the fourth")
@@ -157,8 +181,16 @@ def test_scf_10_a10_three_actions_and_a_reaction_at_ones_own_turn_none_before() 
 def test_scf_11_a9_end_of_turn_persistent_damage_then_durations_then_dissipation() -> None:
     table = fight()
     table.do(Adjudicate(reason="burning oil", combatant="bob", persistent=(3, 1)))
-    table.do(Adjudicate(reason="dazed", combatant="bob", add_condition=ConditionSpec(kind="stunned", turns=2)))
-    table.do(Adjudicate(reason="shaken", combatant="bob", add_condition=ConditionSpec(kind="faltering", turns=1)))
+    table.do(
+        Adjudicate(
+            reason="dazed", combatant="bob", add_condition=ConditionSpec(kind="stunned", turns=2)
+        )
+    )
+    table.do(
+        Adjudicate(
+            reason="shaken", combatant="bob", add_condition=ConditionSpec(kind="faltering", turns=1)
+        )
+    )
     events = table.do(EndTurn(combatant="bob"))
     assert events[0] == ev.TurnEnded(
         combatant="bob",
@@ -173,7 +205,11 @@ def test_scf_11_a9_end_of_turn_persistent_damage_then_durations_then_dissipation
 
 def test_scf_a20_death_s_door_set_by_the_gm_and_fewer_regained_actions() -> None:
     table = fight()
-    table.do(Adjudicate(reason="falls at 0 HP", combatant="alice", hp=0, deaths_door=True, dd_action_loss=1))
+    table.do(
+        Adjudicate(
+            reason="falls at 0 HP", combatant="alice", hp=0, deaths_door=True, dd_action_loss=1
+        )
+    )
     table.do(EndTurn(combatant="bob"))
     assert table.who("alice").actions == 2
     table.refuse(Adjudicate(reason="x", hp=3), "names the combatant")

@@ -12,7 +12,9 @@ from tests.unit.scentfinder.fixtures import act, alice, bob, fight, goblin, gole
 def test_scf_52_a17_no_attack_with_the_same_skill_twice_in_a_turn() -> None:
     table = fight()
     table.do(act("bob", "strike", target="goblin", weapon="spear", degree="failure"))
-    table.refuse(act("bob", "knockdown", target="goblin"), "Bob already attacked with Might this turn")
+    table.refuse(
+        act("bob", "knockdown", target="goblin"), "Bob already attacked with Might this turn"
+    )
     table.refuse(act("bob", "shove", target="goblin"), "Bob already attacked with Might this turn")
     table.do(act("bob", "taunt", target="goblin", degree="failure"))  # Charm: another skill
     table.refuse(act("bob", "taunt", target="goblin"), "Bob already attacked with Charm this turn")
@@ -24,14 +26,18 @@ def test_scf_52_a17_no_attack_with_the_same_skill_twice_in_a_turn() -> None:
 def test_scf_52_a17_analyse_is_an_attack_too() -> None:
     table = fight()
     table.do(act("bob", "analyse", target="goblin", skill="Lore", degree="failure"))
-    table.refuse(act("bob", "analyse", target="ogre", skill="Lore"), "Bob already attacked with Lore this turn")
+    table.refuse(
+        act("bob", "analyse", target="ogre", skill="Lore"),
+        "Bob already attacked with Lore this turn",
+    )
 
 
 def test_scf_53_melee_actions_target_the_same_area_only() -> None:
     table = fight()
     table.refuse(
         act("bob", "knockdown", target="ogre"),
-        "Knockdown is a mêlée action: it only targets characters in the same area, and Ogre is in the Front",
+        "Knockdown is a mêlée action: it only targets characters in the same area, and Ogre "
+        "is in the Front",
     )
     table.refuse(act("bob", "grapple", target="ogre"), "Grapple is a mêlée action")
     table.refuse(act("bob", "disarm", target="ogre"), "Disarm is a mêlée action")
@@ -39,7 +45,9 @@ def test_scf_53_melee_actions_target_the_same_area_only() -> None:
 
 def test_scf_55_mental_and_emotion_actions_need_sentient_targets() -> None:
     table = fight(None, alice(), bob(), goblin(), golem())
-    table.refuse(act("bob", "feint", target="golem"), "Feint is mental: it only affects sentient creatures")
+    table.refuse(
+        act("bob", "feint", target="golem"), "Feint is mental: it only affects sentient creatures"
+    )
     table.refuse(act("bob", "intimidate", target="golem"), "Intimidate is mental")
     table.do(act("bob", "strike", target="golem", weapon="spear", degree="failure"))
 
@@ -57,7 +65,9 @@ def test_scf_57_a15_favoured_and_impaired_are_counted_typed_instances() -> None:
             Adjudicate(
                 reason="mud in the eyes",
                 combatant="goblin",
-                add_condition=ConditionSpec(kind="impaired", turns=1, circumstance=True, scope="attacks"),
+                add_condition=ConditionSpec(
+                    kind="impaired", turns=1, circumstance=True, scope="attacks"
+                ),
             )
         )
     impaired = [c for c in table.who("goblin").conditions if c.kind == "impaired"]
@@ -88,14 +98,21 @@ def test_scf_59_a7_a_strike_is_one_test_the_target_does_not_roll() -> None:
     table = fight()
     table.do(act("bob", "strike", target="goblin", weapon="spear"))
     (hit,) = table.do(Resolve(degree="triumph"))
-    assert isinstance(hit, ev.ActionResolved) and (hit.damage, hit.hp_after, hit.rolls) == (6, 2, ())
+    assert isinstance(hit, ev.ActionResolved) and (hit.damage, hit.hp_after, hit.rolls) == (
+        6,
+        2,
+        (),
+    )
 
 
 def test_scf_a21_ranges_from_the_sheet() -> None:
     table = fight(None, alice(area="rear"), bob(), goblin(), ogre())
     table.to_turn("alice")
     table.do(act("alice", "strike", target="ogre", weapon="bow", degree="failure"))  # two areas
-    table.refuse(act("alice", "cast_spell", spell="Firebolt", target="ogre"), "Ogre is out of range of Firebolt")
+    table.refuse(
+        act("alice", "cast_spell", spell="Firebolt", target="ogre"),
+        "Ogre is out of range of Firebolt",
+    )
 
 
 def test_scf_a1_a_pending_test_waits_for_the_gms_degree() -> None:
@@ -111,14 +128,30 @@ def test_scf_a1_a_pending_test_waits_for_the_gms_degree() -> None:
 def test_gm_rulings_set_values_add_and_remove_conditions() -> None:
     table = fight()
     (ruling,) = table.do(
-        Adjudicate(reason="the rope holds", combatant="alice", hp=10, fp=1, area="rear",
-                   add_condition=ConditionSpec(kind="other", note="tied to the mast"))
+        Adjudicate(
+            reason="the rope holds",
+            combatant="alice",
+            hp=10,
+            fp=1,
+            area="rear",
+            add_condition=ConditionSpec(kind="other", note="tied to the mast"),
+        )
     )
     assert isinstance(ruling, ev.Ruling) and ruling.condition_added is not None
     alice_now = table.who("alice")
-    assert (alice_now.hp, alice_now.fp, alice_now.area, len(alice_now.conditions)) == (10, 1, "rear", 1)
+    assert (alice_now.hp, alice_now.fp, alice_now.area, len(alice_now.conditions)) == (
+        10,
+        1,
+        "rear",
+        1,
+    )
     table.do(Adjudicate(reason="cut free", combatant="alice", remove_condition="c1"))
     assert table.who("alice").conditions == ()
-    table.refuse(Adjudicate(reason="x", combatant="alice", remove_condition="c9"), "Alice has no condition c9")
-    table.refuse(Adjudicate(reason="x", combatant="alice", area="moon"), "Area 'moon' is not defined")
+    table.refuse(
+        Adjudicate(reason="x", combatant="alice", remove_condition="c9"),
+        "Alice has no condition c9",
+    )
+    table.refuse(
+        Adjudicate(reason="x", combatant="alice", area="moon"), "Area 'moon' is not defined"
+    )
     table.do(Adjudicate(reason="a note for the table"))
