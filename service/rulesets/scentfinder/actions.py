@@ -456,13 +456,14 @@ def _requirements(
 
 
 def _free_hands(state: State, who: Combatant) -> int:
-    holding = sum(
-        1
+    """Hands not holding a weapon nor dedicated to holding a grappled creature (SCF-32)."""
+    holding = {
+        x.id
         for x in state.combatants.values()
         for c in x.conditions
-        if c.expiry == "held" and c.against == who.id and c.kind == "restrained"
-    )
-    return who.hands - len(who.held) - holding
+        if c.expiry == "held" and c.against == who.id
+    }
+    return who.hands - len(who.held) - len(holding)
 
 
 def _move(b: Builder, ident: str, dest: str | None, reason: str) -> None:

@@ -234,7 +234,7 @@ def start_next_turn(b: Builder) -> None:
             combatant=who.id,
             round=b.state.round,
             phase=who.phase or 4,
-            actions=max(0, 3 - who.dd_action_loss),
+            actions=max(0, 3 - (who.dd_action_loss if who.deaths_door else 0)),
             reaction=1,
             expired=expired,
         )
@@ -300,16 +300,22 @@ def _end_turn(state: State, command: EndTurn) -> tuple[ev.Event, ...]:
     ticked: list[Tick] = []
     skipped: list[str] = []
     dissipated: list[str] = []
+    by_source = state.options.duration_tick == "source"
+    others: list[ev.Event] = []
     for c in who.conditions:
         if c.expiry == "end_of_turn":
             dissipated.append(c.id)
         elif c.expiry == "turns" and c.remaining is not None:
+            if by_source and c.source not in (None, who.id):
+                continue  # counted down at the end of its source's turn (SCF-A4)
             if c.skips > 0:
                 skipped.append(c.id)
             elif c.remaining - 1 <= 0:
                 dissipated.append(c.id)
             else:
                 ticked.append(Tick(condition=c.id, remaining=c.remaining - 1))
+    if by_source:
+        others = list(_tick_sourced(state, who.id))
     minions = tuple(
         m.id for m in state.combatants.values() if m.minion_of == who.id and m.granted > 0
     )
@@ -326,8 +332,48 @@ def _end_turn(state: State, command: EndTurn) -> tuple[ev.Event, ...]:
             minions_lost=minions,
         )
     )
+    b.emit(*others)
     start_next_turn(b)
     return b.done()
+
+
+def _tick_sourced(state: State, source: str) -> list[ev.Event]:
+    """SCF-A4 with ``duration_tick = source``: effects a creature caused on others count
+    down at the end of the source's turn."""
+    out: list[ev.Event] = []
+    for bearer in state.combatants.values():
+        if bearer.id == source:
+            continue
+        for c in bearer.conditions:
+            if c.expiry != "turns" or c.remaining is None or c.source != source:
+                continue
+            if c.skips > 0:
+                out.append(
+                    ev.ConditionChanged(
+                        bearer=bearer.id,
+                        condition=c.id,
+                        remaining=c.remaining,
+                        skips=c.skips - 1,
+                        intense=c.intense,
+                        reason="sustained, no count-down",
+                    )
+                )
+            elif c.remaining - 1 <= 0:
+                out.append(
+                    ev.ConditionRemoved(bearer=bearer.id, condition=c.id, reason="dissipates")
+                )
+            else:
+                out.append(
+                    ev.ConditionChanged(
+                        bearer=bearer.id,
+                        condition=c.id,
+                        remaining=c.remaining - 1,
+                        skips=c.skips,
+                        intense=c.intense,
+                        reason="counts down",
+                    )
+                )
+    return out
 
 
 def _adjudicate(state: State, command: Adjudicate) -> tuple[ev.Event, ...]:

@@ -55,8 +55,8 @@ OPTION_NOTES: tuple[RulesetOption, ...] = (
         "duration_tick",
         "bearer",
         "SCF-A4. Durations count down at the end of each turn of the creature the effect "
-        "is on ('their next turn' in Sustain Spell). 'source' is recorded but ticks the "
-        "same way in this version; the GM can adjust durations with a ruling.",
+        "is on ('their next turn' in Sustain Spell). With 'source', an effect a creature "
+        "caused on another counts down at the end of the causer's turns instead.",
     ),
     RulesetOption(
         "evade_until_next_turn",

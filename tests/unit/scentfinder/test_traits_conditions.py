@@ -155,3 +155,22 @@ def test_gm_rulings_set_values_add_and_remove_conditions() -> None:
         Adjudicate(reason="x", combatant="alice", area="moon"), "Area 'moon' is not defined"
     )
     table.do(Adjudicate(reason="a note for the table"))
+
+
+def test_scf_a4_source_ticking_counts_down_at_the_end_of_the_causers_turn() -> None:
+    from service.rulesets.scentfinder import ScentfinderOptions
+
+    table = fight(ScentfinderOptions(duration_tick="source"))
+    table.do(act("bob", "knockdown", target="goblin", degree="triumph", choice="staggered"))
+    events = table.do(EndTurn(combatant="bob"))
+    assert any(isinstance(e, ev.ConditionChanged) and e.remaining == 1 for e in events)
+    table.to_turn("goblin")
+    table.do(EndTurn(combatant="goblin"))
+    assert [c.remaining for c in table.who("goblin").conditions] == [1]  # not on its own turn
+
+
+def test_scf_a20_the_action_loss_applies_only_at_deaths_door() -> None:
+    table = fight()
+    table.do(Adjudicate(reason="scarred", combatant="alice", dd_action_loss=1))
+    table.do(EndTurn(combatant="bob"))
+    assert table.who("alice").actions == 3
