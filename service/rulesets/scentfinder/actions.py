@@ -223,7 +223,12 @@ def act(state: State, command: Act, dice: Dice) -> tuple[ev.Event, ...]:
     # Cost and surcharges (SCF-12, SCF-16, SCF-42, SCF-A6, SCF-A13).
     cost = _base_cost(who, command)
     surcharges: list[str] = []
-    if target is not None and target.id != who.id and target.has("evaded") and via != "reaction":
+    if (
+        target is not None
+        and target.side != who.side  # "enemies have to spend one more action"
+        and target.has("evaded")
+        and via != "reaction"
+    ):
         melee_weapon = None
         if action == "strike":
             weapon = who.weapons[command.weapon or ""]
@@ -853,7 +858,6 @@ def outcome(b: Builder, p: Pending, command: Resolve, dice: Dice) -> None:
                     "stunned",
                     expiry="next_action",
                     against=actor.id,
-                    scope=f"{actor.name}'s next action",
                 ),
             )
         elif degree == "bungle":

@@ -1,145 +1,180 @@
-"""One realistic instance of every command and event, for the docs and OpenAPI."""
+"""Example commands and events of Scentfinder, for front-end developers.
+
+``EXAMPLES`` holds one instance of every command and event type.  They are not written
+by hand: a short story is played through ``decide`` and ``evolve`` with chosen dice
+faces, and the first command and event of each type are kept, so every example is
+exactly what the service stores for that request and the events replay in order.
+
+The story, at a rope bridge: Tobin (Triumph on initiative, starting on the bridge) and
+Mara against a bandit Chief and an Archer.  Tobin strikes, commands his wolf and
+disarms the Chief; Mara delays, crosses the hazardous bridge and casts Binding Vines;
+the GM rolls the Archer's nerve.  Round 2: Tobin feints and evades; Mara sustains her
+spell and gives first help.  Round 3: Tobin is at Death's Door and Mara brings him back.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import msgspec
 
-from service.dice.model import DieResult, RollRecord
+from service.dice import ManualFaces, RollingDice
 from service.rulesets.scentfinder import commands as cmd
-from service.rulesets.scentfinder import events as ev
-from service.rulesets.scentfinder.state import Condition, Hazard, Obstacle, Spell, Weapon
+from service.rulesets.scentfinder.commands import Command
+from service.rulesets.scentfinder.decide import decide
+from service.rulesets.scentfinder.events import Event
+from service.rulesets.scentfinder.evolve import evolve
+from service.rulesets.scentfinder.options import ScentfinderOptions
+from service.rulesets.scentfinder.state import Hazard, Spell, State, Weapon, initial_state
 
-SWORD = Weapon(damage="1d8", skill="Might")
-ROLL = RollRecord(
-    roll_id="r1",
-    roller="alice",
-    purpose="Strike on Goblin with sword",
-    notation="1d8",
-    dice=(DieResult(term=0, sides=8, face=5),),
-    total=5,
-    outcome="rolled",
-    source="manual",
-)
-STAGGERED = Condition(id="c1", kind="staggered", remaining=2, source="alice")
+__all__ = ["COMMANDS", "EVENTS", "EXAMPLES"]
 
-EXAMPLES: tuple[msgspec.Struct, ...] = (
-    cmd.DefineArea(
-        id="bridge",
-        name="the Bridge",
-        adjacent=("rear",),
-        hazard=Hazard(save="REF", die="1d6"),
-        cover=True,
-    ),
-    cmd.AddCombatant(
-        id="alice",
-        name="Alice",
-        hp=14,
-        fp=3,
-        saves={"REF": 3, "VIG": 2, "WIL": 2},
-        skills=("Might", "Stealth", "Perception"),
-        weapons={"sword": SWORD},
-        held=("sword",),
-        spells={"Firebolt": Spell(actions=2, fp=1, damage="1d6", range=1)},
-        magic_skill="Arcana",
-        refocus_skill="Focus",
-        area="rear",
-    ),
-    cmd.RemoveCombatant(id="goblin"),
-    cmd.Initiative(
-        entries=(
-            cmd.InitiativeEntry(combatant="alice", degree="triumph", value=3, start_area="bridge"),
-            cmd.InitiativeEntry(combatant="goblin", phase=3),
+
+class _Story:
+    def __init__(self) -> None:
+        self.state: State = initial_state(ScentfinderOptions())
+        self.commands: list[Command] = []
+        self.events: list[Event] = []
+        self.rolls = 0
+
+    def __call__(self, command: Command, faces: Sequence[int] = ()) -> None:
+        dice = RollingDice(ManualFaces([[f] for f in faces]), next_roll_number=self.rolls + 1)
+        events = decide(self.state, command, dice)
+        self.commands.append(command)
+        for event in events:
+            self.rolls += len(getattr(event, "rolls", ()))
+            self.events.append(event)
+            self.state = evolve(self.state, event)
+
+
+def _act(actor: str, action: str, **more: object) -> cmd.Act:
+    return cmd.Act(actor=actor, action=action, **more)  # type: ignore[arg-type]
+
+
+def _play() -> tuple[list[Command], list[Event]]:
+    play = _Story()
+    play(cmd.DefineArea(id="camp", name="the Camp", cover=True))
+    play(
+        cmd.DefineArea(
+            id="bridge",
+            name="the Rope Bridge",
+            adjacent=("camp",),
+            hazard=Hazard(save="REF", die="1d4"),
         )
-    ),
-    cmd.Begin(),
-    cmd.ReorderPhase(phase=2, order=("bob", "alice")),
-    cmd.Delay(combatant="alice", phase=3),
-    cmd.Act(actor="alice", action="strike", target="goblin", weapon="sword"),
-    cmd.Resolve(degree="success"),
-    cmd.Save(combatant="alice", degree="success"),
-    cmd.EndTurn(combatant="alice"),
-    cmd.Adjudicate(reason="the goblin falls at 0 HP", combatant="goblin", deaths_door=True),
-    cmd.GmRoll(label="the trap's damage", notation="2d6"),
-    cmd.EndCombat(),
-    ev.AreaDefined(
-        area="bridge", name="the Bridge", adjacent=("rear",), obstacle=Obstacle(skill="Agility")
-    ),
-    ev.CombatantAdded(
-        combatant="goblin",
-        name="Goblin",
-        pc=False,
-        side="goblins",
-        hp=8,
-        max_hp=8,
-        weapons={"spear": Weapon(damage="1d6", reach=True)},
-        area="bridge",
-        phase=3,
-    ),
-    ev.CombatantRemoved(combatant="goblin"),
-    ev.InitiativeSet(
-        combatant="alice",
-        phase=1,
-        degree="triumph",
-        value=3,
-        skill="Perception",
-        start_area="bridge",
-    ),
-    ev.CombatBegan(order=("alice", "goblin")),
-    ev.RoundStarted(round=1),
-    ev.TurnStarted(combatant="alice", round=1, phase=1, actions=3, reaction=1),
-    ev.Delayed(combatant="alice", from_phase=1, to_phase=3, rank=1, reaction=1),
-    ev.PhaseReordered(phase=2, order=("bob", "alice")),
-    ev.ActionTaken(
-        actor="alice",
-        action="strike",
-        cost=1,
-        target="goblin",
-        skill="Might",
-        weapon="sword",
-        pending=True,
-    ),
-    ev.ActionResolved(
-        actor="alice",
-        action="strike",
-        degree="success",
-        target="goblin",
-        effect="rolled damage",
-        damage=5,
-        hp_after=3,
-        rolls=(ROLL,),
-    ),
-    ev.ConditionAdded(bearer="goblin", condition=STAGGERED),
-    ev.ConditionRemoved(bearer="goblin", condition="c1", reason="dissipated"),
-    ev.ConditionChanged(bearer="alice", condition="c2", remaining=1, reason="steeled"),
-    ev.Moved(combatant="alice", from_area="rear", to_area="bridge", reason="Shift"),
-    ev.HazardTriggered(combatant="alice", area="bridge", save="REF", die="1d6"),
-    ev.SaveMade(
-        combatant="alice",
-        save="REF",
-        degree="success",
-        label="hazardous terrain",
-        hazard_area="bridge",
-        damage=2,
-        hp_after=12,
-        rolls=(msgspec.structs.replace(ROLL, notation="1d6", purpose="hazard"),),
-    ),
-    ev.TurnEnded(
-        combatant="alice",
-        persistent_damage=2,
-        hp_after=10,
-        persistent_after=(1,),
-        ticked=(ev.Tick(condition="c2", remaining=1),),
-        dissipated=("c3",),
-    ),
-    ev.WeaponDropped(combatant="goblin", weapon="spear", area="rear"),
-    ev.FpChanged(combatant="alice", fp_after=2, reason="Sustain Spell"),
-    ev.PersistentChanged(combatant="bob", persistent_after=(1,), reason="First Help"),
-    ev.DeathsDoorChanged(combatant="bob", deaths_door=False, hp_after=1, reason="First Help"),
-    ev.ActionsGranted(minion="wolf", by="bob", actions=2),
-    ev.Ruling(reason="the goblin falls at 0 HP", combatant="goblin", deaths_door=True),
-    ev.GmRolled(
-        label="the trap's damage",
-        rolls=(msgspec.structs.replace(ROLL, roller=None, purpose="the trap's damage"),),
-    ),
-    ev.CombatEnded(round=4),
-)
+    )
+    play(cmd.DefineArea(id="ridge", name="the Ridge", adjacent=("bridge",), cover=True))
+    play(
+        cmd.AddCombatant(
+            id="mara",
+            name="Mara",
+            hp=12,
+            fp=2,
+            max_fp=3,
+            saves={"REF": 2, "VIG": 1, "WIL": 3},
+            skills=("Arcana", "Medicine", "Stealth"),
+            weapons={"staff": Weapon(damage="1d6")},
+            spells={"Binding Vines": Spell(actions=2, fp=1, damage="1d4", range=1)},
+            magic_skill="Arcana",
+            refocus_skill="Focus",
+            healing_tools=True,
+            area="camp",
+        )
+    )
+    play(
+        cmd.AddCombatant(
+            id="tobin",
+            name="Tobin",
+            hp=16,
+            weapons={"sword": Weapon(damage="1d8")},
+            held=("sword",),
+            area="camp",
+        )
+    )
+    play(
+        cmd.AddCombatant(id="wolf", name="Wolf", side="party", minion_of="tobin", hp=6, area="camp")
+    )
+    play(
+        cmd.AddCombatant(
+            id="chief",
+            name="Chief",
+            pc=False,
+            side="bandits",
+            hp=18,
+            weapons={"axe": Weapon(damage="1d10")},
+            held=("axe",),
+            area="bridge",
+            phase=3,
+        )
+    )
+    bow = Weapon(damage="1d6", skill="Dexterity", melee=False, range=2)
+    play(
+        cmd.AddCombatant(
+            id="archer",
+            name="Archer",
+            pc=False,
+            side="bandits",
+            hp=8,
+            weapons={"bow": bow},
+            held=("bow",),
+            area="ridge",
+            phase=4,
+        )
+    )
+    play(
+        cmd.Initiative(
+            entries=(
+                cmd.InitiativeEntry(
+                    combatant="tobin", degree="triumph", value=8, start_area="bridge"
+                ),
+                cmd.InitiativeEntry(combatant="mara", degree="success", value=4),
+            )
+        )
+    )
+    play(cmd.ReorderPhase(phase=2, order=("mara",)))
+    play(cmd.Begin())
+    # Round 1.
+    play(_act("tobin", "strike", target="chief", weapon="sword"))
+    play(cmd.Resolve(degree="success"), [5])
+    play(_act("tobin", "command", target="wolf", degree="success"))
+    play(_act("tobin", "disarm", target="chief", weapon="sword", degree="triumph", area="ridge"))
+    play(cmd.EndTurn(combatant="tobin"))
+    play(cmd.Delay(combatant="mara", phase=3))
+    play(_act("mara", "shift", area="bridge"))
+    play(cmd.Save(combatant="mara", degree="success"), [3])
+    play(_act("mara", "cast_spell", spell="Binding Vines", target="chief", degree="success"), [2])
+    play(cmd.EndTurn(combatant="mara"))
+    play(cmd.EndTurn(combatant="chief"))
+    play(cmd.GmRoll(label="the archer's nerve", notation="1d20"), [12])
+    play(cmd.EndTurn(combatant="archer"))
+    # Round 2.
+    play(_act("tobin", "feint", target="chief", degree="success"))
+    play(_act("tobin", "evade"))
+    play(cmd.Save(combatant="tobin", degree="triumph"))
+    play(cmd.EndTurn(combatant="tobin"))
+    play(cmd.Adjudicate(reason="a burning arrow", combatant="tobin", persistent=(3,)))
+    play(_act("mara", "sustain_spell", spell="Binding Vines"))
+    play(_act("mara", "administer_first_help", target="tobin", degree="success"))
+    play(cmd.EndTurn(combatant="mara"))
+    play(cmd.EndTurn(combatant="chief"))
+    play(cmd.Adjudicate(reason="the axe finds him", combatant="tobin", hp=0, deaths_door=True))
+    play(cmd.EndTurn(combatant="archer"))
+    # Round 3.
+    play(cmd.EndTurn(combatant="tobin"))
+    play(_act("mara", "administer_first_help", target="tobin", degree="triumph"))
+    play(cmd.RemoveCombatant(id="archer"))
+    play(cmd.EndCombat())
+    return play.commands, play.events
+
+
+def _first_of_each(items: Sequence[msgspec.Struct]) -> tuple[msgspec.Struct, ...]:
+    seen: dict[type, msgspec.Struct] = {}
+    for item in items:
+        seen.setdefault(type(item), item)
+    return tuple(seen.values())
+
+
+_COMMANDS, _EVENTS = _play()
+COMMANDS = _first_of_each(_COMMANDS)
+EVENTS = _first_of_each(_EVENTS)
+EXAMPLES: tuple[msgspec.Struct, ...] = (*COMMANDS, *EVENTS)
+"""One instance of every command type, then one of every event type."""

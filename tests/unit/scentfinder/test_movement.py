@@ -26,32 +26,45 @@ def test_scf_a5_evade_counted_in_turns_when_the_option_is_off() -> None:
     assert not table.who("bob").has("evaded")
 
 
-def test_scf_12_a6_evade_taxes_melee_actions_and_melee_weapon_strikes_not_reach() -> None:
+def test_scf_12_a6_evade_taxes_enemies_melee_actions_and_melee_weapon_strikes() -> None:
+    table = fight()
+    table.to_turn("goblin")
+    table.do(act("goblin", "evade"))
+    table.to_turn("bob")
+    events = table.do(act("bob", "knockdown", target="goblin"))
+    assert isinstance(events[0], ev.ActionTaken) and events[0].cost == 3
+    assert events[0].surcharges == ("Goblin is Evading",)
+    table.do(Resolve(degree="failure"))
+    table.refuse(act("bob", "evade"), "Bob has 0 actions left; Evade costs \\[1\\]")
+    table.to_turn("alice")
+    events = table.do(act("alice", "strike", target="goblin", weapon="sword"))
+    assert isinstance(events[0], ev.ActionTaken) and events[0].cost == 2
+
+
+def test_scf_12_evade_does_not_tax_allies() -> None:
     table = fight()
     table.do(act("bob", "evade"))
     table.do(EndTurn(combatant="bob"))
-    events = table.do(act("alice", "knockdown", target="bob"))
-    assert isinstance(events[0], ev.ActionTaken) and events[0].cost == 3
-    assert events[0].surcharges == ("Bob is Evading",)
-    table.do(Resolve(degree="failure"))
-    table.refuse(act("alice", "evade"), "Alice has 0 actions left; Evade costs \\[1\\]")
+    table.do(Adjudicate(reason="acid", combatant="bob", persistent=(2,)))
+    events = table.do(act("alice", "administer_first_help", target="bob"))
+    assert isinstance(events[0], ev.ActionTaken) and events[0].cost == 2
 
 
 def test_scf_54_reach_ignores_evade() -> None:
     table = fight()
-    table.do(EndTurn(combatant="bob"))
-    table.do(act("alice", "evade"))
+    table.to_turn("goblin")
+    table.do(act("goblin", "evade"))
     table.to_turn("bob")
-    assert table.who("alice").has("evaded")
-    events = table.do(act("bob", "strike", target="alice", weapon="spear"))
+    events = table.do(act("bob", "strike", target="goblin", weapon="spear"))
     assert isinstance(events[0], ev.ActionTaken) and events[0].cost == 1
 
 
 def test_scf_a6_strikes_are_not_taxed_when_the_option_is_off() -> None:
     table = fight(ScentfinderOptions(evade_taxes_melee_weapon_strikes=False))
-    table.do(act("bob", "evade"))
-    table.do(EndTurn(combatant="bob"))
-    events = table.do(act("alice", "strike", target="bob", weapon="sword"))
+    table.to_turn("goblin")
+    table.do(act("goblin", "evade"))
+    table.to_turn("alice")
+    events = table.do(act("alice", "strike", target="goblin", weapon="sword"))
     assert isinstance(events[0], ev.ActionTaken) and events[0].cost == 1
 
 
