@@ -91,10 +91,10 @@ def test_scf_26_command_refusals() -> None:
         Resolve(degree="triumph", extra_action=True), "Bob has no action left to give a third"
     )
     table.do(Resolve(degree="success"))
-    table.do(act("wolf", "shift", area="melee", via="minion"))
     table.do(act("wolf", "shift", area="rear", via="minion"))
+    table.do(act("wolf", "shift", area="melee", via="minion"))
     table.refuse(
-        act("wolf", "shift", area="melee", via="minion"),
+        act("wolf", "shift", area="rear", via="minion"),
         "Wolf has 0 action\\(s\\) granted by Command; Shift costs \\[1\\]",
     )
 
