@@ -234,8 +234,9 @@ def start_next_turn(b: Builder) -> None:
             combatant=who.id,
             round=b.state.round,
             phase=who.phase or 4,
-            actions=max(0, 3 - (who.dd_action_loss if who.deaths_door else 0)),
-            reaction=1,
+            actions=max(0, 3 - (who.dd_action_loss if who.deaths_door else 0))
+            + (who.actions if b.state.options.carry_over else 0),
+            reaction=1 + (who.reaction if b.state.options.carry_over else 0),
             expired=expired,
         )
     )

@@ -91,7 +91,8 @@ OPTION_NOTES: tuple[RulesetOption, ...] = (
     RulesetOption(
         "carry_over",
         False,
-        "SCF-A10. 'Regains 3 actions & a reaction' is a refresh: unused ones are lost.",
+        "SCF-A10. 'Regains 3 actions & a reaction' is a refresh: unused ones are lost. "
+        "true adds what was left to the new pool (a house reading, not the default).",
     ),
     RulesetOption(
         "within_phase_order",

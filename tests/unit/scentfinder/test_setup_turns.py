@@ -232,3 +232,12 @@ def test_remove_combatant_passes_the_turn_and_gm_roll_and_end() -> None:
     table.do(EndCombat())
     table.refuse(act("alice", "evade"), "The fight is over")
     table.refuse(Resolve(degree="success"), "The fight is over")
+
+
+def test_scf_a10_carry_over_is_an_option() -> None:
+    from service.rulesets.scentfinder import ScentfinderOptions
+
+    table = fight(ScentfinderOptions(carry_over=True))
+    table.do(act("bob", "evade"))
+    table.to_turn("bob")
+    assert (table.who("bob").actions, table.who("bob").reaction) == (5, 2)
