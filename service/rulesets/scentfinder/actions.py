@@ -10,15 +10,16 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from service.dice.model import Dice, RollRecord
+from service.dice.model import Dice, Modifier, RollRecord
 from service.ruleset import RuleViolation
 from service.rulesets.scentfinder import events as ev
-from service.rulesets.scentfinder.commands import Act, Resolve, Save
+from service.rulesets.scentfinder.commands import Act, Resolve, RollTest, Save
 from service.rulesets.scentfinder.fields import (
     ACTIONS,
     ATTACK_SKILL_FIXED,
     DEGREE_WORD,
     MOVE_ACTIONS,
+    Degree,
     maximum_of,
 )
 from service.rulesets.scentfinder.rules import (
@@ -628,6 +629,56 @@ def resolve(state: State, command: Resolve, dice: Dice) -> tuple[ev.Event, ...]:
     b = Builder(state)
     outcome(b, p, command, dice)
     return b.done()
+
+
+def roll_test(state: State, command: RollTest, dice: Dice) -> tuple[ev.Event, ...]:
+    """The optional house-rule resolver (off by default; not the text's, SCF-A1)."""
+    options = state.options
+    if options.degree_input != "house_dice":
+        raise RuleViolation(
+            "Tests are resolved by the degree the GM enters; the dice resolver is a house "
+            "rule that is off in this encounter (degree_input, SCF-A1)"
+        )
+    p = state.pending
+    if p is None:
+        raise RuleViolation("There is no test waiting for a degree")
+    if p.kind == "hazard":
+        no_pending(state)
+    modifiers = (Modifier(label=p.skill or "bonus", value=command.bonus),) if command.bonus else ()
+    record = dice.roll(
+        options.house_dice,
+        purpose=f"{ACTIONS[p.action].title} test (house rule)",
+        roller=p.actor,
+        modifiers=modifiers,
+        target=command.target,
+    )
+    margin = options.house_triumph_margin
+    degree: Degree
+    if record.total >= command.target + margin:
+        degree = "triumph"
+    elif record.total >= command.target:
+        degree = "success"
+    elif record.total <= command.target - margin:
+        degree = "bungle"
+    else:
+        degree = "failure"
+    record = replace(record, outcome=degree)
+    b = Builder(state)
+    resolve_with = Resolve(
+        degree=degree,
+        choice=command.choice,
+        area=command.area,
+        instances=command.instances,
+        extra_action=command.extra_action,
+        note=command.note,
+    )
+    outcome(b, p, resolve_with, dice)
+    events = list(b.done())
+    for i, event in enumerate(events):
+        if isinstance(event, ev.ActionResolved):
+            events[i] = replace(event, rolls=(record, *event.rolls))
+            break
+    return tuple(events)
 
 
 def _damage(

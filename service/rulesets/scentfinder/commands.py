@@ -167,6 +167,19 @@ class Resolve(_Command, frozen=True, kw_only=True, tag="scentfinder.resolve"):
     note: Text | None = None
 
 
+class RollTest(_Command, frozen=True, kw_only=True, tag="scentfinder.roll_test"):
+    """HOUSE RULE, only with ``degree_input = house_dice``: roll the pending test with the
+    house dice plus ``bonus`` against ``target``; the margin gives the degree."""
+
+    bonus: Annotated[int, Meta(ge=-100, le=100)] = 0
+    target: Annotated[int, Meta(ge=-100, le=1000)]
+    choice: Choice | None = None
+    area: Id | None = None
+    instances: Annotated[tuple[int, ...], Meta(max_length=2)] = ()
+    extra_action: bool = False
+    note: Text | None = None
+
+
 class Save(_Command, frozen=True, kw_only=True, tag="scentfinder.save"):
     """[0] Save (SCF-45): the GM enters the degree. A pending hazard takes its Save and die
     from the area (SCF-17); any other danger names the Save and its damage die."""
@@ -234,6 +247,7 @@ Command = (
     | Delay
     | Act
     | Resolve
+    | RollTest
     | Save
     | EndTurn
     | Adjudicate
@@ -251,6 +265,7 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     Delay,
     Act,
     Resolve,
+    RollTest,
     Save,
     EndTurn,
     Adjudicate,

@@ -27,6 +27,7 @@ from service.rulesets.scentfinder.commands import (
     RemoveCombatant,
     ReorderPhase,
     Resolve,
+    RollTest,
     Save,
 )
 from service.rulesets.scentfinder.events import Tick
@@ -63,6 +64,8 @@ def decide(state: State, command: Command, dice: Dice) -> tuple[ev.Event, ...]:
             return actions.act(state, command, dice)
         case Resolve():
             return actions.resolve(state, command, dice)
+        case RollTest():
+            return actions.roll_test(state, command, dice)
         case Save():
             return actions.save(state, command, dice)
         case EndTurn():

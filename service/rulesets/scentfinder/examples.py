@@ -31,8 +31,8 @@ __all__ = ["COMMANDS", "EVENTS", "EXAMPLES"]
 
 
 class _Story:
-    def __init__(self) -> None:
-        self.state: State = initial_state(ScentfinderOptions())
+    def __init__(self, options: ScentfinderOptions | None = None) -> None:
+        self.state: State = initial_state(options or ScentfinderOptions())
         self.commands: list[Command] = []
         self.events: list[Event] = []
         self.rolls = 0
@@ -163,7 +163,12 @@ def _play() -> tuple[list[Command], list[Event]]:
     play(_act("mara", "administer_first_help", target="tobin", degree="triumph"))
     play(cmd.RemoveCombatant(id="archer"))
     play(cmd.EndCombat())
-    return play.commands, play.events
+    house = _Story(ScentfinderOptions(degree_input="house_dice"))
+    for command in play.commands[:11]:  # the same table, up to Begin
+        house(command)
+    house(_act("tobin", "strike", target="chief", weapon="sword"))
+    house(cmd.RollTest(bonus=4, target=12), [11, 6])
+    return [*play.commands, *house.commands], [*play.events, *house.events]
 
 
 def _first_of_each(items: Sequence[msgspec.Struct]) -> tuple[msgspec.Struct, ...]:

@@ -21,7 +21,10 @@ def _name(state: State, ident: str | None) -> str:
 
 def roll_text(record: RollRecord) -> str:
     faces = ", ".join(str(d.face) for d in record.dice if d.kept)
-    return f"{record.notation} [{faces}] = {record.total} ({record.source})"
+    mods = "".join(f" {m.value:+d} {m.label}" for m in record.modifiers if m.label != "notation")
+    versus = f" vs {record.target}" if record.target is not None else ""
+    house = ", house rule" if "house rule" in record.purpose else ""
+    return f"{record.notation} [{faces}]{mods} = {record.total}{versus} ({record.source}{house})"
 
 
 def condition_text(state: State, bearer: str, c: Condition) -> str:

@@ -17,7 +17,11 @@ from service.ruleset import RulesetOption
 class ScentfinderOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Options chosen when the encounter is created; they never change afterwards."""
 
-    degree_input: Literal["gm_entered"] = "gm_entered"
+    degree_input: Literal["gm_entered", "house_dice"] = "gm_entered"
+    house_dice: Annotated[str, Meta(pattern=r"^[1-9][0-9]?d[1-9][0-9]{0,2}([+-][0-9]{1,3})?$")] = (
+        "1d20"
+    )
+    house_triumph_margin: Annotated[int, Meta(ge=1, le=100)] = 10
     arrest_fall_triumph_as_success: bool = True
     duration_tick: Literal["bearer", "source"] = "bearer"
     evade_until_next_turn: bool = True
@@ -42,8 +46,21 @@ OPTION_NOTES: tuple[RulesetOption, ...] = (
         "SCF-A1. The text never says which dice decide Triumph, Success, Failure or Bungle, "
         "nor what 'lowest-rolling' counts. The GM enters the degree of every test and, "
         "for initiative, the value that orders players within a phase; damage dice are "
-        "real rolls (server or manual). No dice resolver for tests is offered: it would "
-        "be a house rule, not the text.",
+        "real rolls (server or manual). 'house_dice' turns on an optional dice resolver "
+        "for tests (roll_test): a HOUSE RULE, not the text's.",
+    ),
+    RulesetOption(
+        "house_dice",
+        "1d20",
+        "Only with degree_input = house_dice (a house rule, not the text's): the dice of "
+        "roll_test, plus the GM's bonus, against the GM's target number.",
+    ),
+    RulesetOption(
+        "house_triumph_margin",
+        10,
+        "Only with degree_input = house_dice (a house rule): meeting the target by this "
+        "much is a Triumph, missing it by this much a Bungle; otherwise Success when the "
+        "total meets the target, Failure when not.",
     ),
     RulesetOption(
         "arrest_fall_triumph_as_success",
