@@ -278,3 +278,13 @@ async def test_four_rounds_of_scentfinder_over_http(client: Client) -> None:
     ):
         assert line in log, line
     assert "Failure for Tobin's Strike" in log  # the undone line stays in the record
+
+
+async def test_get_rulesets_scentfinder_lists_commands_and_options(client: Client) -> None:
+    info = (await client.get("/rulesets/scentfinder")).json()
+    options = {o["key"]: o for o in info["options"]}
+    assert options["degree_input"]["default"] == "gm_entered"
+    assert "SCF-A1" in options["degree_input"]["description"]
+    commands = {c["type"] for c in info["commands"]}
+    assert {"scentfinder.act", "scentfinder.resolve", "scentfinder.end_turn"} <= commands
+    assert all(c["example"]["type"] == c["type"] for c in info["commands"])

@@ -64,6 +64,8 @@ def _base_cost(who: Combatant, command: Act) -> int:
 def _skill(who: Combatant, command: Act) -> str | None:
     spec = ACTIONS[command.action]
     action = command.action
+    if command.skill is not None and who.skills and command.skill not in who.skills:
+        raise RuleViolation(f"{who.name} has no skill '{command.skill}' on the sheet")
     if action == "strike":
         weapon = who.weapons[command.weapon or ""]
         skill = command.skill or weapon.skill

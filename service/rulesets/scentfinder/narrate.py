@@ -334,7 +334,16 @@ def _taken(state: State, event: ev.ActionTaken) -> str:
         line += f" {'into' if event.action != 'seek' else 'in'} {area_name(state, event.area)}"
     if event.pending and event.skill:
         vs = spec.vs if spec and spec.vs else None
-        line += f" ({event.skill}{' vs ' + vs if vs else ''})"
+        modified = ""
+        if event.action == "shift":
+            who = state.combatants.get(event.actor)
+            for ident in (event.area, who.area if who else None):
+                area = state.areas.get(ident or "")
+                if area is not None and area.obstacle is not None:
+                    if area.obstacle.modifier != "none":
+                        modified = f", {area.obstacle.modifier.title()}"
+                    break
+        line += f" ({event.skill}{' vs ' + vs if vs else ''}{modified})"
     if event.via in ("turn", "minion"):
         line += f", spending {event.cost} action{'s' if event.cost != 1 else ''}"
     if event.surcharges:

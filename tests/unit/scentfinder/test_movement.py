@@ -216,3 +216,24 @@ def test_scf_44_a_taunted_creature_cannot_move_away() -> None:
     table.refuse(
         act("bob", "shift", area="rear"), "Bob is Taunted by Goblin and cannot move away from them"
     )
+
+
+def test_scf_18_a_modified_obstacle_is_announced() -> None:
+    from service.rulesets.scentfinder import RULESET
+    from service.rulesets.scentfinder.commands import DefineArea
+    from service.rulesets.scentfinder.state import Obstacle
+
+    table = fight()
+    table.do(
+        DefineArea(
+            id="torrent",
+            name="the Torrent",
+            adjacent=("melee",),
+            obstacle=Obstacle(skill="Might", modifier="impaired"),
+        )
+    )
+    before = table.state
+    (taken,) = table.do(act("bob", "shift", area="torrent"))
+    assert RULESET.narrate(before, taken) == (
+        "Bob uses Shift into the Torrent (Might, Impaired), spending 1 action."
+    )

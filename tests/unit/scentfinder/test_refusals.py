@@ -105,3 +105,12 @@ def test_scf_29_43_held_weapons() -> None:
         act("bob", "disarm", target="goblin", weapon="sword"), "Bob does not hold the sword"
     )
     table.refuse(act("bob", "release", weapon="sword"), "Bob does not hold the sword")
+
+
+def test_scf_52_players_name_skills_from_the_sheet() -> None:
+    table = fight()
+    table.to_turn("alice")
+    table.refuse(
+        act("alice", "strike", target="goblin", weapon="sword", skill="Charm"),
+        "Alice has no skill 'Charm' on the sheet",
+    )
