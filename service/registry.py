@@ -10,7 +10,7 @@ from typing import Any
 
 from service.codec import EventCodec
 from service.ruleset import Ruleset
-from service.rulesets import aeonis, aeonisk, generic, tactics, untold_aeons
+from service.rulesets import aeonis, aeonisk, generic, scentfinder, tactics, untold_aeons
 
 RULESETS: dict[str, Ruleset[Any, Any, Any, Any]] = {
     generic.RULESET.name: generic.RULESET,
@@ -18,6 +18,7 @@ RULESETS: dict[str, Ruleset[Any, Any, Any, Any]] = {
     aeonis.RULESET.name: aeonis.RULESET,
     tactics.RULESET.name: tactics.RULESET,
     untold_aeons.RULESET.name: untold_aeons.RULESET,
+    scentfinder.RULESET.name: scentfinder.RULESET,
 }
 
 

@@ -1,0 +1,65 @@
+"""The ``scentfinder`` ruleset: areas, three actions and four degrees (CHECKLIST section SCF).
+
+Module map:
+
+- ``fields``     field types and the table of all actions (costs, traits, degree lines)
+- ``options``    one option per ambiguity (SCF-A*), with the notes GET /rulesets shows
+- ``state``      areas, combatants, conditions, the turn and the pending test
+- ``commands`` / ``events``   the unions; ``evolve`` applies events, no rules
+- ``decide``     setting the table, initiative, turns, Delay, end of turn, rulings
+- ``actions``    every action: checks, costs, traits, the degree lines, Saves
+- ``rules``      shared lookups (turn order, distances) and the event builder
+- ``narrate``    the replay log; ``view`` what players see; ``access``; ``examples``
+"""
+
+from __future__ import annotations
+
+from service.ruleset import Ruleset
+from service.rulesets.scentfinder.access import acts_for
+from service.rulesets.scentfinder.commands import COMMAND_TYPES, Command
+from service.rulesets.scentfinder.decide import decide
+from service.rulesets.scentfinder.events import EVENT_TYPES, Event
+from service.rulesets.scentfinder.evolve import evolve
+from service.rulesets.scentfinder.examples import EXAMPLES
+from service.rulesets.scentfinder.narrate import narrate
+from service.rulesets.scentfinder.options import OPTION_NOTES, ScentfinderOptions
+from service.rulesets.scentfinder.state import State, initial_state, round_of
+from service.rulesets.scentfinder.view import SHOWN_WHEN_SECRET, narrate_secret, player_state
+
+STATE_SCHEMA_VERSION = 1
+
+SUMMARY = (
+    "Scentfinder: a battlefield of GM-defined areas (adjacency, difficult, hazardous, "
+    "obstacle, uneven terrain, cover); initiative degree gives one of four phases, NPCs "
+    "at fixed phases after PCs, lowest-rolling players first, Delay; 3 actions and a "
+    "reaction regained at the start of one's own turn; all 32 actions with their traits "
+    "and degree lines; conditions as counted instances with durations; HP, FP, "
+    "persistent damage, Death's Door, spells and Sustain. The text gives no dice for "
+    "tests (SCF-A1): the GM enters each degree (Triumph, Success, Failure, Bungle); "
+    "damage dice are rolled. Players declare actions for their own characters; the GM "
+    "resolves them with the degree."
+)
+
+RULESET: Ruleset[State, Command, Event, ScentfinderOptions] = Ruleset(
+    name="scentfinder",
+    title="Scentfinder (areas, three actions, degrees)",
+    summary=SUMMARY,
+    options_type=ScentfinderOptions,
+    option_notes=OPTION_NOTES,
+    command_types=COMMAND_TYPES,
+    event_types=EVENT_TYPES,
+    state_type=State,
+    state_schema_version=STATE_SCHEMA_VERSION,
+    initial_state=initial_state,
+    decide=decide,
+    evolve=evolve,
+    narrate=narrate,
+    round_of=round_of,
+    acts_for=acts_for,
+    shown_when_secret=SHOWN_WHEN_SECRET,
+    narrate_secret=narrate_secret,
+    player_state=player_state,
+    examples=EXAMPLES,
+)
+
+__all__ = ["RULESET", "Command", "Event", "ScentfinderOptions", "State"]

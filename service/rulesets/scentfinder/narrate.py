@@ -1,0 +1,378 @@
+"""The replay log: one line per event, as a GM would announce it at the table."""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from service.dice.model import RollRecord
+from service.rulesets.scentfinder import events as ev
+from service.rulesets.scentfinder.fields import ACTIONS, CONDITION_WORD, DEGREE_WORD
+from service.rulesets.scentfinder.rules import area_name
+from service.rulesets.scentfinder.state import Condition, State
+from service.rulesets.scentfinder.view import narrate_secret
+
+
+def _name(state: State, ident: str | None) -> str:
+    if ident is None:
+        return "nobody"
+    who = state.combatants.get(ident)
+    return who.name if who else ident
+
+
+def roll_text(record: RollRecord) -> str:
+    faces = ", ".join(str(d.face) for d in record.dice if d.kept)
+    mods = "".join(f" {m.value:+d} {m.label}" for m in record.modifiers if m.label != "notation")
+    versus = f" vs {record.target}" if record.target is not None else ""
+    house = ", house rule" if "house rule" in record.purpose else ""
+    return f"{record.notation} [{faces}]{mods} = {record.total}{versus} ({record.source}{house})"
+
+
+def condition_text(state: State, bearer: str, c: Condition) -> str:
+    word = CONDITION_WORD.get(c.kind, c.kind)
+    if c.kind == "sought":
+        return (
+            f"{_name(state, bearer)} has Successfully Sought {area_name(state, c.area)} this turn."
+        )
+    if c.kind == "affliction":
+        word = (
+            ("Intense " if c.intense else "basic ")
+            + "affliction"
+            + (f" ({c.note})" if c.note else "")
+        )
+    what = f"{_name(state, bearer)} is {word}"
+    if c.kind == "spell":
+        what = f"{_name(state, bearer)} is under {_name(state, c.source)}'s {c.spell}"
+    if c.kind in ("favoured", "impaired") and c.scope:
+        what = f"{_name(state, bearer)}: {c.scope} {word}"
+    elif c.scope and c.kind not in ("spell",):
+        what += f" ({c.scope})"
+    elif c.against and c.kind in ("stunned", "taunted", "bonus_reaction", "spotting"):
+        what += f" against {_name(state, c.against)}"
+    bits = []
+    if c.circumstance:
+        bits.append("circumstance")
+    if c.expiry == "turns" and c.remaining is not None:
+        bits.append(f"{c.remaining} turn{'s' if c.remaining != 1 else ''}")
+    elif c.expiry == "start_of_turn":
+        bits.append("until their next turn")
+    elif c.expiry == "attack_or_start_of_turn":
+        bits.append("until their next turn or an attack")
+    elif c.expiry == "next_action":
+        bits.append(f"until {_name(state, c.against)}'s next action")
+    elif c.expiry == "held":
+        bits.append(f"while {_name(state, c.against)} holds them")
+    elif c.expiry == "end_of_turn":
+        bits.append("this turn" if c.kind != "intimidated" else "on their next turn")
+    elif c.expiry == "next_roll":
+        bits.append("for one roll")
+    if c.sustainable:
+        bits.append("can be sustained")
+    if c.note and c.kind not in ("affliction",):
+        bits.append(c.note)
+    return what + (f" ({', '.join(bits)})" if bits else "") + "."
+
+
+def narrate(state: State, event: ev.Event) -> str:
+    """The line for ``event``; while one of its rolls is hidden (a secret GM roll not
+    yet revealed), the players' line from ``view.narrate_secret``."""
+    if any(r.hidden for r in getattr(event, "rolls", ())):
+        return narrate_secret(state, event)
+
+    def n(ident: str | None) -> str:
+        return _name(state, ident)
+
+    match event:
+        case ev.AreaDefined():
+            traits = []
+            if event.difficult:
+                traits.append("difficult terrain")
+            if event.hazard:
+                traits.append(f"hazardous ({event.hazard.save} Save, {event.hazard.die})")
+            if event.obstacle:
+                mod = (
+                    ""
+                    if event.obstacle.modifier == "none"
+                    else f", {event.obstacle.modifier.title()}"
+                )
+                traits.append(f"an obstacle ({event.obstacle.skill}{mod})")
+            if event.uneven:
+                traits.append("uneven ground")
+            if event.cover:
+                traits.append("potential cover")
+            line = f"The battlefield has an area: {event.name}"
+            if traits:
+                line += ", " + ", ".join(traits)
+            if event.adjacent:
+                line += "; next to " + ", ".join(area_name(state, a) for a in event.adjacent)
+            return line + "."
+        case ev.CombatantAdded():
+            kind = (
+                ""
+                if event.pc
+                else (" (NPC" + (f", acts in phase {event.phase}" if event.phase else "") + ")")
+            )
+            if event.minion_of:
+                kind = f" ({n(event.minion_of)}'s minion)"
+            fp = f", {event.fp} FP" if event.max_fp else ""
+            where = area_name(state, event.area)
+            return f"{event.name}{kind} takes the field in {where}: {event.hp} HP{fp}."
+        case ev.CombatantRemoved():
+            return f"{n(event.combatant)} leaves the fight."
+        case ev.InitiativeSet():
+            if event.degree is None:
+                return f"{n(event.combatant)} acts in initiative phase {event.phase}."
+            value = f" ({event.value})" if event.value is not None else ""
+            line = (
+                f"{n(event.combatant)}'s {event.skill or 'Perception'} for initiative: "
+                f"{DEGREE_WORD[event.degree]}{value}, acting in phase {event.phase}"
+            )
+            if event.start_area:
+                line += f", starting one area away in {area_name(state, event.start_area)}"
+            return line + "."
+        case ev.CombatBegan():
+            return "Combat begins! Turn order: " + ", ".join(n(i) for i in event.order) + "."
+        case ev.RoundStarted():
+            return f"Round {event.round} begins."
+        case ev.TurnStarted():
+            return (
+                f"Round {event.round}, phase {event.phase}: {n(event.combatant)}'s turn, "
+                f"{event.actions} action{'s' if event.actions != 1 else ''} and "
+                f"{event.reaction} reaction."
+            )
+        case ev.Delayed():
+            return (
+                f"{n(event.combatant)} delays from phase {event.from_phase} to phase "
+                f"{event.to_phase}, for the rest of the combat."
+            )
+        case ev.PhaseReordered():
+            return (
+                f"The players of phase {event.phase} agree on their order: "
+                + ", ".join(n(i) for i in event.order)
+                + "."
+            )
+        case ev.ActionTaken():
+            return _taken(state, event)
+        case ev.ActionResolved():
+            return _resolved(state, event)
+        case ev.ConditionAdded():
+            return condition_text(state, event.bearer, event.condition)
+        case ev.ConditionRemoved():
+            who = state.combatants.get(event.bearer)
+            found = (
+                next((c for c in who.conditions if c.id == event.condition), None) if who else None
+            )
+            word = CONDITION_WORD.get(found.kind, "affected") if found else event.condition
+            if found and found.kind in ("favoured", "impaired") and found.scope:
+                return f"{n(event.bearer)}: {found.scope} no longer {word} ({event.reason})."
+            return f"{n(event.bearer)} is no longer {word} ({event.reason})."
+        case ev.ConditionChanged():
+            who = state.combatants.get(event.bearer)
+            found = (
+                next((c for c in who.conditions if c.id == event.condition), None) if who else None
+            )
+            word = CONDITION_WORD.get(found.kind, "affected") if found else event.condition
+            left = (
+                f"{event.remaining} turn{'s' if event.remaining != 1 else ''} left"
+                if event.remaining is not None
+                else ""
+            )
+            extra = [
+                x
+                for x in (
+                    left,
+                    "Intense" if event.intense else "",
+                    f"skips {event.skips} count-down" if event.skips else "",
+                )
+                if x
+            ]
+            return (
+                f"{n(event.bearer)}'s {word}: "
+                + ", ".join(extra or ["changed"])
+                + f" ({event.reason})."
+            )
+        case ev.Moved():
+            line = (
+                f"{n(event.combatant)} moves from {area_name(state, event.from_area)} to "
+                f"{area_name(state, event.to_area)} ({event.reason})"
+            )
+            area = state.areas.get(event.to_area)
+            if area is not None and area.uneven:
+                line += ", Staggered on the uneven ground"
+            return line + "."
+        case ev.HazardTriggered():
+            where = area_name(state, event.area)
+            return (
+                f"{where[:1].upper()}{where[1:]} is hazardous: {n(event.combatant)} must make a "
+                f"{event.save} Save against {event.die}."
+            )
+        case ev.SaveMade():
+            who = state.combatants.get(event.combatant)
+            hp = who.hp if who else event.hp_after + event.damage
+            roll = f"{roll_text(event.rolls[0])}, " if event.rolls else ""
+            howmuch = {
+                "triumph": "avoids it all",
+                "success": "halves the die" if event.hazard_area else "takes 1 damage",
+                "failure": "takes the rolled damage",
+                "bungle": "takes maximised damage",
+            }[event.degree]
+            line = (
+                f"{n(event.combatant)}'s {event.save} Save against {event.label}: "
+                f"{DEGREE_WORD[event.degree]}, {howmuch}"
+            )
+            if event.damage or event.rolls:
+                line += f": {roll}{event.damage} damage, {hp} -> {event.hp_after} HP"
+            return line + "."
+        case ev.TurnEnded():
+            parts = []
+            if event.persistent_damage:
+                who = state.combatants.get(event.combatant)
+                hp = who.hp if who else event.hp_after + event.persistent_damage
+                parts.append(
+                    f"{event.persistent_damage} persistent damage ({hp} -> {event.hp_after} HP)"
+                )
+            who = state.combatants.get(event.combatant)
+            words = (
+                {c.id: CONDITION_WORD.get(c.kind, c.kind) for c in who.conditions} if who else {}
+            )
+            for t in event.ticked:
+                parts.append(
+                    f"{words.get(t.condition, t.condition)} {t.remaining} "
+                    f"turn{'s' if t.remaining != 1 else ''} left"
+                )
+            for s in event.skipped:
+                parts.append(f"{words.get(s, s)} sustained, no count-down")
+            for d in event.dissipated:
+                parts.append(f"{words.get(d, d)} dissipates")
+            line = f"{n(event.combatant)} ends their turn"
+            return line + (": " + "; ".join(parts) if parts else "") + "."
+        case ev.WeaponDropped():
+            where = area_name(state, event.area)
+            return f"{n(event.combatant)}'s {event.weapon} falls to the ground in {where}."
+        case ev.FpChanged():
+            return f"{n(event.combatant)} now has {event.fp_after} FP ({event.reason})."
+        case ev.PersistentChanged():
+            values = ", ".join(str(v) for v in event.persistent_after) or "none"
+            return f"{n(event.combatant)}'s persistent damage is now {values} ({event.reason})."
+        case ev.DeathsDoorChanged():
+            if event.deaths_door:
+                return (
+                    f"{n(event.combatant)} stays at Death's Door and will regain "
+                    f"{event.dd_action_loss} fewer action(s) per turn ({event.reason})."
+                )
+            return (
+                f"{n(event.combatant)} is out of Death's Door at {event.hp_after} HP "
+                f"({event.reason})."
+            )
+        case ev.ActionsGranted():
+            return (
+                f"{n(event.minion)} gains {event.actions} actions to spend during "
+                f"{n(event.by)}'s turn."
+            )
+        case ev.Ruling():
+            changes = []
+            if event.hp is not None:
+                changes.append(f"HP {event.hp}")
+            if event.fp is not None:
+                changes.append(f"FP {event.fp}")
+            if event.deaths_door is not None:
+                changes.append("at Death's Door" if event.deaths_door else "out of Death's Door")
+            if event.dd_action_loss is not None:
+                changes.append(f"{event.dd_action_loss} fewer regained action(s)")
+            if event.persistent is not None:
+                changes.append(
+                    "persistent damage " + (", ".join(map(str, event.persistent)) or "none")
+                )
+            if event.area is not None:
+                changes.append(f"now in {area_name(state, event.area)}")
+            if event.condition_added is not None:
+                changes.append(
+                    condition_text(state, event.combatant or "", event.condition_added).rstrip(".")
+                )
+            if event.condition_removed is not None:
+                changes.append(f"condition {event.condition_removed} removed")
+            whom = f" {n(event.combatant)}:" if event.combatant else ""
+            return f"GM ruling ({event.reason}):{whom} " + ("; ".join(changes) or "so noted") + "."
+        case ev.GmRolled():
+            return (
+                f"The GM rolls for {event.label}: "
+                + "; ".join(roll_text(r) for r in event.rolls)
+                + "."
+            )
+        case ev.CombatEnded():
+            return f"The fight ends in round {event.round}."
+        case _:
+            assert_never(event)
+
+
+def _taken(state: State, event: ev.ActionTaken) -> str:
+    def n(ident: str | None) -> str:
+        return _name(state, ident)
+
+    spec = ACTIONS.get(event.action)
+    title = spec.title if spec else event.action
+    if event.action == "command" and not event.pending and event.note:
+        return (
+            f"{n(event.actor)} spends one more action on Command: {n(event.target)} will "
+            "get a third action."
+        )
+    what = title
+    if event.action == "cast_spell":
+        what = f"Cast Spell: {event.spell}"
+    line = f"{n(event.actor)}"
+    if event.via == "reaction":
+        line += " uses their reaction for"
+    elif event.via == "bonus_reaction":
+        line += " uses the bonus reaction for"
+    elif event.via == "minion":
+        line += " on command,"
+    line += f" {what}" if event.via != "turn" else f" uses {what}"
+    if event.target:
+        line += f" on {n(event.target)}"
+    if event.weapon:
+        line += f" with the {event.weapon}"
+    if event.area and event.action in ("shift", "sneak", "seek"):
+        line += f" {'into' if event.action != 'seek' else 'in'} {area_name(state, event.area)}"
+    if event.pending and event.skill:
+        vs = spec.vs if spec and spec.vs else None
+        modified = ""
+        if event.action == "shift":
+            who = state.combatants.get(event.actor)
+            for ident in (event.area, who.area if who else None):
+                area = state.areas.get(ident or "")
+                if area is not None and area.obstacle is not None:
+                    if area.obstacle.modifier != "none":
+                        modified = f", {area.obstacle.modifier.title()}"
+                    break
+        line += f" ({event.skill}{' vs ' + vs if vs else ''}{modified})"
+    if event.via in ("turn", "minion"):
+        line += f", spending {event.cost} action{'s' if event.cost != 1 else ''}"
+    if event.surcharges:
+        line += " (+1: " + ", ".join(event.surcharges) + ")"
+    if event.lost_action:
+        line += "; Intimidated, they lose 1 action for not Striking or Shifting first"
+    if event.fp_spent:
+        line += f" and {event.fp_spent} FP"
+    if event.note and event.action not in ("command",):
+        line += f" [{event.note}]"
+    return line + "."
+
+
+def _resolved(state: State, event: ev.ActionResolved) -> str:
+    def n(ident: str | None) -> str:
+        return _name(state, ident)
+
+    spec = ACTIONS.get(event.action)
+    title = spec.title if spec else event.action
+    if event.degree is None:
+        return f"{n(event.actor)}'s {title}: {event.effect}."
+    line = f"{DEGREE_WORD[event.degree]} for {n(event.actor)}'s {title}: {event.effect}"
+    if event.rolls:
+        line += " - " + "; ".join(roll_text(r) for r in event.rolls)
+    if event.damage:
+        target = state.combatants.get(event.target or event.actor)
+        before = target.hp if target else None
+        if event.effect != f"{event.damage} damage":
+            line += f", {event.damage} damage"
+        if event.hp_after is not None:
+            line += f" ({n(event.target or event.actor)} {before} -> {event.hp_after} HP)"
+    return line + "."
