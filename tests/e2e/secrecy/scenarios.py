@@ -96,4 +96,15 @@ def _aeonis() -> Scenario:
     )
 
 
-SCENARIOS = {"generic": _generic(), "aeonisk": _aeonisk(), "aeonis": _aeonis()}
+def _more() -> dict[str, Scenario]:
+    """Scenarios kept in a module of their own per ruleset (``scenario_<package>.py``)."""
+    from tests.e2e.secrecy import scenario_scentfinder, scenario_tactics, scenario_untold_aeons
+
+    return {
+        "scentfinder": scenario_scentfinder.SCENARIO,
+        "tactics": scenario_tactics.SCENARIO,
+        "untold-aeons": scenario_untold_aeons.SCENARIO,
+    }
+
+
+SCENARIOS = {"generic": _generic(), "aeonisk": _aeonisk(), "aeonis": _aeonis(), **_more()}
