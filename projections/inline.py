@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from projections.narration import narrate, narrate_secret
-from projections.redaction import PRIVATE_NOTE
+from projections.redaction import HIDDEN_SEQUEL, PRIVATE_NOTE
 from service.codec import EventCodec
 from service.commit import LogRow, ReadModelRows, RollRow, StateRow
 from service.core_events import EncounterForked, NoteAdded
@@ -42,6 +42,7 @@ def read_model_rows(codec: EventCodec, applied: Sequence[AppliedEvent]) -> ReadM
     log: list[LogRow] = []
     rolls: list[RollRow] = []
     secret = secret_rolls_by_command(applied)
+    told: set[Any] = set()
     for step in applied:
         rec, event = step.recorded, step.event
         version = rec.stream_version
@@ -50,9 +51,15 @@ def read_model_rows(codec: EventCodec, applied: Sequence[AppliedEvent]) -> ReadM
         hidden: list[str] = secret.get(rec.metadata.get("command_id"), []) if secret else []
         if hidden:
             # Everything this command decided derives from its secret roll: players read
-            # the line that says only what happened, the GM (and everyone, once every
-            # roll of the command is revealed) the full one.
-            text = narrate_secret(ruleset, step.before, event)
+            # the line that says only what was attempted (the command's first event), the
+            # GM (and everyone, once every roll of the command is revealed) the full one.
+            # Which events follow (damage only after a hit) is itself an outcome.
+            command_id = rec.metadata.get("command_id")
+            if command_id in told:
+                text = HIDDEN_SEQUEL
+            else:
+                text = narrate_secret(ruleset, step.before, event)
+                told.add(command_id)
             gm_text = narrate(ruleset, step.before, _unhidden(event))
         else:
             text = narrate(ruleset, step.before, event)

@@ -9,7 +9,7 @@ from uuid import UUID
 import msgspec
 
 from events.db import Database
-from projections.redaction import redact_roll
+from projections.redaction import HIDDEN_TYPE, redact_roll
 
 _decode_any = msgspec.json.Decoder()
 
@@ -64,6 +64,13 @@ class Marks(msgspec.Struct, frozen=True):
     def secret_versions(self) -> frozenset[int]:
         """Versions players may not see in full: some roll of their command is hidden."""
         return frozenset(v for v, ids in self.hidden.items() if not ids <= self.revealed)
+
+    def secret_sequels(self) -> frozenset[int]:
+        """Secret versions after the first of their command (whose events all carry the
+        command's roll ids, and no two commands share a roll)."""
+        return frozenset(
+            v for v in self.secret_versions() if self.hidden.get(v - 1) == self.hidden[v]
+        )
 
 
 async def read_marks(
@@ -183,7 +190,8 @@ async def log_entries(
     )
     if not rows:
         return []
-    marks = await read_marks(db, encounter_id, up_to_version=up_to_version)
+    marks = await read_marks(db, encounter_id, up_to_version=up_to_version, secrets=not gm)
+    sequels = marks.secret_sequels()
     entries = []
     for r in rows:
         rolls = _decode_any.decode(r["rolls"])
@@ -194,7 +202,7 @@ async def log_entries(
             LogEntry(
                 version=r["version"],
                 round=r["round"],
-                type=r["type"],
+                type=HIDDEN_TYPE if r["version"] in sequels else r["type"],
                 text=r["gm_text"] if shows_all and r["gm_text"] else r["text"],
                 recorded_at=r["recorded_at"],
                 rolls=rolls,

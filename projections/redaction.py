@@ -18,6 +18,12 @@ from service.ruleset import Ruleset
 PRIVATE_NOTE = "The GM makes a private note."
 """What players read in place of a GM-only note."""
 
+HIDDEN_SEQUEL = "The GM's secret roll has a further effect, hidden until revealed."
+"""What players read for every event of a secret command after its first: which events
+follow a roll (damage only after a hit) is an outcome of it."""
+HIDDEN_TYPE = "secret"
+"""The type players see for those events, for the same reason."""
+
 _KEPT = ("roll_id", "roller", "purpose", "notation", "source", "hidden")
 """What a player sees of a secret roll.  Not its epoch or die index: with those and a
 revealed seed, the faces could be recomputed."""
@@ -46,6 +52,23 @@ def redact_roll(record: dict[str, Any], revealed: frozenset[str]) -> dict[str, A
     return {**kept, "redacted": True}
 
 
+def redact_event(
+    ruleset: Ruleset[Any, Any, Any, Any],
+    event_type: str,
+    data: dict[str, Any],
+    revealed: frozenset[str],
+    *,
+    secret: bool,
+    sequel: bool = False,
+) -> tuple[str, dict[str, Any]]:
+    """An event's type and data as a player sees them.  ``secret``: the command that
+    appended it made a roll still hidden, so only the fields its ruleset shows are kept;
+    ``sequel``: and it is not that command's first event, so nothing of it is shown."""
+    if secret and sequel:
+        return HIDDEN_TYPE, {"secret": True}
+    return event_type, redact_event_data(ruleset, event_type, data, revealed, secret=secret)
+
+
 def redact_event_data(
     ruleset: Ruleset[Any, Any, Any, Any],
     event_type: str,
@@ -54,8 +77,7 @@ def redact_event_data(
     *,
     secret: bool,
 ) -> dict[str, Any]:
-    """An event's data as a player sees it.  ``secret``: the command that appended it
-    made a roll still hidden, so only the fields its ruleset shows are kept."""
+    """An event's data as a player sees it (see ``redact_event``)."""
     if event_type == "encounter.note_added" and data.get("gm_only"):
         return {"gm_only": True, "redacted": True}
     if secret:

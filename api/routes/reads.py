@@ -19,7 +19,7 @@ from events.store import read_stream, stream_head
 from events.upcasting import MissingUpcaster
 from events.verify import verify_chain
 from projections.queries import LogEntry, log_entries, read_marks, rolls
-from projections.redaction import redact_event_data, redact_metadata
+from projections.redaction import redact_event, redact_metadata
 from service.fairness import DiceReport, verify_dice
 from service.loading import VersionNotReached, ruleset_of
 from service.registry import codec_for, get_ruleset
@@ -197,16 +197,27 @@ async def events_as_seen(
     if viewer.is_gm or not out:
         return out
     marks = await read_marks(services.pool, encounter_id, up_to_version=at, secrets=True)
-    secret = marks.secret_versions()
+    secret, sequels = marks.secret_versions(), marks.secret_sequels()
     ruleset = get_ruleset(await ruleset_of(services.pool, encounter_id))
-    return [_redacted(ruleset, e, marks.revealed, e.stream_version in secret) for e in out]
+    return [
+        _redacted(
+            ruleset, e, marks.revealed, e.stream_version in secret, e.stream_version in sequels
+        )
+        for e in out
+    ]
 
 
 def _redacted(
-    ruleset: Ruleset[Any, Any, Any, Any], event: EventOut, revealed: frozenset[str], secret: bool
+    ruleset: Ruleset[Any, Any, Any, Any],
+    event: EventOut,
+    revealed: frozenset[str],
+    secret: bool,
+    sequel: bool,
 ) -> EventOut:
-    data = redact_event_data(ruleset, event.type, event.data, revealed, secret=secret)
+    kind, data = redact_event(
+        ruleset, event.type, event.data, revealed, secret=secret, sequel=sequel
+    )
     metadata = redact_metadata(event.metadata)
     if data is event.data and metadata is event.metadata:
         return event
-    return msgspec.structs.replace(event, data=data, metadata=metadata)
+    return msgspec.structs.replace(event, type=kind, data=data, metadata=metadata)

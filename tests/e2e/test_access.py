@@ -194,7 +194,7 @@ async def test_hidden_rolls_are_redacted_for_players_everywhere_until_revealed(
         }
 
     hidden = await player_sees()
-    assert "GM rolls secretly" in hidden["text"] and total not in hidden["text"]
+    assert "rolls in secret" in hidden["text"] and total not in hidden["text"]
     for view in (hidden["ledger"], hidden["event"], hidden["log_roll"]):
         assert view["redacted"] is True and view["hidden"] is True
         assert "dice" not in view and "total" not in view and "outcome" not in view

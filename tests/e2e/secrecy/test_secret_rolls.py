@@ -110,6 +110,10 @@ async def test_events_show_only_the_rulesets_whitelist(table: Table) -> None:
     assert [e["stream_version"] for e in page["events"]] == [
         e["stream_version"] for e in table.secret_events
     ]
+    # Which events a roll leads to (damage only after a hit) is an outcome too: only the
+    # command's first event shows its type.
+    assert all(e["type"] == "secret" for e in page["events"][1:])
+    assert page["events"][0]["type"] == table.secret_events[0]["type"]
     for seen in page["events"]:
         shown = ruleset.shown_when_secret.get(seen["type"], frozenset())
         assert seen["data"]["secret"] is True
@@ -124,6 +128,8 @@ async def test_log_lines_and_the_ledger_say_nothing_the_roll_decided(table: Tabl
     entries = (await table.get(f"/log?after_version={table.before}"))["entries"]
     gm_entries = (await table.get(f"/log?after_version={table.before}", player=False))["entries"]
     assert len(entries) == len(gm_entries) == len(table.secret_events)
+    assert all(e["type"] == "secret" for e in entries[1:])
+    assert len({e["text"] for e in entries[1:]}) <= 1  # the same line whatever followed
     for seen, gm in zip(entries, gm_entries, strict=True):
         assert seen["text"] != gm["text"]
         assert not _mentions(seen["text"], numbers), seen["text"]
