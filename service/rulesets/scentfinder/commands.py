@@ -92,6 +92,8 @@ class AddCombatant(_Command, frozen=True, kw_only=True, tag="scentfinder.add_com
 
 
 class RemoveCombatant(_Command, frozen=True, kw_only=True, tag="scentfinder.remove_combatant"):
+    """The GM takes a combatant out of the fight."""
+
     id: Id
 
 

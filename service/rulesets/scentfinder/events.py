@@ -19,6 +19,8 @@ class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
 
 
 class AreaDefined(_Event, frozen=True, kw_only=True, tag="scentfinder.area_defined"):
+    """An area of the battlefield, its links to adjacent areas and its terrain (SCF-04)."""
+
     area: str
     name: str
     adjacent: tuple[str, ...] = ()
@@ -30,6 +32,8 @@ class AreaDefined(_Event, frozen=True, kw_only=True, tag="scentfinder.area_defin
 
 
 class CombatantAdded(_Event, frozen=True, kw_only=True, tag="scentfinder.combatant_added"):
+    """A combatant joins with its sheet: pools, Saves, skills, weapons, spells, area."""
+
     combatant: str
     name: str
     pc: bool
@@ -55,6 +59,8 @@ class CombatantAdded(_Event, frozen=True, kw_only=True, tag="scentfinder.combata
 
 
 class CombatantRemoved(_Event, frozen=True, kw_only=True, tag="scentfinder.combatant_removed"):
+    """A combatant leaves the fight; it stays in the state, marked out."""
+
     combatant: str
 
 
@@ -70,10 +76,14 @@ class InitiativeSet(_Event, frozen=True, kw_only=True, tag="scentfinder.initiati
 
 
 class CombatBegan(_Event, frozen=True, kw_only=True, tag="scentfinder.combat_began"):
+    """Combat starts; ``order`` is the turn order of round 1."""
+
     order: tuple[str, ...] = ()
 
 
 class RoundStarted(_Event, frozen=True, kw_only=True, tag="scentfinder.round_started"):
+    """A new round begins; nobody has had a turn in it yet."""
+
     round: int
 
 
@@ -101,6 +111,8 @@ class Delayed(_Event, frozen=True, kw_only=True, tag="scentfinder.delayed"):
 
 
 class PhaseReordered(_Event, frozen=True, kw_only=True, tag="scentfinder.phase_reordered"):
+    """The players of a phase agreed on the order they act in (SCF-08)."""
+
     phase: int
     order: tuple[str, ...]
 
@@ -140,17 +152,23 @@ class ActionResolved(_Event, frozen=True, kw_only=True, tag="scentfinder.action_
 
 
 class ConditionAdded(_Event, frozen=True, kw_only=True, tag="scentfinder.condition_added"):
+    """A counted instance of a condition is put on its bearer (SCF-57)."""
+
     bearer: str
     condition: Condition
 
 
 class ConditionRemoved(_Event, frozen=True, kw_only=True, tag="scentfinder.condition_removed"):
+    """An instance of a condition ends, with the reason."""
+
     bearer: str
     condition: str
     reason: str
 
 
 class ConditionChanged(_Event, frozen=True, kw_only=True, tag="scentfinder.condition_changed"):
+    """An instance of a condition gets a new duration, skips or intensity."""
+
     bearer: str
     condition: str
     remaining: int | None = None
@@ -160,6 +178,8 @@ class ConditionChanged(_Event, frozen=True, kw_only=True, tag="scentfinder.condi
 
 
 class Moved(_Event, frozen=True, kw_only=True, tag="scentfinder.moved"):
+    """A combatant is now in another area (a move action, a Shove, a ruling)."""
+
     combatant: str
     from_area: str | None
     to_area: str
@@ -216,18 +236,24 @@ class WeaponDropped(_Event, frozen=True, kw_only=True, tag="scentfinder.weapon_d
 
 
 class FpChanged(_Event, frozen=True, kw_only=True, tag="scentfinder.fp_changed"):
+    """A combatant's FP after spending or regaining them (Sustain, Refocus)."""
+
     combatant: str
     fp_after: int
     reason: str
 
 
 class PersistentChanged(_Event, frozen=True, kw_only=True, tag="scentfinder.persistent_changed"):
+    """A combatant's instances of persistent damage after a change."""
+
     combatant: str
     persistent_after: tuple[int, ...]
     reason: str
 
 
 class DeathsDoorChanged(_Event, frozen=True, kw_only=True, tag="scentfinder.deaths_door_changed"):
+    """A combatant reaches or leaves Death's Door, with HP after (SCF-A20)."""
+
     combatant: str
     deaths_door: bool
     hp_after: int
@@ -259,11 +285,15 @@ class Ruling(_Event, frozen=True, kw_only=True, tag="scentfinder.ruling"):
 
 
 class GmRolled(_Event, frozen=True, kw_only=True, tag="scentfinder.gm_rolled"):
+    """The GM rolled a die for something the text leaves to the table."""
+
     label: str
     rolls: tuple[RollRecord, ...] = ()
 
 
 class CombatEnded(_Event, frozen=True, kw_only=True, tag="scentfinder.combat_ended"):
+    """The fight is over, in the round it ended."""
+
     round: int
 
 

@@ -27,12 +27,15 @@ from service.rulesets.scentfinder.evolve import evolve
 from service.rulesets.scentfinder.options import ScentfinderOptions
 from service.rulesets.scentfinder.state import Hazard, Spell, State, Weapon, initial_state
 
-__all__ = ["COMMANDS", "EVENTS", "EXAMPLES"]
+__all__ = ["COMMANDS", "EVENTS", "EXAMPLES", "example_stories"]
+
+Story = tuple[State, tuple[Event, ...]]
 
 
 class _Story:
     def __init__(self, options: ScentfinderOptions | None = None) -> None:
         self.state: State = initial_state(options or ScentfinderOptions())
+        self.start: State = self.state
         self.commands: list[Command] = []
         self.events: list[Event] = []
         self.rolls = 0
@@ -51,7 +54,7 @@ def _act(actor: str, action: str, **more: object) -> cmd.Act:
     return cmd.Act(actor=actor, action=action, **more)  # type: ignore[arg-type]
 
 
-def _play() -> tuple[list[Command], list[Event]]:
+def _play() -> tuple[list[Command], list[Event], tuple[Story, ...]]:
     play = _Story()
     play(cmd.DefineArea(id="camp", name="the Camp", cover=True))
     play(
@@ -168,7 +171,8 @@ def _play() -> tuple[list[Command], list[Event]]:
         house(command)
     house(_act("tobin", "strike", target="chief", weapon="sword"))
     house(cmd.RollTest(bonus=4, target=12), [11, 6])
-    return [*play.commands, *house.commands], [*play.events, *house.events]
+    stories = ((play.start, tuple(play.events)), (house.start, tuple(house.events)))
+    return [*play.commands, *house.commands], [*play.events, *house.events], stories
 
 
 def _first_of_each(items: Sequence[msgspec.Struct]) -> tuple[msgspec.Struct, ...]:
@@ -178,8 +182,15 @@ def _first_of_each(items: Sequence[msgspec.Struct]) -> tuple[msgspec.Struct, ...
     return tuple(seen.values())
 
 
-_COMMANDS, _EVENTS = _play()
+_COMMANDS, _EVENTS, _STORIES = _play()
 COMMANDS = _first_of_each(_COMMANDS)
 EVENTS = _first_of_each(_EVENTS)
 EXAMPLES: tuple[msgspec.Struct, ...] = (*COMMANDS, *EVENTS)
 """One instance of every command type, then one of every event type."""
+
+
+def example_stories() -> tuple[Story, ...]:
+    """The two stories the examples come from, as (state before, events): the bridge
+    fight with the default options, and the same table with the house dice (roll_test).
+    The event examples are taken from them, so they replay only within their story."""
+    return _STORIES
