@@ -10,7 +10,13 @@ Conventions a ruleset package follows (all three existing ones do):
   ``Command`` and ``Event`` (the unions);
 - its ``examples`` module may define ``example_stories()``: the stories the event
   examples were played in, as ``(state before, events folded from it)`` pairs.  Without
-  it the event examples are folded in order from ``initial_state(options_type())``.
+  it the event examples are folded in order from the initial state of the example
+  options;
+- a ruleset whose options cannot be built without arguments (an option with no default
+  the table must choose) exports ``EXAMPLE_OPTIONS`` from its package: the options the
+  suite builds states from.  Without it the suite uses ``options_type()``.  The option
+  notes are checked against the defaults declared on the options Struct's fields, so
+  they need no instance.
 """
 
 from __future__ import annotations
@@ -48,6 +54,19 @@ def _package(ruleset: AnyRuleset) -> ModuleType:
     return package
 
 
+def _options(ruleset: AnyRuleset) -> Any:
+    """The package's ``EXAMPLE_OPTIONS`` when it has them, else the default options."""
+    options = getattr(_package(ruleset), "EXAMPLE_OPTIONS", None)
+    if options is None:
+        return ruleset.options_type()
+    assert isinstance(options, ruleset.options_type)
+    return options
+
+
+def _initial(ruleset: AnyRuleset) -> Any:
+    return ruleset.initial_state(_options(ruleset))
+
+
 def _command_examples(ruleset: AnyRuleset) -> list[msgspec.Struct]:
     return [e for e in ruleset.examples if isinstance(e, ruleset.command_types)]
 
@@ -65,7 +84,7 @@ def _stories(ruleset: AnyRuleset) -> tuple[Story, ...]:
     stories = getattr(examples, "example_stories", None)
     if stories is not None:
         return tuple(stories())
-    return ((ruleset.initial_state(ruleset.options_type()), tuple(_event_examples(ruleset))),)
+    return ((_initial(ruleset), tuple(_event_examples(ruleset))),)
 
 
 def _replay(ruleset: AnyRuleset) -> list[tuple[Any, msgspec.Struct | None]]:
@@ -153,12 +172,20 @@ def test_json_schema_covers_commands_events_and_state(ruleset: AnyRuleset) -> No
 
 @each_ruleset
 def test_option_notes_document_every_option_with_its_default(ruleset: AnyRuleset) -> None:
-    defaults = ruleset.options_type()
+    """A note's default is the field's declared default (None for a required option)."""
+    defaults: dict[str, Any] = {}
+    for field in msgspec.structs.fields(ruleset.options_type):
+        if field.default is not msgspec.NODEFAULT:
+            defaults[field.name] = field.default
+        elif field.default_factory is not msgspec.NODEFAULT:
+            defaults[field.name] = field.default_factory()
+        else:
+            defaults[field.name] = None
     notes = {note.key: note for note in ruleset.option_notes}
     assert len(notes) == len(ruleset.option_notes), "an option is documented twice"
-    assert set(notes) == set(ruleset.options_type.__struct_fields__)
+    assert set(notes) == set(defaults)
     for key, note in notes.items():
-        assert note.default == getattr(defaults, key), key
+        assert note.default == defaults[key], key
         assert note.description.strip(), key
 
 
@@ -221,7 +248,7 @@ def test_every_state_of_the_stories_round_trips_through_state_type(ruleset: AnyR
 
 @each_ruleset
 def test_the_initial_state_round_trips_and_has_no_round(ruleset: AnyRuleset) -> None:
-    state = ruleset.initial_state(ruleset.options_type())
+    state = _initial(ruleset)
     assert isinstance(state, ruleset.state_type)
     assert msgspec.json.decode(msgspec.json.encode(state), type=ruleset.state_type) == state
     assert ruleset.round_of(state) is None
@@ -229,7 +256,7 @@ def test_the_initial_state_round_trips_and_has_no_round(ruleset: AnyRuleset) -> 
 
 @each_ruleset
 def test_acts_for_names_combatants_or_the_gm_for_every_command(ruleset: AnyRuleset) -> None:
-    states = [ruleset.initial_state(ruleset.options_type())]
+    states = [_initial(ruleset)]
     states += [state for state, event in _replay(ruleset) if event is None]
     for state in states:
         for command in _command_examples(ruleset):
@@ -288,7 +315,7 @@ def test_narrate_secret_reads_only_the_shown_fields(ruleset: AnyRuleset) -> None
 @each_ruleset
 def test_player_state_is_set_and_encodes_to_json(ruleset: AnyRuleset) -> None:
     assert ruleset.player_state is not None
-    initial = ruleset.initial_state(ruleset.options_type())
+    initial = _initial(ruleset)
     msgspec.json.encode(ruleset.player_state(initial, Audience()))
     for state, event in _replay(ruleset):
         if event is None:

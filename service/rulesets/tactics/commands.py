@@ -57,6 +57,8 @@ class AddCombatant(_Command, frozen=True, kw_only=True, tag="tactics.add_combata
 
 
 class RemoveCombatant(_Command, frozen=True, kw_only=True, tag="tactics.remove_combatant"):
+    """The GM removes a creature; Presses left with no target are void."""
+
     id: Id
 
 
@@ -109,6 +111,8 @@ class MoveInFeature(_Command, frozen=True, kw_only=True, tag="tactics.feature_us
 
 
 class RemoveFeature(_Command, frozen=True, kw_only=True, tag="tactics.remove_feature"):
+    """The GM removes a zone feature (the cover is destroyed, the cloud clears)."""
+
     id: Id
 
 
@@ -187,6 +191,8 @@ class Check(_Command, frozen=True, kw_only=True, tag="tactics.check"):
 
 
 class SetValue(msgspec.Struct, frozen=True, kw_only=True, tag="set_value"):
+    """Set a number on a creature's sheet (an attribute, armour, shields)."""
+
     combatant: Id
     field: Annotated[
         str,
@@ -196,6 +202,8 @@ class SetValue(msgspec.Struct, frozen=True, kw_only=True, tag="set_value"):
 
 
 class SetStatus(msgspec.Struct, frozen=True, kw_only=True, tag="set_status"):
+    """Set a creature's status (active, incapacitated, dead) by the GM's word."""
+
     combatant: Id
     status: Status
 
@@ -218,6 +226,8 @@ class HealWounds(msgspec.Struct, frozen=True, kw_only=True, tag="heal_wounds"):
 
 
 class VoidPress(msgspec.Struct, frozen=True, kw_only=True, tag="void_press"):
+    """A pending Press will not resolve (against one target, or all of them)."""
+
     press: Id
     target: Id | None = None
 
@@ -246,7 +256,7 @@ class Adjudicate(_Command, frozen=True, kw_only=True, tag="tactics.adjudicate"):
 
 
 class EndEncounter(_Command, frozen=True, kw_only=True, tag="tactics.end_encounter"):
-    pass
+    """The GM ends the encounter."""
 
 
 Command = (

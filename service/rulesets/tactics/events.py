@@ -31,6 +31,8 @@ class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
 
 
 class CombatantAdded(_Event, frozen=True, kw_only=True, tag="tactics.combatant_added"):
+    """A creature joined with its sheet (TAC-08, TAC-09, TAC-15, TAC-17)."""
+
     id: str
     name: str
     side: str = ""
@@ -48,35 +50,47 @@ class CombatantAdded(_Event, frozen=True, kw_only=True, tag="tactics.combatant_a
 
 
 class CombatantRemoved(_Event, frozen=True, kw_only=True, tag="tactics.combatant_removed"):
+    """A creature left the encounter."""
+
     id: str
     voided: tuple[str, ...] = ()
     """Pending Presses that lost their last target with it."""
 
 
 class ZoneAdded(_Event, frozen=True, kw_only=True, tag="tactics.zone_added"):
+    """A zone was added, linked to neighbouring zones (TAC-18)."""
+
     id: str
     links: tuple[str, ...] = ()
 
 
 class Placed(_Event, frozen=True, kw_only=True, tag="tactics.placed"):
+    """A creature is now in a zone (placed by the GM or moved by a Maneuver)."""
+
     combatant: str
     zone: str
     by_maneuver: bool = False
 
 
 class HinderedSet(_Event, frozen=True, kw_only=True, tag="tactics.hindered_set"):
+    """Access between two creatures became hindered or clear (TAC-A13)."""
+
     a: str
     b: str
     hindered: bool
 
 
 class SightSet(_Event, frozen=True, kw_only=True, tag="tactics.sight_set"):
+    """Two zones gained or lost line of sight (TAC-A13)."""
+
     a: str
     b: str
     visible: bool
 
 
 class FeatureAdded(_Event, frozen=True, kw_only=True, tag="tactics.feature_added"):
+    """A zone feature appeared: cover, a cloud, anything exploitable (TAC-19)."""
+
     id: str
     name: str
     zone: str
@@ -85,20 +99,28 @@ class FeatureAdded(_Event, frozen=True, kw_only=True, tag="tactics.feature_added
 
 
 class FeatureUsersChanged(_Event, frozen=True, kw_only=True, tag="tactics.feature_users_changed"):
+    """Creatures entered or left a feature."""
+
     feature: str
     entered: tuple[str, ...] = ()
     left: tuple[str, ...] = ()
 
 
 class FeatureRemoved(_Event, frozen=True, kw_only=True, tag="tactics.feature_removed"):
+    """A zone feature is gone."""
+
     id: str
 
 
 class TurnOrderSet(_Event, frozen=True, kw_only=True, tag="tactics.turn_order_set"):
+    """The GM's ordered list of turns (TAC-A8)."""
+
     order: tuple[str, ...]
 
 
 class RoundStarted(_Event, frozen=True, kw_only=True, tag="tactics.round_started"):
+    """A new round of turns began."""
+
     round: int
 
 
@@ -116,12 +138,16 @@ class TurnStarted(_Event, frozen=True, kw_only=True, tag="tactics.turn_started")
 
 
 class TurnEnded(_Event, frozen=True, kw_only=True, tag="tactics.turn_ended"):
+    """A creature's turn ended."""
+
     combatant: str
     expired: tuple[str, ...] = ()
     """Maneuver bonuses that ended with this turn."""
 
 
 class ManeuverTaken(_Event, frozen=True, kw_only=True, tag="tactics.maneuver_taken"):
+    """A Maneuver was taken, as an action or as the turn's React (TAC-04, TAC-06)."""
+
     combatant: str
     maneuver: str
     bonus: Bonus | None = None
@@ -190,6 +216,8 @@ class ShieldsSpent(_Event, frozen=True, kw_only=True, tag="tactics.shields_spent
 
 
 class Wounded(_Event, frozen=True, kw_only=True, tag="tactics.wounded"):
+    """Wounds were taken, from a Press or a GM ruling (TAC-15, TAC-16)."""
+
     combatant: str
     wounds: int
     source: str
@@ -227,12 +255,16 @@ class HitVoided(_Event, frozen=True, kw_only=True, tag="tactics.hit_voided"):
 
 
 class CooldownChecked(_Event, frozen=True, kw_only=True, tag="tactics.cooldown_checked"):
+    """The GM ruled the cool-down check of an unshielded creature (TAC-A2)."""
+
     combatant: str
     passed: bool
     shields_after: int
 
 
 class CheckRolled(_Event, frozen=True, kw_only=True, tag="tactics.check_rolled"):
+    """A defensive check the GM called for: d20 + attribute vs a number (TAC-A14)."""
+
     combatant: str
     label: str
     attribute: str
@@ -242,6 +274,8 @@ class CheckRolled(_Event, frozen=True, kw_only=True, tag="tactics.check_rolled")
 
 
 class ValueSet(_Event, frozen=True, kw_only=True, tag="tactics.value_set"):
+    """A GM ruling set a number on a creature's sheet."""
+
     combatant: str
     field: str
     value: int
@@ -250,6 +284,8 @@ class ValueSet(_Event, frozen=True, kw_only=True, tag="tactics.value_set"):
 
 
 class StatusSet(_Event, frozen=True, kw_only=True, tag="tactics.status_set"):
+    """A GM ruling set a creature's status."""
+
     combatant: str
     status: Status
     previous: Status
@@ -257,18 +293,22 @@ class StatusSet(_Event, frozen=True, kw_only=True, tag="tactics.status_set"):
 
 
 class SceneStarted(_Event, frozen=True, kw_only=True, tag="tactics.scene_started"):
+    """A GM ruling started a new scene (TAC-A10)."""
+
     scene: int
     reason: str
 
 
 class BonusGranted(_Event, frozen=True, kw_only=True, tag="tactics.bonus_granted"):
+    """A GM ruling granted a bonus (TAC-A6)."""
+
     combatant: str
     bonus: Bonus
     reason: str
 
 
 class EncounterEnded(_Event, frozen=True, kw_only=True, tag="tactics.encounter_ended"):
-    pass
+    """The encounter is over."""
 
 
 Event = (

@@ -219,14 +219,15 @@ def narrate_secret(state: State, event: ev.Event) -> str:
                 f"The GM rolls {n(event.target)}'s soak in secret against "
                 f"{n(event.attacker)}'s Press {event.press}"
             )
-        case ev.ShieldsSpent():
-            return f"{n(event.combatant)}'s shields meet the hit"
-        case ev.Wounded():
-            return f"{n(event.combatant)} is hit"
+        case ev.ShieldsSpent() | ev.Wounded():
+            # Not "is hit": whether the Press landed is what the secret rolls decided.
+            return f"The GM keeps secret what happens to {n(event.combatant)}"
         case ev.HitResolved():
             return f"{n(event.target)}: Press {event.press} is resolved"
         case ev.HitVoided():
-            return f"Press {event.press} against {n(event.target)} is void"
+            return (
+                f"The GM keeps secret what becomes of Press {event.press} against {n(event.target)}"
+            )
         case ev.CheckRolled():
             return f"The GM rolls {event.label} for {n(event.combatant)} in secret"
         case _:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import msgspec
 
-from service.rulesets.tactics import events as ev
 from service.rulesets.tactics.state import (
     Bonus,
     Combatant,
@@ -107,23 +106,83 @@ def player_state(state: State, audience: Audience) -> PlayerState:
     )
 
 
-def _all(event: type[msgspec.Struct]) -> frozenset[str]:
-    return frozenset(f for f in event.__struct_fields__ if f != "rolls")
-
-
 SHOWN_WHEN_SECRET: dict[str, frozenset[str]] = {
-    str(t.__struct_config__.tag): _all(t) for t in ev.EVENT_TYPES
+    # Events no rolling command appends: everything was said aloud at the table.  Listed
+    # field by field all the same, so a field added later stays hidden until it is listed.
+    "tactics.combatant_added": frozenset(
+        {
+            "id",
+            "name",
+            "side",
+            "category",
+            "precision",
+            "endurance",
+            "agility",
+            "acumen",
+            "armour",
+            "toughness",
+            "shields",
+            "weapons",
+            "maneuvers",
+            "zone",
+        }
+    ),
+    "tactics.combatant_removed": frozenset({"id", "voided"}),
+    "tactics.zone_added": frozenset({"id", "links"}),
+    "tactics.placed": frozenset({"combatant", "zone", "by_maneuver"}),
+    "tactics.hindered_set": frozenset({"a", "b", "hindered"}),
+    "tactics.sight_set": frozenset({"a", "b", "visible"}),
+    "tactics.feature_added": frozenset({"id", "name", "zone", "kind", "users"}),
+    "tactics.feature_users_changed": frozenset({"feature", "entered", "left"}),
+    "tactics.feature_removed": frozenset({"id"}),
+    "tactics.turn_order_set": frozenset({"order"}),
+    "tactics.round_started": frozenset({"round"}),
+    "tactics.turn_started": frozenset(
+        {
+            "combatant",
+            "round",
+            "actions",
+            "shields_before",
+            "shields_after",
+            "cooldown_needed",
+            "pending",
+        }
+    ),
+    "tactics.turn_ended": frozenset({"combatant", "expired"}),
+    "tactics.maneuver_taken": frozenset(
+        {"combatant", "maneuver", "bonus", "actions_left", "as_react"}
+    ),
+    "tactics.press_declared": frozenset(
+        {
+            "press",
+            "attacker",
+            "weapon",
+            "damage",
+            "precision",
+            "penalty",
+            "area",
+            "hits",
+            "zone",
+            "feature",
+            "cloud_name",
+            "actions_left",
+        }
+    ),
+    "tactics.wounds_healed": frozenset({"combatant", "wounds", "total_after", "reason"}),
+    "tactics.cooldown_checked": frozenset({"combatant", "passed", "shields_after"}),
+    "tactics.value_set": frozenset({"combatant", "field", "value", "previous", "reason"}),
+    "tactics.status_set": frozenset({"combatant", "status", "previous", "reason"}),
+    "tactics.scene_started": frozenset({"scene", "reason"}),
+    "tactics.bonus_granted": frozenset({"combatant", "bonus", "reason"}),
+    "tactics.encounter_ended": frozenset(),
+    # What ``resolve`` and ``check`` (the commands that roll) append: who and which Press
+    # only, never a total, result, damage, soak, wounds, shields or status.
+    "tactics.agility_checked": frozenset({"press", "target", "attacker", "precision"}),
+    "tactics.soak_rolled": frozenset({"press", "target", "attacker"}),
+    "tactics.shields_spent": frozenset({"combatant", "press"}),
+    "tactics.wounded": frozenset({"combatant", "source", "press"}),
+    "tactics.hit_resolved": frozenset({"press", "target"}),
+    "tactics.hit_voided": frozenset({"press", "target"}),
+    "tactics.check_rolled": frozenset({"combatant", "label", "attribute", "target"}),
 }
-"""Events that never come from a roll show everything; the resolution events show who
-and which Press only (no totals, results, damage, soak, wounds, shields or status)."""
-SHOWN_WHEN_SECRET.update(
-    {
-        "tactics.agility_checked": frozenset({"press", "target", "attacker", "precision"}),
-        "tactics.soak_rolled": frozenset({"press", "target", "attacker"}),
-        "tactics.shields_spent": frozenset({"combatant", "press"}),
-        "tactics.wounded": frozenset({"combatant", "source", "press"}),
-        "tactics.hit_resolved": frozenset({"press", "target"}),
-        "tactics.hit_voided": frozenset({"press", "target"}),
-        "tactics.check_rolled": frozenset({"combatant", "label", "attribute", "target"}),
-    }
-)
+"""Per event tag, the fields players see of a secret event (a whitelist)."""

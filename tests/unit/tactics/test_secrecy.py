@@ -73,3 +73,18 @@ def test_pending_presses_are_visible_to_players() -> None:
     assert RULESET.player_state is not None
     view = RULESET.player_state(state, Audience())
     assert [p.id for p in view.pending] == ["p1"]
+
+
+def test_secret_lines_do_not_tell_whether_the_press_landed() -> None:
+    """Shields meeting the hit and wounds read alike, and neither says 'hit'."""
+    before = table(shot(), end("rex"))
+    state = state_of(before)
+    hit = at(before).when(resolve("vex"), manual=[[1], [1]]).events
+    assert RULESET.narrate_secret is not None
+    wounded = of(hit, ev.Wounded)[0]
+    shielded = ev.ShieldsSpent(combatant="vex", press="p1", spent=1, negated=3, shields_after=0)
+    line = RULESET.narrate_secret(state, wounded)
+    assert line == RULESET.narrate_secret(state, shielded)
+    assert line == "The GM keeps secret what happens to Vex"
+    voided = ev.HitVoided(press="p1", target="vex", why="Vex is dead")
+    assert "dead" not in RULESET.narrate_secret(state, voided)
