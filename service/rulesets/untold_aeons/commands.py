@@ -64,6 +64,8 @@ class BeginRound(_Command, frozen=True, kw_only=True, tag="untold-aeons.begin_ro
 
 
 class ChooseTurn(_Command, frozen=True, kw_only=True, tag="untold-aeons.choose_turn"):
+    """The character picks a Fast or a Slow turn for the round (UAE-27, UAE-A1, UAE-A2)."""
+
     character: Id
     speed: Speed
 
@@ -103,6 +105,8 @@ class StandUp(_Command, frozen=True, kw_only=True, tag="untold-aeons.stand_up"):
 
 
 class EndTurn(_Command, frozen=True, kw_only=True, tag="untold-aeons.end_turn"):
+    """The character ends the turn, giving up what it still allows."""
+
     character: Id
 
 
@@ -216,7 +220,7 @@ class Rule(_Command, frozen=True, kw_only=True, tag="untold-aeons.rule"):
 
 
 class EndEncounter(_Command, frozen=True, kw_only=True, tag="untold-aeons.end_encounter"):
-    pass
+    """The Narrator ends the encounter; afterwards only rulings are accepted."""
 
 
 Command = (

@@ -27,6 +27,8 @@ class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
 
 
 class CharacterAdded(_Event, frozen=True, kw_only=True, tag="untold-aeons.character_added"):
+    """A character joined with the sheet and the limits derived from it (UAE-01, UAE-02)."""
+
     character: str
     name: str
     side: str
@@ -46,6 +48,8 @@ class CharacterAdded(_Event, frozen=True, kw_only=True, tag="untold-aeons.charac
 
 
 class DistanceSet(_Event, frozen=True, kw_only=True, tag="untold-aeons.distance_set"):
+    """The Narrator set how far apart two combatants are (yards or point blank)."""
+
     a: str
     b: str
     yards: int
@@ -53,6 +57,8 @@ class DistanceSet(_Event, frozen=True, kw_only=True, tag="untold-aeons.distance_
 
 
 class RoundStarted(_Event, frozen=True, kw_only=True, tag="untold-aeons.round_started"):
+    """A round began; ``initiating_side`` goes first within each turn speed."""
+
     round: int
     initiating_side: str
     choosing: bool = True
@@ -60,6 +66,8 @@ class RoundStarted(_Event, frozen=True, kw_only=True, tag="untold-aeons.round_st
 
 
 class TurnChosen(_Event, frozen=True, kw_only=True, tag="untold-aeons.turn_chosen"):
+    """A character chose a Fast or a Slow turn for the round."""
+
     character: str
     speed: Speed
 
@@ -71,6 +79,8 @@ class TurnsOrdered(_Event, frozen=True, kw_only=True, tag="untold-aeons.turns_or
 
 
 class Moved(_Event, frozen=True, kw_only=True, tag="untold-aeons.moved"):
+    """A character moved (or sprinted) ``yards``; ``limit`` is how far it could go."""
+
     character: str
     yards: int
     sprint: bool = False
@@ -78,10 +88,14 @@ class Moved(_Event, frozen=True, kw_only=True, tag="untold-aeons.moved"):
 
 
 class StoodUp(_Event, frozen=True, kw_only=True, tag="untold-aeons.stood_up"):
+    """A character got up from prone, spending the action (UAE-33)."""
+
     character: str
 
 
 class TurnEnded(_Event, frozen=True, kw_only=True, tag="untold-aeons.turn_ended"):
+    """A character's turn is over."""
+
     character: str
 
 
@@ -111,6 +125,9 @@ class Hit(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class AttackResolved(_Event, frozen=True, kw_only=True, tag="untold-aeons.attack_resolved"):
+    """The rolls of an attack and what they decided: the result, the hits and
+    the damage of whoever was struck (UAE-28..UAE-40)."""
+
     attacker: str
     target: str
     weapon: str
@@ -149,6 +166,9 @@ class Bled(_Event, frozen=True, kw_only=True, tag="untold-aeons.bled"):
 
 
 class CheckCalled(_Event, frozen=True, kw_only=True, tag="untold-aeons.check_called"):
+    """The Narrator called for a check: a trait against difficulty dice, maybe
+    with the difficulty dice behind the screen (UAE-11)."""
+
     character: str
     label: str
     trait: str
@@ -220,6 +240,8 @@ class NotchGained(_Event, frozen=True, kw_only=True, tag="untold-aeons.notch_gai
 
 
 class KarmaSpent(_Event, frozen=True, kw_only=True, tag="untold-aeons.karma_spent"):
+    """A karma point spent (UAE-03..05); the pools after the point moved."""
+
     by: str | None
     pool: Literal["players", "narrator"]
     use: str
@@ -242,6 +264,8 @@ class Recovered(_Event, frozen=True, kw_only=True, tag="untold-aeons.recovered")
 
 
 class Advanced(_Event, frozen=True, kw_only=True, tag="untold-aeons.advanced"):
+    """A skill or characteristic raised with xp (UAE-13)."""
+
     character: str
     trait: str
     previous: int
@@ -252,6 +276,8 @@ class Advanced(_Event, frozen=True, kw_only=True, tag="untold-aeons.advanced"):
 
 
 class ValueSet(_Event, frozen=True, kw_only=True, tag="untold-aeons.value_set"):
+    """A Narrator ruling set damage, stress, xp or a karma pool."""
+
     character: str | None
     field: str
     value: int
@@ -261,6 +287,8 @@ class ValueSet(_Event, frozen=True, kw_only=True, tag="untold-aeons.value_set"):
 
 
 class ConditionSet(_Event, frozen=True, kw_only=True, tag="untold-aeons.condition_set"):
+    """A Narrator ruling put a condition on a character or took it off."""
+
     character: str
     condition: Condition
     on: bool
@@ -268,6 +296,8 @@ class ConditionSet(_Event, frozen=True, kw_only=True, tag="untold-aeons.conditio
 
 
 class StatusSet(_Event, frozen=True, kw_only=True, tag="untold-aeons.status_set"):
+    """A Narrator ruling set a character's status or Shaken."""
+
     character: str
     status: Status
     shaken: bool
@@ -275,12 +305,16 @@ class StatusSet(_Event, frozen=True, kw_only=True, tag="untold-aeons.status_set"
 
 
 class EffectRuled(_Event, frozen=True, kw_only=True, tag="untold-aeons.effect_ruled"):
+    """A Narrator ruling on an Advantage, a Drawback, a phobia or a mania."""
+
     character: str
     effect: str
     reason: str
 
 
 class EncounterEnded(_Event, frozen=True, kw_only=True, tag="untold-aeons.encounter_ended"):
+    """The encounter is over."""
+
     round: int | None
 
 

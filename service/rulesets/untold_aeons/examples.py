@@ -29,7 +29,7 @@ from service.rulesets.untold_aeons.evolve import evolve
 from service.rulesets.untold_aeons.options import UntoldOptions
 from service.rulesets.untold_aeons.state import State, Weapon, initial_state
 
-__all__ = ["CHARACTERS", "COMMANDS", "EVENTS", "EXAMPLES"]
+__all__ = ["CHARACTERS", "COMMANDS", "EVENTS", "EXAMPLES", "example_stories"]
 
 EPOCH = 1
 
@@ -237,3 +237,9 @@ COMMANDS = _first_of_each(_STORY.commands)
 EVENTS = _first_of_each(_STORY.events)
 EXAMPLES: tuple[msgspec.Struct, ...] = (*COMMANDS, *EVENTS)
 """One instance of every command type, then one of every event type."""
+
+
+def example_stories() -> tuple[tuple[State, tuple[Event, ...]], ...]:
+    """The story the event examples were played in (for the conformance suite): every
+    event of ``play()`` from the initial state, so each example replays in its place."""
+    return ((initial_state(UntoldOptions()), tuple(_STORY.events)),)

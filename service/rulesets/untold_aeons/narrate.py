@@ -306,20 +306,37 @@ def _karma(n: _Names, event: ev.KarmaSpent) -> str:
 
 
 def narrate_secret(state: State, event: ev.Event) -> str:
-    """What players read while the event is secret: who and what, no number."""
+    """What players read while the event is secret: who and what, from the fields
+    ``view.SHOWN_WHEN_SECRET`` shows, without any number (a round, yards, a value could
+    be mistaken for a face or a total) and never the Narrator's own line, also for the
+    events of a secret command that no roll decided."""
     return _capital(_secret(state, event))
 
 
 def _secret(state: State, event: ev.Event) -> str:
     n = _Names(state)
     match event:
-        case ev.DifficultyRolled():
-            return (
-                f"The Narrator rolls the difficulty dice for {n(event.character)}'s "
-                f"{event.label} behind the screen"
-            )
-        case ev.CheckRolled() | ev.SkillDiceRolled() | ev.CheckRerolled():
-            return f"The Narrator rolls in secret for {n(event.character)}'s {event.label}"
+        case ev.CharacterAdded():
+            return f"{event.name} joins the encounter"
+        case ev.DistanceSet():
+            return f"The Narrator sets the distance between {n(event.a)} and {n(event.b)}"
+        case ev.RoundStarted():
+            return f"A new round begins: {event.initiating_side} initiate"
+        case ev.TurnChosen():
+            return f"{n(event.character)} chooses a {event.speed.title()} turn"
+        case ev.TurnsOrdered():
+            return "The Narrator sets the turn order"
+        case ev.Moved():
+            return f"{n(event.character)} {'sprints' if event.sprint else 'moves'}"
+        case ev.StoodUp():
+            return f"{n(event.character)} gets up"
+        case ev.TurnEnded():
+            return f"{n(event.character)}'s turn is over"
+        case ev.AttackDeclared():
+            burst = " with a Rapid Fire burst" if event.rapid_fire else ""
+            if event.ranged:
+                return f"{n(event.attacker)} fires the {event.weapon} at {n(event.target)}{burst}"
+            return f"{n(event.attacker)} strikes at {n(event.target)} with the {event.weapon}"
         case ev.AttackResolved():
             return (
                 f"The Narrator rolls in secret for {n(event.attacker)}'s attack on "
@@ -328,22 +345,41 @@ def _secret(state: State, event: ev.Event) -> str:
         case ev.LimitChecked():
             what = "wounds" if event.track == "wounds" else "stress"
             return f"The Narrator rolls in secret for {n(event.character)}'s {what}"
+        case ev.Bled():
+            return f"{n(event.character)} bleeds"
+        case ev.CheckCalled():
+            return f"The Narrator calls for {event.label} from {n(event.character)}"
+        case ev.DifficultyRolled():
+            return (
+                f"The Narrator rolls the difficulty dice for {n(event.character)}'s "
+                f"{event.label} behind the screen"
+            )
+        case ev.CheckRolled() | ev.SkillDiceRolled() | ev.CheckRerolled():
+            return f"The Narrator rolls in secret for {n(event.character)}'s {event.label}"
         case ev.SanityChecked():
             return (
                 f"The Narrator rolls a sanity check in secret for {n(event.character)}: "
                 f"{event.cause}"
             )
-        case ev.Recovered():
-            return f"The Narrator rolls {n(event.character)}'s daily recovery in secret"
         case ev.NotchGained():
             return f"Something changes in {n(event.character)}, in secret"
-        case ev.Bled():
-            return f"{n(event.character)} bleeds"
-        case ev.TurnEnded():
-            return f"{n(event.character)}'s turn ends"
-        case ev.AttackDeclared():
-            return f"{n(event.attacker)} attacks {n(event.target)} with the {event.weapon}"
         case ev.KarmaSpent():
             return f"{n(event.by) if event.by else 'The Narrator'} spends a karma point"
+        case ev.Recovered():
+            return f"The Narrator rolls {n(event.character)}'s daily recovery in secret"
+        case ev.Advanced():
+            return f"{n(event.character)} advances in {title(event.trait)}"
+        case ev.ValueSet():
+            who = f"{n(event.character)}'s " if event.character else "the "
+            return f"The Narrator changes {who}{event.field.replace('_', ' ')}"
+        case ev.ConditionSet():
+            verb = "is now" if event.on else "is no longer"
+            return f"{n(event.character)} {verb} {_CONDITIONS[event.condition]}"
+        case ev.StatusSet():
+            return f"The Narrator rules on {n(event.character)}'s state"
+        case ev.EffectRuled():
+            return f"The Narrator rules an effect for {n(event.character)}: {event.effect}"
+        case ev.EncounterEnded():
+            return "The encounter is over"
         case _:
-            return _narrate(state, event)
+            assert_never(event)

@@ -185,6 +185,19 @@ def test_narrate_secret_is_the_same_for_events_differing_only_in_hidden_fields()
         assert narrate_secret(state, event)
 
 
+def test_secret_lines_are_never_the_narrators_and_name_no_number() -> None:
+    """Every event of a secret command is told in its own words (also those no roll
+    decided, like the turn ending after a hidden shot), and with no number that could be
+    read as a face or a total."""
+    s = story()
+    state = state_of(table())
+    for event in s.events:
+        line = narrate_secret(state, event)
+        assert line != narrate(state, event), line
+        assert not any(c.isdigit() for c in line), line
+        state = RULESET.evolve(state, event)
+
+
 def test_narrate_uses_the_secret_line_while_a_roll_is_hidden() -> None:
     s = story()
     state = state_of(table())
