@@ -24,9 +24,10 @@ follow a roll (damage only after a hit) is an outcome of it."""
 HIDDEN_TYPE = "secret"
 """The type players see for those events, for the same reason."""
 
-_KEPT = ("roll_id", "roller", "purpose", "notation", "source", "hidden")
-"""What a player sees of a secret roll.  Not its epoch or die index: with those and a
-revealed seed, the faces could be recomputed."""
+_KEPT = ("roll_id", "roller", "source", "hidden")
+"""What a player sees of a secret roll: that it happened and who rolled.  Not its notation
+or purpose (the size of a pool can be a secret number: damage over a limit, a hidden
+difficulty), nor its epoch or die index."""
 
 _PRIVATE_METADATA = ("idempotency_key",)
 """Metadata only the GM sees: a player holding the GM's key could replay the GM's

@@ -85,6 +85,8 @@ class NewSeed(NamedTuple):
     seed: bytes
     client_seed: str
     commitment: str
+    secret_seed: bytes
+    secret_commitment: str
 
 
 class Idempotency(NamedTuple):
@@ -198,7 +200,10 @@ _SNAPSHOTS = """, snapshots AS (
 )"""
 _SEED = """, seed AS (
     INSERT INTO dice_seeds (stream_id, epoch, seed, client_seed, commitment)
-    SELECT $1, @epoch, @seed, @client_seed, @commitment WHERE EXISTS (SELECT FROM moved)
+    SELECT $1, e, s, @client_seed, c
+    FROM (VALUES (@epoch::int, @seed::bytea, @commitment::text),
+                 (-@epoch::int, @secret_seed::bytea, @secret_commitment::text)) AS v(e, s, c)
+    WHERE EXISTS (SELECT FROM moved)
 )"""
 _ANSWER = """, answer AS (
     INSERT INTO idempotency_keys (stream_id, key, request_hash, response)

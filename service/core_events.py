@@ -42,6 +42,10 @@ class SeedCommitted(
     epoch: int
     commitment: str
     client_seed: str
+    secret_commitment: str | None = None
+    """sha256 of the epoch's second seed, from which secret (hidden) server rolls are
+    drawn, so that revealing ``commitment``'s seed reveals nothing secret.  None in
+    encounters older than it: their hidden rolls were drawn from the one seed."""
 
 
 class SeedRevealed(
@@ -52,6 +56,9 @@ class SeedRevealed(
     epoch: int
     seed: str
     """The seed as lowercase hex."""
+    secret_seed: str | None = None
+    """The epoch's secret seed, published with it when none of its secret rolls is still
+    hidden; otherwise with the reveal of the last of them (RollsRevealed)."""
 
 
 class EncounterForked(
@@ -86,6 +93,9 @@ class RollsRevealed(
     """The GM showed the table secret rolls: from here on players see their results."""
 
     roll_ids: tuple[str, ...]
+    secret_seeds: dict[str, str] = {}
+    """Secret seeds (hex, by epoch number written out) of ended epochs whose last hidden
+    roll this reveals: from now on those rolls can be checked like any other."""
 
 
 class NoteAdded(

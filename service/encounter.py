@@ -40,6 +40,14 @@ class DiceCounters(msgspec.Struct, frozen=True, kw_only=True):
     rolls_made: int = 0
     """Rolls of the whole encounter so far; roll ids are r1, r2, ..."""
     revealed_epochs: tuple[int, ...] = ()
+    secret_commitment: str | None = None
+    next_secret_index: int = 0
+    """Index k of the next die drawn from the epoch's secret seed (hidden server rolls)."""
+    secret_server_rolls: tuple[str, ...] = ()
+    """Hidden server rolls of this epoch not revealed yet: its secret seed is published
+    only once every one of them is."""
+    ended_secrets: dict[int, tuple[str, ...]] = {}
+    """The same for ended epochs whose secret seed is not published yet."""
 
 
 class ForkOrigin(msgspec.Struct, frozen=True, kw_only=True):
@@ -76,12 +84,22 @@ def rolls_of(event: object) -> tuple[RollRecord, ...]:
 def count_rolls(dice: DiceCounters, rolls: tuple[RollRecord, ...]) -> DiceCounters:
     if not rolls:
         return dice
-    next_index = dice.next_index
+    next_index, next_secret = dice.next_index, dice.next_secret_index
+    secret_server = dice.secret_server_rolls
     for roll in rolls:
         if roll.source == "server" and roll.epoch == dice.epoch and roll.index is not None:
-            next_index = max(next_index, roll.index + len(roll.dice))
+            end = roll.index + len(roll.dice)
+            if roll.hidden and dice.secret_commitment is not None:
+                next_secret = max(next_secret, end)
+                secret_server = (*secret_server, roll.roll_id)
+            else:
+                next_index = max(next_index, end)
     return msgspec.structs.replace(
-        dice, next_index=next_index, rolls_made=dice.rolls_made + len(rolls)
+        dice,
+        next_index=next_index,
+        next_secret_index=next_secret,
+        secret_server_rolls=secret_server,
+        rolls_made=dice.rolls_made + len(rolls),
     )
 
 
@@ -99,12 +117,19 @@ def evolve_core(
                 npc_health=event.npc_health,
             )
         case SeedCommitted():
+            ended = enc.dice.ended_secrets
+            if enc.dice.secret_server_rolls:
+                ended = {**ended, enc.dice.epoch: enc.dice.secret_server_rolls}
             dice = msgspec.structs.replace(
                 enc.dice,
+                ended_secrets=ended,
                 epoch=event.epoch,
                 commitment=event.commitment,
                 client_seed=event.client_seed,
                 next_index=0,
+                secret_commitment=event.secret_commitment,
+                next_secret_index=0,
+                secret_server_rolls=(),
             )
             return msgspec.structs.replace(enc, dice=dice)
         case SeedRevealed():
@@ -182,8 +207,18 @@ def evolve(
         enc = evolve_core(enc, event)
     elif isinstance(event, RollsRevealed):
         shown = frozenset(event.roll_ids)
+        ended = {
+            epoch: left
+            for epoch, rolls in enc.dice.ended_secrets.items()
+            if (left := tuple(r for r in rolls if r not in shown))
+        }
+        dice = msgspec.structs.replace(
+            enc.dice,
+            secret_server_rolls=tuple(r for r in enc.dice.secret_server_rolls if r not in shown),
+            ended_secrets=ended,
+        )
         enc = msgspec.structs.replace(
-            enc, secret_rolls=tuple(r for r in enc.secret_rolls if r not in shown)
+            enc, dice=dice, secret_rolls=tuple(r for r in enc.secret_rolls if r not in shown)
         )
     # Undone, Redone and NoteAdded change nothing here but the version.
     return msgspec.structs.replace(enc, version=enc.version + 1)

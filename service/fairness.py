@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 import msgspec
 
-from service.core_events import SeedCommitted, SeedRevealed
+from service.core_events import RollsRevealed, SeedCommitted, SeedRevealed
 from service.dice.fair import seed_matches, verify_record
 from service.dice.model import RollRecord
 from service.encounter import rolls_of
@@ -27,6 +27,12 @@ class EpochReport(msgspec.Struct, kw_only=True):
     verified: int = 0
     mismatched: list[str] = []
     """roll ids whose faces are not what the revealed seed dictates."""
+    secret_commitment: str | None = None
+    """The commitment of the epoch's secret seed (hidden server rolls are drawn from it)."""
+    secret_seed_matches_commitment: bool | None = None
+    secret_rolls: int = 0
+    """Hidden server rolls of the epoch: checked once the epoch's secret seed is out."""
+    secret_verified: int = 0
 
 
 class DiceReport(msgspec.Struct, kw_only=True):
@@ -42,12 +48,17 @@ class DiceReport(msgspec.Struct, kw_only=True):
 def verify_dice(events: Iterable[object]) -> DiceReport:
     epochs: dict[int, EpochReport] = {}
     rolls_by_epoch: dict[int, list[RollRecord]] = {}
+    secret_by_epoch: dict[int, list[RollRecord]] = {}
+    secret_seeds: dict[int, bytes] = {}
     manual = 0
     for event in events:
         match event:
             case SeedCommitted():
                 epochs[event.epoch] = EpochReport(
-                    epoch=event.epoch, commitment=event.commitment, client_seed=event.client_seed
+                    epoch=event.epoch,
+                    commitment=event.commitment,
+                    client_seed=event.client_seed,
+                    secret_commitment=event.secret_commitment,
                 )
             case SeedRevealed():
                 report = epochs[event.epoch]
@@ -55,15 +66,40 @@ def verify_dice(events: Iterable[object]) -> DiceReport:
                 report.seed_matches_commitment = seed_matches(
                     bytes.fromhex(event.seed), report.commitment
                 )
+                if event.secret_seed is not None and report.secret_commitment is not None:
+                    secret_seeds[event.epoch] = bytes.fromhex(event.secret_seed)
+                    report.secret_seed_matches_commitment = seed_matches(
+                        secret_seeds[event.epoch], report.secret_commitment
+                    )
+            case RollsRevealed():
+                for number, hex_seed in event.secret_seeds.items():
+                    report = epochs[int(number)]
+                    if report.secret_commitment is not None:
+                        secret_seeds[report.epoch] = bytes.fromhex(hex_seed)
+                        report.secret_seed_matches_commitment = seed_matches(
+                            secret_seeds[report.epoch], report.secret_commitment
+                        )
             case _:
                 for roll in rolls_of(event):
                     if roll.source == "manual" or roll.epoch is None:
                         manual += 1
+                    elif roll.hidden and epochs[roll.epoch].secret_commitment is not None:
+                        secret_by_epoch.setdefault(roll.epoch, []).append(roll)
+                        epochs[roll.epoch].secret_rolls += 1
                     else:
                         rolls_by_epoch.setdefault(roll.epoch, []).append(roll)
                         epochs[roll.epoch].server_rolls += 1
     unverifiable = 0
     for epoch, report in epochs.items():
+        secret_seed = secret_seeds.get(epoch)
+        if secret_seed is None:
+            unverifiable += report.secret_rolls
+        else:
+            for roll in secret_by_epoch.get(epoch, []):
+                if verify_record(roll, secret_seed, report.client_seed, report.secret_commitment):
+                    report.secret_verified += 1
+                else:
+                    report.mismatched.append(roll.roll_id)
         if not report.revealed or report.seed is None:
             unverifiable += report.server_rolls
             continue
@@ -73,7 +109,12 @@ def verify_dice(events: Iterable[object]) -> DiceReport:
                 report.verified += 1
             else:
                 report.mismatched.append(roll.roll_id)
-    ok = all(not r.mismatched and r.seed_matches_commitment is not False for r in epochs.values())
+    ok = all(
+        not r.mismatched
+        and r.seed_matches_commitment is not False
+        and r.secret_seed_matches_commitment is not False
+        for r in epochs.values()
+    )
     return DiceReport(
         ok=ok,
         epochs=sorted(epochs.values(), key=lambda r: r.epoch),

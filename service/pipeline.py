@@ -54,7 +54,7 @@ from service.core_events import (
 )
 from service.dice import DiceError, ManualFaces, RollingDice, ServerFaces
 from service.dice.fair import commitment, new_seed
-from service.encounter import Encounter, evolve, schema_version
+from service.encounter import DiceCounters, Encounter, evolve, schema_version
 from service.group_commit import GroupCommit
 from service.history import earliest_touched, plan_redo, plan_undo
 from service.loading import (
@@ -325,12 +325,14 @@ class CommandPipeline:
         async def decide(_conn: Connection, loaded: Loaded, codec: EventCodec) -> Decision:
             dice = loaded.encounter.dice
             seed = self._seeds.get((encounter_id, dice.epoch))
+            secret = self._seeds.get((encounter_id, -dice.epoch))
             assert seed is not None  # _run preloads it
             fresh = _new_epoch(dice.epoch + 1, next_client_seed or dice.client_seed)
-            return Decision(
-                events=(SeedRevealed(epoch=dice.epoch, seed=seed.hex()), _committed_to(fresh)),
-                new_seed=fresh,
-            )
+            # The secret seed only when no roll drawn from it is still hidden: else it is
+            # published with the reveal of the last of them.
+            shown = secret.hex() if secret is not None and not dice.secret_server_rolls else None
+            revealed = SeedRevealed(epoch=dice.epoch, seed=seed.hex(), secret_seed=shown)
+            return Decision(events=(revealed, _committed_to(fresh)), new_seed=fresh)
 
         return await self._run(encounter_id, decide, command_type="dice.reveal_seed", **write)
 
@@ -342,14 +344,34 @@ class CommandPipeline:
     ) -> bytes:
         """Show the table secret GM rolls: every read model stops redacting them."""
 
-        async def decide(_conn: Connection, loaded: Loaded, _codec: EventCodec) -> Decision:
+        async def decide(conn: Connection, loaded: Loaded, _codec: EventCodec) -> Decision:
             secret = loaded.encounter.secret_rolls
             if missing := [r for r in roll_ids if r not in secret]:
                 raise RuleViolation(
                     f"roll {missing[0]!r} is not a secret roll still hidden in this encounter"
                     " (no such roll, not a secret one, or already revealed)"
                 )
-            return Decision(events=(RollsRevealed(roll_ids=tuple(dict.fromkeys(roll_ids))),))
+            shown = frozenset(roll_ids)
+            done = [
+                epoch
+                for epoch, rolls in loaded.encounter.dice.ended_secrets.items()
+                if shown.issuperset(rolls)
+            ]
+            seeds = (
+                await conn.fetch(
+                    "SELECT -epoch AS epoch, seed FROM dice_seeds"
+                    " WHERE stream_id = $1 AND epoch = ANY($2::int[])",
+                    encounter_id,
+                    [-epoch for epoch in done],
+                )
+                if done
+                else []
+            )
+            event = RollsRevealed(
+                roll_ids=tuple(dict.fromkeys(roll_ids)),
+                secret_seeds={str(row["epoch"]): bytes(row["seed"]).hex() for row in seeds},
+            )
+            return Decision(events=(event,))
 
         return await self._run(encounter_id, decide, command_type="dice.reveal_rolls", **write)
 
@@ -426,7 +448,7 @@ class CommandPipeline:
         cached = self._cache.get(encounter_id)
         if cached is None or expected_version not in (None, cached.head.version):
             return None
-        if self._seeds.get((encounter_id, cached.encounter.dice.epoch)) is None:
+        if not self._has_seeds(encounter_id, cached.encounter.dice):
             return None
         codec = codec_for(await self._ruleset(encounter_id))
         try:
@@ -563,6 +585,7 @@ class CommandPipeline:
         encounter_id = write.append.stream_id
         self._cache.put(encounter_id, Loaded(final, write.append.new_head))
         if write.seed is not None:
+            self._seeds.put((encounter_id, -write.seed.epoch), write.seed.secret_seed)
             self._seeds.put((encounter_id, write.seed.epoch), write.seed.seed)
         await self._notify(encounter_id, written.recorded)
         return written.response
@@ -713,22 +736,40 @@ class CommandPipeline:
         if envelope.manual_dice is not None:
             faces: ManualFaces | ServerFaces = ManualFaces(envelope.manual_dice)
         else:
-            seed = self._seeds.get((encounter_id, dice.epoch))
+            secret = envelope.hidden and dice.secret_commitment is not None
+            seed = self._seeds.get((encounter_id, -dice.epoch if secret else dice.epoch))
             assert seed is not None  # _ensure_seed ran first
-            faces = ServerFaces(seed, dice.client_seed, dice.epoch, dice.next_index)
+            index = dice.next_secret_index if secret else dice.next_index
+            faces = ServerFaces(seed, dice.client_seed, dice.epoch, index)
         return RollingDice(faces, next_roll_number=dice.rolls_made + 1, hidden=envelope.hidden)
 
     async def _ensure_seed(
         self, conn: Connection, encounter_id: UUID, encounter: Encounter[Any]
     ) -> None:
-        key = (encounter_id, encounter.dice.epoch)
-        if self._seeds.get(key) is None:
-            seed = await conn.fetchval(
-                "SELECT seed FROM dice_seeds WHERE stream_id = $1 AND epoch = $2", *key
+        epoch = encounter.dice.epoch
+        if not self._has_seeds(encounter_id, encounter.dice):
+            rows = await conn.fetch(
+                "SELECT epoch, seed FROM dice_seeds WHERE stream_id = $1"
+                " AND epoch IN ($2::int, -($2::int))",
+                encounter_id,
+                epoch,
             )
-            if seed is None:
-                raise LookupError(f"no dice seed stored for {encounter_id} epoch {key[1]}")
-            self._seeds.put(key, bytes(seed))
+            seeds = {row["epoch"]: bytes(row["seed"]) for row in rows}
+            if epoch not in seeds:
+                raise LookupError(f"no dice seed stored for {encounter_id} epoch {epoch}")
+            if -epoch in seeds:
+                self._seeds.put((encounter_id, -epoch), seeds[-epoch])
+            self._seeds.put((encounter_id, epoch), seeds[epoch])
+
+    def _has_seeds(self, encounter_id: UUID, dice: DiceCounters) -> bool:
+        """Both seeds of the current epoch are cached (only the public one in encounters
+        from before secret seeds)."""
+        if self._seeds.get((encounter_id, dice.epoch)) is None:
+            return False
+        return (
+            dice.secret_commitment is None
+            or self._seeds.get((encounter_id, -dice.epoch)) is not None
+        )
 
     async def _ruleset(self, encounter_id: UUID) -> str:
         name = self._rulesets.get(encounter_id)
@@ -762,10 +803,16 @@ def _keyed(namespace: UUID, key: str | None, request_hash: str) -> Idempotency |
 
 
 def _new_epoch(epoch: int, client_seed: str) -> NewSeed:
-    """A fresh secret seed for a dice epoch, with the commitment published for it."""
-    seed = new_seed()
-    return NewSeed(epoch, seed, client_seed, commitment(seed))
+    """Fresh seeds for a dice epoch, with the commitments published for them: one for
+    every roll, one for secret rolls (stored under epoch ``-epoch``)."""
+    seed, secret = new_seed(), new_seed()
+    return NewSeed(epoch, seed, client_seed, commitment(seed), secret, commitment(secret))
 
 
 def _committed_to(seed: NewSeed) -> SeedCommitted:
-    return SeedCommitted(epoch=seed.epoch, commitment=seed.commitment, client_seed=seed.client_seed)
+    return SeedCommitted(
+        epoch=seed.epoch,
+        commitment=seed.commitment,
+        client_seed=seed.client_seed,
+        secret_commitment=seed.secret_commitment,
+    )

@@ -25,8 +25,8 @@ from tests.e2e.secrecy.scenarios import SCENARIOS, Scenario
 from tests.scaleout.sse import parse
 
 _SECRET_KEYS = {"rolls", "secret"}
-_ROLL_KEYS = {"roll_id", "roller", "purpose", "notation", "source", "hidden", "redacted",
-              "version", "round", "undone"}  # fmt: skip
+_ROLL_KEYS = {"roll_id", "roller", "source", "hidden", "redacted", "version", "round",
+              "undone"}  # fmt: skip
 
 
 def bearer(token: str) -> dict[str, str]:
