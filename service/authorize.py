@@ -33,6 +33,8 @@ def authorize_player(
         raise Forbidden(f"this token may act only for {_names(bound)}, not for {others}")
     if envelope.hidden:
         raise Forbidden("only the GM may roll in secret")
+    if (why := ruleset.off_sheet(encounter.game, envelope.command)) is not None:
+        raise Forbidden(why)
     if envelope.manual_dice is not None and not encounter.allow_player_dice:
         raise Forbidden(
             "players may not enter their own dice in this encounter"

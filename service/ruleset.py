@@ -30,6 +30,12 @@ def gm_only(state: Any, command: Any) -> frozenset[str] | None:
     return None
 
 
+def on_any_sheet(state: Any, command: Any) -> str | None:
+    """The default sheet rule: a ruleset whose player commands carry no numbers of
+    their own (they name sheet entries) has nothing to refuse."""
+    return None
+
+
 def tag_of(struct_type: type[msgspec.Struct]) -> str:
     """The stable tag of a command or event Struct (``generic.attack``)."""
     return str(struct_type.__struct_config__.tag)
@@ -91,6 +97,10 @@ class Ruleset(Generic[StateT, CommandT, EventT, OptionsT]):
     player token may issue it only when bound to every one of them; ``None`` makes the
     command GM-only (adjudication, adding combatants, anything that speaks for the table).
     An empty set means any player of the encounter may issue it."""
+    off_sheet: Callable[[StateT, CommandT], str | None] = on_any_sheet
+    """Why a player may not issue this command as it is, or None: players act from the
+    sheet the GM set (named attacks, checks, weapons); a command with numbers of its own
+    (dice, damage, a target) is the GM's, or a request the GM approves."""
     shown_when_secret: Mapping[str, frozenset[str]] = field(default_factory=dict)
     """For every event tag, the data fields a player or spectator sees of the event while
     it is secret (its command made a hidden roll not yet revealed; service/secrecy.py).

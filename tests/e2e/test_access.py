@@ -11,13 +11,13 @@ from api.app import create_app
 from api.settings import Settings
 from tests.e2e.helpers import Client, combatant, command, create, gm_token
 
-ATTACK = {
-    "type": "generic.attack",
-    "attacker": "aria",
-    "target": "grak",
-    "notation": "1d20+5",
-    "damage": "1d8",
-}
+ATTACK = {"type": "generic.attack", "attacker": "aria", "target": "grak", "using": "sword"}
+SWORD = {"sword": {"notation": "1d20+5", "damage": "1d8"}}
+
+
+def fighter(ident: str) -> dict[str, Any]:
+    """A combatant whose sheet has the sword its player attacks with."""
+    return {**combatant(ident, 20, ac=10), "attacks": SWORD}
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -29,7 +29,7 @@ async def _table(client: Client) -> tuple[str, str, str]:
     and Sam's and Kim's tokens."""
     eid = await create(client, "Access")
     for who in ("aria", "borin", "grak"):
-        await command(client, eid, combatant(who, 20, ac=10))
+        await command(client, eid, fighter(who))
     tokens = []
     for who in ("aria", "borin"):
         minted = await client.post(
@@ -108,8 +108,8 @@ async def test_players_need_permission_for_physical_dice_and_never_roll_in_secre
     assert secret.status_code == 403
 
     allowed = await create(client, "Own dice", allow_player_dice=True)
-    await command(client, allowed, combatant("aria", 20, ac=10))
-    await command(client, allowed, combatant("grak", 20, ac=10))
+    await command(client, allowed, fighter("aria"))
+    await command(client, allowed, fighter("grak"))
     token = (
         await client.post(f"/encounters/{allowed}/tokens", json={"combatants": ["aria"]})
     ).json()["token"]

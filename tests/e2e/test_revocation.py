@@ -15,8 +15,7 @@ from tests.e2e.helpers import Client, combatant, command, create
 from tests.e2e.test_live import serving
 from tests.scaleout.sse import follow
 
-ATTACK = {"type": "generic.attack", "attacker": "aria", "target": "grak",
-          "notation": "1d20+5", "damage": "1d8"}  # fmt: skip
+ATTACK = {"type": "generic.attack", "attacker": "aria", "target": "grak", "using": "sword"}
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -26,7 +25,8 @@ def bearer(token: str) -> dict[str, str]:
 async def _table(client: Client) -> tuple[str, str]:
     eid = await create(client, "Revocation")
     for who in ("aria", "grak"):
-        await command(client, eid, combatant(who, 20, ac=10))
+        sheet = {"sword": {"notation": "1d20+5", "damage": "1d8"}}
+        await command(client, eid, {**combatant(who, 20, ac=10), "attacks": sheet})
     minted = await client.post(f"/encounters/{eid}/tokens", json={"combatants": ["aria"]})
     return eid, minted.json()["token"]
 

@@ -11,6 +11,36 @@ from service.rulesets.generic.commands import Attack, Check, Command, NextTurn, 
 from service.rulesets.generic.state import Fighting, State
 
 
+def off_sheet(state: State, command: Command) -> str | None:
+    """Why a player may not issue ``command`` as it is: it brings numbers of its own
+    (dice, damage, a target number, modifiers) where the sheet the GM set gives them."""
+    match command:
+        case Attack():
+            attacker = state.combatants.get(command.attacker)
+            listed = ", ".join(sorted(attacker.attacks)) if attacker else ""
+            if command.using is None:
+                return (
+                    f"a player attacks with an attack of the sheet ({listed or 'none yet'}):"
+                    " for anything else, send a request the GM can approve"
+                )
+            if command.damage or command.target_number is not None or command.modifiers:
+                return "a player's attack takes its damage, target and modifiers from the sheet"
+        case Check():
+            if command.using is None:
+                return (
+                    "a player rolls the checks of the sheet: for anything else, send a"
+                    " request the GM can approve"
+                )
+            if command.target_number is not None or command.opposed or command.modifiers:
+                return (
+                    "a player's check takes no target number, opposing roll or modifiers:"
+                    " the GM calls for those"
+                )
+        case RollInitiative() if command.notation is not None:
+            return "initiative is rolled with the encounter's dice, not a player's own"
+    return None
+
+
 def acts_for(state: State, command: Command) -> frozenset[str] | None:
     match command:
         case Attack():

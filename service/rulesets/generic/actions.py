@@ -42,11 +42,12 @@ def attack(state: State, command: Attack, dice: Dice) -> tuple[Event, ...]:
         whose = state.combatants[phase.turn].name
         raise RuleViolation(f"it is {whose}'s turn, not {attacker.name}'s")
     number = _defense(state, command.target_number, target)
-    if command.damage is not None:
-        check_notation(command.damage)
+    notation, damage_notation = _attack_dice(attacker, command)
+    if damage_notation is not None:
+        check_notation(damage_notation)
     purpose = f"attack on {target.name}"
     record = dice.roll(
-        command.notation,
+        notation,
         purpose=purpose,
         roller=attacker.id,
         modifiers=command.modifiers,
@@ -60,9 +61,9 @@ def attack(state: State, command: Attack, dice: Dice) -> tuple[Event, ...]:
         outcome=outcome,
         rolls=(replace(record, outcome=outcome),),
     )
-    if outcome == miss or command.damage is None:
+    if outcome == miss or damage_notation is None:
         return (rolled,)
-    damage = dice.roll(command.damage, purpose=f"damage to {target.name}", roller=attacker.id)
+    damage = dice.roll(damage_notation, purpose=f"damage to {target.name}", roller=attacker.id)
     source = f"{attacker.name}'s attack"
     return (rolled, *_damage(state, target, max(0, damage.total), source, (damage,)))
 
@@ -70,7 +71,8 @@ def attack(state: State, command: Attack, dice: Dice) -> tuple[Event, ...]:
 def check(state: State, command: Check, dice: Dice) -> tuple[Event, ...]:
     """``generic.check``: against a number, opposed, or a plain roll."""
     roller = combatant(state, command.combatant)
-    label = text(command.label, "the check's label")
+    notation = _check_dice(roller, command)
+    label = text(command.label or command.using or "", "the check's label")
     number, opposed = command.target_number, command.opposed
     if number is not None and opposed is not None:
         raise RuleViolation("a check has a target number or an opposing roll, not both")
@@ -78,7 +80,7 @@ def check(state: State, command: Check, dice: Dice) -> tuple[Event, ...]:
     if opposed is not None:
         check_notation(opposed.notation)
     record = dice.roll(
-        command.notation,
+        notation,
         purpose=f"{label} check",
         roller=roller.id,
         modifiers=command.modifiers,
@@ -98,6 +100,38 @@ def check(state: State, command: Check, dice: Dice) -> tuple[Event, ...]:
     outcome = success if record.total >= number else failure
     rolls = (replace(record, outcome=outcome),)
     return (CheckRolled(combatant=roller.id, label=label, outcome=outcome, rolls=rolls),)
+
+
+def _attack_dice(attacker: Combatant, command: Attack) -> tuple[str, str | None]:
+    """The attack roll and damage: a sheet attack's, or the GM's own numbers."""
+    if command.using is None:
+        if command.notation is None:
+            raise RuleViolation("an attack names a sheet attack (using) or its dice (notation)")
+        return command.notation, command.damage
+    if command.notation is not None:
+        raise RuleViolation("an attack uses a sheet attack or gives its dice, not both")
+    sheet = attacker.attacks.get(command.using)
+    if sheet is None:
+        listed = ", ".join(sorted(attacker.attacks)) or "none"
+        raise RuleViolation(
+            f"{attacker.name}'s sheet has no attack {command.using!r} (attacks: {listed})"
+        )
+    return sheet.notation, command.damage if command.damage is not None else sheet.damage
+
+
+def _check_dice(roller: Combatant, command: Check) -> str:
+    """The check's dice: a sheet check's, or the GM's own notation."""
+    if command.using is None:
+        if command.notation is None:
+            raise RuleViolation("a check names a sheet check (using) or its dice (notation)")
+        return command.notation
+    if command.notation is not None:
+        raise RuleViolation("a check uses a sheet check or gives its dice, not both")
+    notation = roller.checks.get(command.using)
+    if notation is None:
+        listed = ", ".join(sorted(roller.checks)) or "none"
+        raise RuleViolation(f"{roller.name}'s sheet has no check {command.using!r} ({listed})")
+    return notation
 
 
 def _opposed(

@@ -14,6 +14,7 @@ import msgspec
 from msgspec import Meta
 
 from service.rulesets.generic.fields import Duration, Id, Modifiers, Notation, Number, Text
+from service.rulesets.generic.state import SheetAttack
 
 
 class _Command(
@@ -37,6 +38,20 @@ class AddCombatant(_Command, frozen=True, kw_only=True, tag="generic.add_combata
         Meta(description="Named stats, e.g. ac or dex.", examples=[{"ac": 15, "dex": 2}]),
     ] = {}
     side: Annotated[str | None, Meta(description="Party or faction, for display.")] = None
+    attacks: Annotated[
+        dict[Text, SheetAttack],
+        Meta(
+            description="The sheet's attacks by name: players attack only with these.",
+            examples=[{"longsword": {"notation": "1d20+5", "damage": "1d8+3"}}],
+        ),
+    ] = {}
+    checks: Annotated[
+        dict[Text, Notation],
+        Meta(
+            description="The sheet's checks by name and their dice: players roll only these.",
+            examples=[{"Stealth": "1d20+4"}],
+        ),
+    ] = {}
 
 
 class RemoveCombatant(_Command, frozen=True, kw_only=True, tag="generic.remove_combatant"):
@@ -75,7 +90,14 @@ class Attack(_Command, frozen=True, kw_only=True, tag="generic.attack"):
 
     attacker: Annotated[Id, Meta(description="Id of the attacking combatant.")]
     target: Annotated[Id, Meta(description="Id of the combatant attacked.")]
-    notation: Annotated[Notation, Meta(description="Attack roll, e.g. 1d20+5.")]
+    using: Annotated[
+        Text | None,
+        Meta(description="An attack of the attacker's sheet (its roll and damage).",
+             examples=["longsword"]),
+    ] = None  # fmt: skip
+    notation: Annotated[
+        Notation | None, Meta(description="Attack roll, e.g. 1d20+5 (GM; instead of using).")
+    ] = None
     target_number: Annotated[
         Number | None, Meta(description="Number to meet or beat (default: target's defense stat).")
     ] = None
@@ -102,8 +124,15 @@ class Check(_Command, frozen=True, kw_only=True, tag="generic.check"):
     """
 
     combatant: Annotated[Id, Meta(description="Id of the combatant making the check.")]
-    notation: Notation
-    label: Annotated[Text, Meta(description="What is checked.", examples=["Stealth"])]
+    using: Annotated[
+        Text | None, Meta(description="A check of the combatant's sheet.", examples=["Stealth"])
+    ] = None
+    notation: Annotated[Notation | None, Meta(description="Dice (GM; instead of using).")] = None
+    label: Annotated[
+        Text | None,
+        Meta(description="What is checked (default: the sheet check's name).",
+             examples=["Stealth"]),
+    ] = None  # fmt: skip
     target_number: Annotated[Number | None, Meta(description="Number to meet or beat.")] = None
     opposed: Annotated[OpposedRoll | None, Meta(description="Roll to beat instead.")] = None
     modifiers: Modifiers = ()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import msgspec
 
 from service.dice.model import RollRecord
-from service.rulesets.generic.state import InitiativeEntry, OutcomeKind
+from service.rulesets.generic.state import InitiativeEntry, OutcomeKind, SheetAttack
 
 
 class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
@@ -29,6 +29,8 @@ class CombatantAdded(_Event, frozen=True, kw_only=True, tag="generic.combatant_a
     max_hp: int
     stats: dict[str, int] = {}
     side: str | None = None
+    attacks: dict[str, SheetAttack] = {}
+    checks: dict[str, str] = {}
 
 
 class CombatantRemoved(_Event, frozen=True, kw_only=True, tag="generic.combatant_removed"):

@@ -60,6 +60,8 @@ def _combatant_added(state: State, event: CombatantAdded) -> State:
         max_hp=event.max_hp,
         stats=dict(event.stats),
         side=event.side,
+        attacks=dict(event.attacks),
+        checks=dict(event.checks),
     )
     return replace(state, combatants={**state.combatants, event.combatant: combatant})
 

@@ -70,7 +70,7 @@ from service.rulesets.generic.events import (
 )
 from service.rulesets.generic.evolve import evolve
 from service.rulesets.generic.options import GenericOptions
-from service.rulesets.generic.state import InitiativeEntry, State, initial_state
+from service.rulesets.generic.state import InitiativeEntry, SheetAttack, State, initial_state
 
 __all__ = ["COMMANDS", "EVENTS", "EXAMPLES", "STORY_SO_FAR"]
 
@@ -164,7 +164,15 @@ _POTION = _roll([1, 2], "2d4+2", purpose="healing for Grak from potion of healin
 _OVERRULED = "Borin's visor was down: the sand never reached his eyes"
 
 COMMANDS: tuple[Command, ...] = (
-    AddCombatant(id="grak", name="Grak", hp=7, stats={"ac": 13, "dex": 2}, side="goblins"),
+    AddCombatant(
+        id="grak",
+        name="Grak",
+        hp=7,
+        stats={"ac": 13, "dex": 2},
+        side="goblins",
+        attacks={"scimitar": SheetAttack(notation="1d20+4", damage="1d6+2")},
+        checks={"Dirty trick": "1d20+2"},
+    ),
     RollInitiative(combatants=("grak",)),
     Attack(
         attacker="aria",
@@ -193,7 +201,14 @@ COMMANDS: tuple[Command, ...] = (
 
 EVENTS: tuple[Event, ...] = (
     CombatantAdded(
-        combatant="grak", name="Grak", hp=7, max_hp=7, stats={"ac": 13, "dex": 2}, side="goblins"
+        combatant="grak",
+        name="Grak",
+        hp=7,
+        max_hp=7,
+        stats={"ac": 13, "dex": 2},
+        side="goblins",
+        attacks={"scimitar": SheetAttack(notation="1d20+4", damage="1d6+2")},
+        checks={"Dirty trick": "1d20+2"},
     ),
     InitiativeRolled(
         results=(_GRAK_ENTRY,),

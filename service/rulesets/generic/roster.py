@@ -9,7 +9,13 @@ from __future__ import annotations
 from service.ruleset import RuleViolation
 from service.rulesets.generic.commands import AddCombatant
 from service.rulesets.generic.events import CombatantAdded, ConditionAdded, ConditionRemoved, Event
-from service.rulesets.generic.rules import combatant, expires_at, hp_consequences, text
+from service.rulesets.generic.rules import (
+    check_notation,
+    combatant,
+    expires_at,
+    hp_consequences,
+    text,
+)
 from service.rulesets.generic.state import Combatant, State
 
 
@@ -32,6 +38,13 @@ def add_combatant(state: State, command: AddCombatant) -> tuple[Event, ...]:
         raise RuleViolation(f"{name} cannot start with {command.hp} hp, above max hp {max_hp}")
     for stat in command.stats:
         check_stat_name(stat)
+    sheet_dice = [
+        *command.checks.values(),
+        *(a.notation for a in command.attacks.values()),
+        *(a.damage for a in command.attacks.values() if a.damage is not None),
+    ]
+    for notation in sheet_dice:
+        check_notation(notation)
     side = None if command.side is None else text(command.side, f"{name}'s side")
     added = CombatantAdded(
         combatant=combatant_id,
@@ -40,6 +53,8 @@ def add_combatant(state: State, command: AddCombatant) -> tuple[Event, ...]:
         max_hp=max_hp,
         stats=dict(command.stats),
         side=side,
+        attacks=dict(command.attacks),
+        checks=dict(command.checks),
     )
     newcomer = Combatant(id=combatant_id, name=name, hp=command.hp, max_hp=max_hp)
     return (added, *hp_consequences(state, newcomer, command.hp))

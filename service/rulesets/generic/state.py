@@ -39,6 +39,13 @@ class Condition(msgspec.Struct, frozen=True, kw_only=True):
     """The condition ends when this round begins; None lasts until removed."""
 
 
+class SheetAttack(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """An attack on a combatant's sheet: what a player rolls when they use it."""
+
+    notation: str
+    damage: str | None = None
+
+
 class Combatant(msgspec.Struct, frozen=True, kw_only=True):
     """Anyone in the encounter, in or out of the initiative order."""
 
@@ -49,6 +56,10 @@ class Combatant(msgspec.Struct, frozen=True, kw_only=True):
     stats: dict[str, int] = {}
     side: str | None = None
     conditions: tuple[Condition, ...] = ()
+    attacks: dict[str, SheetAttack] = {}
+    """The sheet's attacks by name: a player's attack uses one of them."""
+    checks: dict[str, str] = {}
+    """The sheet's checks by name, with the dice each rolls."""
 
     def condition(self, name: str) -> Condition | None:
         """The condition called ``name``, if the combatant has it."""

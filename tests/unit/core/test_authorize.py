@@ -18,7 +18,7 @@ def encounter(*, allow_player_dice: bool = False) -> Encounter:  # type: ignore[
     return Encounter(game=game, allow_player_dice=allow_player_dice)
 
 
-ATTACK = c.Attack(attacker="alice", target="goblin", notation="1d20+5")
+ATTACK = c.Attack(attacker="alice", target="goblin", using="longsword")
 
 
 def check(command: object, bound: set[str], **envelope: object) -> None:
@@ -32,7 +32,7 @@ def check(command: object, bound: set[str], **envelope: object) -> None:
 
 def test_a_player_attacks_and_checks_for_their_own_combatant_only() -> None:
     check(ATTACK, {"alice"})
-    check(c.Check(combatant="alice", notation="1d20", label="Stealth"), {"alice", "bob"})
+    check(c.Check(combatant="alice", using="Stealth"), {"alice", "bob"})
     with pytest.raises(Forbidden, match="act only for bob, not for alice"):
         check(ATTACK, {"bob"})
 
@@ -65,3 +65,22 @@ def test_player_dice_need_the_encounters_permission_and_secrecy_is_the_gms() -> 
     check(ATTACK, {"alice"}, manual_dice=[[20]], allow=True)
     with pytest.raises(Forbidden, match="only the GM may roll in secret"):
         check(ATTACK, {"alice"}, hidden=True)
+
+
+def test_players_act_from_their_sheet_and_never_bring_numbers_of_their_own() -> None:
+    """Issue 16: a player token chose every number of its rolls ("1d20+1000")."""
+    off_sheet = (
+        (c.Attack(attacker="alice", target="goblin", notation="1d20+1000"), "attack of the sheet"),
+        (c.Attack(attacker="alice", target="goblin", using="longsword", damage="100d100"),
+         "from the sheet"),
+        (c.Attack(attacker="alice", target="goblin", using="longsword", target_number=1),
+         "from the sheet"),
+        (c.Check(combatant="alice", notation="1d20+50", label="Stealth"), "checks of the sheet"),
+        (c.Check(combatant="alice", using="Stealth", target_number=1), "no target number"),
+        (c.Check(combatant="alice", using="Stealth",
+                 opposed=c.OpposedRoll(combatant="goblin", notation="1d2")), "opposing roll"),
+        (c.RollInitiative(combatants=("alice",), notation="1d20+99"), "encounter's dice"),
+    )  # fmt: skip
+    for command, reason in off_sheet:
+        with pytest.raises(Forbidden, match=reason):
+            check(command, {"alice"})

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from service.dice.model import DiceError, Modifier
 from service.rulesets.generic.commands import Attack
 from service.rulesets.generic.events import AttackRolled, ConditionAdded, Damaged
 from service.rulesets.generic.options import GenericOptions
+from service.rulesets.generic.state import SheetAttack
 from tests.unit.deciders import given
 from tests.unit.generic.fixtures import (
     RULESET,
@@ -140,3 +143,30 @@ def test_strict_turns_refuses_attacks_out_of_turn() -> None:
     assert rolls_of(on_turn.when(attack, manual=[[3]]).events) == [
         ("r1", "goblin", "attack on Alice", [3], 3, 14, "miss")
     ]
+
+
+def _armed(**changes: Any) -> Any:
+    return alice(attacks={"longsword": SheetAttack(notation="1d20+5", damage="1d8+2")}, **changes)
+
+
+def test_an_attack_of_the_sheet_rolls_the_sheets_dice() -> None:
+    """Players act from their sheet (issue 16): the sheet gives the roll and the damage."""
+    command = Attack(attacker="alice", target="goblin", using="longsword")
+    events = given(RULESET, _armed(), goblin()).when(command, manual=[[14], [4]]).events
+    assert rolls_of(events) == [
+        ("r1", "alice", "attack on Goblin", [14], 19, 15, "hit"),
+        ("r2", "alice", "damage to Goblin", [4], 6, None, None),
+    ]
+
+
+def test_an_attack_not_on_the_sheet_or_with_two_sets_of_dice_is_refused() -> None:
+    table = given(RULESET, _armed(), goblin())
+    table.when(Attack(attacker="alice", target="goblin", using="bow")).rejected(
+        match=r"Alice's sheet has no attack 'bow' \(attacks: longsword\)"
+    )
+    table.when(
+        Attack(attacker="alice", target="goblin", using="longsword", notation="1d20")
+    ).rejected(match="uses a sheet attack or gives its dice, not both")
+    table.when(Attack(attacker="alice", target="goblin")).rejected(
+        match=r"names a sheet attack \(using\) or its dice"
+    )
