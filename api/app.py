@@ -26,7 +26,17 @@ from api.limits import VerifiedTokens, rate_limit_config
 from api.live import Live
 from api.openapi_doc import correct as correct_openapi
 from api.problems import problem_details_config
-from api.routes import commands, encounters, health, history, live, reads, rulesets, tokens
+from api.routes import (
+    commands,
+    encounters,
+    health,
+    history,
+    live,
+    reads,
+    requests,
+    rulesets,
+    tokens,
+)
 from api.settings import Settings
 from api.state import Services
 from api.writes import provide_write
@@ -150,6 +160,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
             commands.reveal_seed,
             commands.reveal_rolls,
             commands.add_note,
+            requests.make_request,
+            requests.approve_request,
+            requests.refuse_request,
             tokens.mint_token,
             tokens.list_tokens,
             tokens.revoke_token,

@@ -58,6 +58,24 @@ class CommandBody(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """A secret GM roll: recorded with its result, shown to players as 'GM rolls secretly'."""
 
 
+class MakeRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    command: AnyCommand  # type: ignore[valid-type]
+    manual_dice: Annotated[list[Faces], msgspec.Meta(max_length=100)] | None = None
+    """Physical dice the player asks to use: the GM's approval decides with them (or with
+    dice of the GM's own)."""
+    note: Annotated[str, msgspec.Meta(min_length=1, max_length=500)] | None = None
+    """Why, for the GM and the log."""
+
+
+class ApproveRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    manual_dice: Annotated[list[Faces], msgspec.Meta(max_length=100)] | None = None
+    """Dice the GM enters instead of the request's (none: the request's, else server)."""
+
+
+class RefuseRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    reason: Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
+
+
 class RevealRolls(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     roll_ids: Annotated[
         list[Annotated[str, msgspec.Meta(min_length=1, max_length=50)]],

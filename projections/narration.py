@@ -11,6 +11,8 @@ from service.core_events import (
     EncounterForked,
     NoteAdded,
     Redone,
+    RequestAnswered,
+    RequestMade,
     RollsRevealed,
     SeedCommitted,
     SeedRevealed,
@@ -47,6 +49,17 @@ def narrate(
             )
         case NoteAdded():
             return f"GM note{' (GM only)' if event.gm_only else ''}: {event.text}"
+        case RequestMade():
+            fields = ", ".join(f"{k} {v}" for k, v in event.command.items() if k != "type")
+            why = f" ({event.note})" if event.note else ""
+            return (
+                f"Request {event.request_id}: a player asks the GM to allow"
+                f" {event.command.get('type')}: {fields}{why}."
+            )
+        case RequestAnswered():
+            if event.approved:
+                return f"The GM allows request {event.request_id}."
+            return f"The GM refuses request {event.request_id}: {event.reason}"
         case RollsRevealed():
             return f"The GM reveals the secret roll{'s' if len(event.roll_ids) > 1 else ''}" + (
                 f" {', '.join(event.roll_ids)}: everyone sees the results now."

@@ -108,6 +108,31 @@ class NoteAdded(
     gm_only: bool = False
 
 
+class RequestMade(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="encounter.request_made"
+):
+    """A player asks the GM to allow a command off their sheet (their own numbers, a
+    table command): it waits, in the state's ``requests``, until the GM answers."""
+
+    request_id: str
+    command: dict[str, Any]
+    """The command as the player sent it (its JSON, with its ``type``)."""
+    manual_dice: list[list[int]] | None = None
+    note: str | None = None
+    """Why, in the player's words."""
+
+
+class RequestAnswered(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="encounter.request_answered"
+):
+    """The GM's answer.  Approved: the command's own events come first, in the same
+    command, decided as if the GM had issued it.  Refused: nothing else happens."""
+
+    request_id: str
+    approved: bool
+    reason: str | None = None
+
+
 class CommandSpan(msgspec.Struct, frozen=True, kw_only=True):
     """The events one command appended: versions ``first`` to ``last``."""
 
@@ -144,6 +169,8 @@ CORE_EVENT_TYPES: tuple[type[msgspec.Struct], ...] = (
     SeedRevealed,
     RollsRevealed,
     NoteAdded,
+    RequestMade,
+    RequestAnswered,
     Undone,
     Redone,
 )

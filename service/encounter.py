@@ -15,6 +15,8 @@ from service.core_events import (
     CORE_EVENT_TYPES,
     EncounterCreated,
     EncounterForked,
+    RequestAnswered,
+    RequestMade,
     RollsRevealed,
     SeedCommitted,
     SeedRevealed,
@@ -55,6 +57,14 @@ class ForkOrigin(msgspec.Struct, frozen=True, kw_only=True):
     version: int
 
 
+class PendingRequest(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's request the GM has not answered yet (core_events.RequestMade)."""
+
+    command: dict[str, Any]
+    manual_dice: list[list[int]] | None = None
+    note: str | None = None
+
+
 class Encounter(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
     name: str = ""
     ruleset: str = ""
@@ -67,6 +77,9 @@ class Encounter(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
     secret_rolls: tuple[str, ...] = ()
     """Hidden GM rolls not yet revealed (an undone one stays secret): what the GM can
     reveal, and what keeps the commands that made them out of players' sight."""
+    requests: dict[str, PendingRequest] = {}
+    """Players' requests waiting for the GM, by id (q1, q2 ...)."""
+    requests_made: int = 0
     game: S
 
 
@@ -205,6 +218,18 @@ def evolve(
         raise ValueError(f"{event!r} can only be the first event of a stream")
     if isinstance(event, SeedCommitted | SeedRevealed):
         enc = evolve_core(enc, event)
+    elif isinstance(event, RequestMade):
+        pending = PendingRequest(
+            command=event.command, manual_dice=event.manual_dice, note=event.note
+        )
+        enc = msgspec.structs.replace(
+            enc,
+            requests={**enc.requests, event.request_id: pending},
+            requests_made=enc.requests_made + 1,
+        )
+    elif isinstance(event, RequestAnswered):
+        requests = {k: v for k, v in enc.requests.items() if k != event.request_id}
+        enc = msgspec.structs.replace(enc, requests=requests)
     elif isinstance(event, RollsRevealed):
         shown = frozenset(event.roll_ids)
         ended = {

@@ -47,6 +47,7 @@ from service.core_events import (
     EncounterForked,
     NoteAdded,
     Redone,
+    RequestAnswered,
     RollsRevealed,
     SeedCommitted,
     SeedRevealed,
@@ -69,6 +70,7 @@ from service.loading import (
 )
 from service.lru import LRU
 from service.registry import codec_for, get_ruleset
+from service.requests import approved_envelope, refusal, request_made
 from service.ruleset import Ruleset, RuleViolation, tag_of
 from service.secrecy import NpcHealth
 from service.tokens import TokenRevoked
@@ -374,6 +376,51 @@ class CommandPipeline:
             return Decision(events=(event,))
 
         return await self._run(encounter_id, decide, command_type="dice.reveal_rolls", **write)
+
+    async def request(
+        self,
+        encounter_id: UUID,
+        envelope: CommandEnvelope,
+        note: str | None,
+        player: frozenset[str] | None = None,
+        **write: Unpack[Write],
+    ) -> bytes:
+        """A player asks the GM to allow a command (service/requests.py)."""
+
+        async def decide(_conn: Connection, loaded: Loaded, codec: EventCodec) -> Decision:
+            made = request_made(codec, loaded.encounter, envelope, note, player)
+            return Decision(events=(made,))
+
+        return await self._run(encounter_id, decide, command_type="encounter.request", **write)
+
+    async def answer_request(
+        self,
+        encounter_id: UUID,
+        request_id: str,
+        *,
+        refuse_because: str | None = None,
+        manual_dice: list[list[int]] | None = None,
+        **write: Unpack[Write],
+    ) -> bytes:
+        """The GM approves a request (its command decided now, as the GM's) or refuses
+        it with a reason."""
+
+        async def decide(_conn: Connection, loaded: Loaded, codec: EventCodec) -> Decision:
+            encounter = loaded.encounter
+            if refuse_because is not None:
+                return Decision(events=(refusal(encounter, request_id, refuse_because),))
+            envelope = approved_envelope(codec, encounter, request_id, manual_dice)
+            dice = self._dice_for(encounter_id, encounter, envelope)
+            events = tuple(codec.ruleset.decide(encounter.game, envelope.command, dice))
+            dice.ensure_all_used()
+            answered = RequestAnswered(request_id=request_id, approved=True)
+            source = None
+            if dice.records:
+                source = "manual" if envelope.manual_dice is not None else "server"
+            return Decision(events=(*events, answered), roll_source=source)
+
+        command_type = "encounter.answer_request"
+        return await self._run(encounter_id, decide, command_type=command_type, **write)
 
     async def add_note(
         self,
