@@ -215,12 +215,12 @@ async def rehash_from(
                 metadata=msgspec.json.decode(row["metadata"]),
                 recorded_at=row["recorded_at"],
             )
+            edited = msgspec.json.encode(data).decode()
             statements.append(
                 (
                     "UPDATE events SET data = $3::json, prev_hash = $4, hash = $5"
                     " WHERE stream_id = $1 AND stream_version = $2",
-                    [stream_id, row["stream_version"], msgspec.json.encode(data).decode()]
-                    + [prev, digest],
+                    [stream_id, row["stream_version"], edited, prev, digest],
                 )
             )
             prev = digest
