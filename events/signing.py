@@ -8,7 +8,6 @@ after them, but cannot produce the signature of the head they end on.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 from uuid import UUID
 
@@ -18,7 +17,9 @@ def head_message(stream_id: UUID, version: int, last_hash: str) -> bytes:
 
 
 def sign_head(key: bytes, stream_id: UUID, version: int, last_hash: str) -> str:
-    return hmac.new(key, head_message(stream_id, version, last_hash), hashlib.sha256).hexdigest()
+    # hmac.digest: OpenSSL's one-shot HMAC, several times faster than an hmac.new object
+    # (this runs once per command on the write path).
+    return hmac.digest(key, head_message(stream_id, version, last_hash), "sha256").hex()
 
 
 def head_signature_ok(
