@@ -129,6 +129,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             read_model_rows,
             snapshot_every=settings.snapshot_every,
             publish=fan_out.notifier,
+            chain_key=settings.chain_key_bytes,
         )
         app.state.services = Services(
             settings=settings,

@@ -55,3 +55,17 @@ def idempotency_key(header: str | None) -> str | None:
 
 def etag(version: int) -> str:
     return f'"{version}"'
+
+
+CHAIN_HEAD = "Aeon-Chain-Head"
+"""``<version>:<hash>`` of the stream head an answer was read at or wrote: pin it and ask
+``/verify?version=<version>&hash=<hash>`` later (docs/tamper-evidence.md)."""
+CHAIN_SIGNATURE = "Aeon-Chain-Signature"
+"""The head's stored signature (HMAC-SHA256 under the service's key), when it has one."""
+
+
+def chain_head(version: int, last_hash: str, signature: str | None = None) -> dict[str, str]:
+    headers = {CHAIN_HEAD: f"{version}:{last_hash}"}
+    if signature is not None:
+        headers[CHAIN_SIGNATURE] = signature
+    return headers

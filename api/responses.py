@@ -25,6 +25,27 @@ class ResponseHead(msgspec.Struct):
 read_head = msgspec.json.Decoder(ResponseHead).decode
 
 
+class _Link(msgspec.Struct):
+    hash: str
+
+
+class AnswerHead(msgspec.Struct):
+    """A command answer's version and its events' hashes (the last is the new head)."""
+
+    encounter_id: UUID
+    version: int
+    events: list[_Link] = []
+
+    def chain_head(self) -> tuple[int, str] | None:
+        """The head the command moved the stream to; None when it appended nothing."""
+        if not self.events:
+            return None
+        return self.version, self.events[-1].hash
+
+
+read_answer_head = msgspec.json.Decoder(AnswerHead).decode
+
+
 def json_bytes(
     body: bytes, *, status_code: int = 200, headers: dict[str, str] | None = None
 ) -> Response[Any]:

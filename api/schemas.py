@@ -15,8 +15,9 @@ from uuid import UUID
 
 import msgspec
 
-from events.verify import ChainReport
+from events.verify import ChainReport, HeadReport, PinReport
 from projections.queries import EncounterSummary, LogEntry, UndoneMark
+from projections.verify import ReadModelReport
 from service.core_events import CORE_EVENT_TYPES
 from service.fairness import DiceReport
 from service.registry import all_command_types, all_event_types
@@ -193,8 +194,16 @@ class RollPage(msgspec.Struct, kw_only=True):
 
 class VerifyReport(msgspec.Struct, kw_only=True):
     ok: bool
+    """False when any check below fails."""
     chain: ChainReport
     dice: DiceReport
+    head: HeadReport
+    """The stream head and its signature under the service's key (``signed: false``
+    when the service runs without AEON_CHAIN_KEY)."""
+    pin: PinReport | None = None
+    """With ``?version=N&hash=H``: whether the chain still extends that head."""
+    read_models: ReadModelReport | None = None
+    """With ``?deep=true``: the stored state, log and roll ledger against the events."""
 
 
 class OptionInfo(msgspec.Struct, kw_only=True):

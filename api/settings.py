@@ -24,6 +24,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     service_key: str | None = None
     """When set, creating and listing encounters need ``Authorization: Bearer <key>``;
     the key also acts as GM on every encounter (to recover a lost GM token)."""
+    chain_key: str | None = None
+    """AEON_CHAIN_KEY: signs every stream head (docs/tamper-evidence.md).  Kept in the
+    service's environment, never in the database; unset means heads go unsigned and
+    verify reports ``signed: false``."""
     rate_limit_per_minute: int = 600
     """Requests per minute per token (or per client address without one); 0 turns it off."""
     live_poll_seconds: float = 1.0
@@ -33,6 +37,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Events read and sent per step of a live stream: bounds what one subscriber holds."""
     live_keepalive_seconds: float = 15.0
     """An idle live stream sends a comment this often and re-checks its token."""
+
+    @property
+    def chain_key_bytes(self) -> bytes | None:
+        return None if self.chain_key is None else self.chain_key.encode()
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -49,6 +57,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             pool_max=int(env.get("AEON_POOL_MAX", d.pool_max)),
             max_body_bytes=int(env.get("AEON_MAX_BODY_BYTES", d.max_body_bytes)),
             service_key=env.get("AEON_SERVICE_KEY") or None,
+            chain_key=env.get("AEON_CHAIN_KEY") or None,
             rate_limit_per_minute=int(
                 env.get("AEON_RATE_LIMIT_PER_MINUTE", d.rate_limit_per_minute)
             ),

@@ -14,8 +14,8 @@ from litestar.di import NamedDependency
 from litestar.params import HeaderParameter
 
 from api.auth import actor_of
-from api.headers import etag, expected_version, idempotency_key
-from api.responses import json_bytes, read_head
+from api.headers import chain_head, etag, expected_version, idempotency_key
+from api.responses import json_bytes, read_answer_head
 from events.idempotency import request_fingerprint
 from service.commands import CommandResult, Write
 from service.tokens import Viewer
@@ -59,5 +59,16 @@ def scoped_key(viewer: Viewer, key: str | None) -> str | None:
 
 
 def respond(response: bytes) -> Response[CommandResult]:
-    """The pipeline's stored answer, with the new version as ETag."""
-    return json_bytes(response, headers={"ETag": etag(read_head(response).version)})
+    """The pipeline's stored answer, with the new version as ETag and the chain head."""
+    return json_bytes(response, headers=answer_headers(response))
+
+
+def answer_headers(response: bytes) -> dict[str, str]:
+    """ETag and Aeon-Chain-Head of a command's answer, read from the answer itself (its
+    last event's hash is the head).  No signature: the answer may be a replay read from
+    the database, and signing what the database says would sign a forgery."""
+    head = read_answer_head(response)
+    headers = {"ETag": etag(head.version)}
+    if (moved := head.chain_head()) is not None:
+        headers.update(chain_head(*moved))
+    return headers

@@ -19,6 +19,7 @@ from events.db import Connection, Database
 from events.envelope import GENESIS_HASH, NewEvent, RecordedEvent
 from events.errors import StreamNotFound, VersionConflict
 from events.hashing import event_hash
+from events.signing import sign_head
 
 _json = msgspec.json.Encoder()
 _decode_dict = msgspec.json.Decoder(dict[str, Any])
@@ -43,6 +44,14 @@ class Checkpoint(msgspec.Struct, frozen=True, order=True):
 class StreamHead(msgspec.Struct, frozen=True):
     version: int
     last_hash: str
+
+
+class SignedHead(msgspec.Struct, frozen=True):
+    """The head as the streams row holds it, with its signature (None: unsigned)."""
+
+    version: int
+    last_hash: str
+    signature: str | None
 
 
 class Snapshot(msgspec.Struct, frozen=True):
@@ -174,8 +183,11 @@ async def append(
     *,
     metadata: dict[str, Any],
     recorded_at: datetime,
+    key: bytes | None = None,
 ) -> list[RecordedEvent]:
     """Append ``new_events`` after ``head`` inside the caller's transaction.
+
+    With ``key`` the new head is signed (events/signing.py); without, it is left unsigned.
 
     The conditional UPDATE of the stream row is the concurrency control: of two writers
     that read the same head, on any process, the second finds the version moved, appends
@@ -190,12 +202,13 @@ async def append(
     # events run as one statement; the INSERT adds nothing unless the UPDATE moved the row.
     positions = await conn.fetchval(
         f"""WITH moved AS (
-                UPDATE streams SET version = $3, last_hash = $4
+                UPDATE streams SET version = $3, last_hash = $4, head_signature = $8
                 WHERE stream_id = $1 AND version = $2
                 RETURNING stream_id
             ), appended AS ({INSERT_EVENTS})
             SELECT array(SELECT global_position FROM appended ORDER BY stream_version)""",
         *append_arguments(prepared),
+        head_signature(key, prepared),
     )
     if not positions:
         actual = await conn.fetchval("SELECT version FROM streams WHERE stream_id = $1", stream_id)
@@ -247,6 +260,24 @@ def append_arguments(prepared: PreparedAppend) -> tuple[Any, ...]:
         prepared.recorded_at,
         _json.encode(rows).decode(),
     )
+
+
+def head_signature(key: bytes | None, prepared: PreparedAppend) -> str | None:
+    """The signature of the head ``prepared`` moves its stream to; None without a key."""
+    if key is None:
+        return None
+    new = prepared.new_head
+    return sign_head(key, prepared.stream_id, new.version, new.last_hash)
+
+
+async def signed_head(db: Database, stream_id: UUID) -> SignedHead:
+    """The stream row's head and its stored signature (one primary-key read)."""
+    row = await db.fetchrow(
+        "SELECT version, last_hash, head_signature FROM streams WHERE stream_id = $1", stream_id
+    )
+    if row is None:
+        raise StreamNotFound(stream_id)
+    return SignedHead(row["version"], row["last_hash"], row["head_signature"])
 
 
 async def stream_head(db: Database, stream_id: UUID) -> StreamHead:

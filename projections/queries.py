@@ -9,6 +9,7 @@ from uuid import UUID
 import msgspec
 
 from events.db import Database
+from events.store import SignedHead
 from projections.redaction import HIDDEN_TYPE, redact_roll
 
 _decode_any = msgspec.json.Decoder()
@@ -28,6 +29,8 @@ class StateRow(msgspec.Struct, frozen=True):
     ruleset: str
     state: msgspec.Raw
     """The encounter state JSON exactly as stored, passed through without re-encoding."""
+    head: SignedHead | None = None
+    """The stream's chain head and its signature, read in the same statement."""
 
 
 class UndoneMark(msgspec.Struct, frozen=True, kw_only=True):
@@ -124,11 +127,16 @@ async def read_marks(
 
 async def current_state(db: Database, encounter_id: UUID) -> StateRow | None:
     row = await db.fetchrow(
-        "SELECT version, ruleset, state FROM encounter_state WHERE encounter_id = $1", encounter_id
+        """SELECT s.version, s.ruleset, s.state,
+                  h.version AS head_version, h.last_hash, h.head_signature
+           FROM encounter_state AS s JOIN streams AS h ON h.stream_id = s.encounter_id
+           WHERE s.encounter_id = $1""",
+        encounter_id,
     )
     if row is None:
         return None
-    return StateRow(row["version"], row["ruleset"], msgspec.Raw(row["state"].encode()))
+    head = SignedHead(row["head_version"], row["last_hash"], row["head_signature"])
+    return StateRow(row["version"], row["ruleset"], msgspec.Raw(row["state"].encode()), head)
 
 
 async def list_encounters(

@@ -133,6 +133,8 @@ class CommandWrite(NamedTuple):
     idempotency: Idempotency | None
     token_id: str | None
     """The writer's token, which must still be unrevoked; None for the service key."""
+    head_signature: str | None = None
+    """The new head's signature (events/signing.py), stored with it; None: no key."""
 
 
 class Written(NamedTuple):
@@ -162,7 +164,7 @@ _HEAD = """
 WITH guard AS (
     SELECT {token_valid} AS token_valid, {key_unused} AS key_unused
 ), moved AS (
-    UPDATE streams SET version = $3, last_hash = $4
+    UPDATE streams SET version = $3, last_hash = $4, head_signature = @head_signature
     WHERE stream_id = $1 AND version = $2 AND (SELECT token_valid AND key_unused FROM guard)
     RETURNING stream_id
 ), appended AS ({insert_events}
@@ -251,6 +253,7 @@ def _values(write: CommandWrite) -> dict[str, Any]:
     state, log, rolls = write.rows
     values: dict[str, Any] = {
         "token": write.token_id,
+        "head_signature": write.head_signature,
         "ruleset": state.ruleset,
         "name": state.name,
         "schema_version": state.schema_version,

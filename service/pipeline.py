@@ -25,7 +25,14 @@ from events.db import Connection
 from events.envelope import RecordedEvent
 from events.errors import StreamNotFound, VersionConflict
 from events.idempotency import find_response
-from events.store import StreamHead, create_stream, prepare_append, read_stream, stream_head
+from events.store import (
+    StreamHead,
+    create_stream,
+    head_signature,
+    prepare_append,
+    read_stream,
+    stream_head,
+)
 from service import tokens
 from service.authorize import Forbidden, authorize_player
 from service.codec import EventCodec
@@ -141,12 +148,14 @@ class CommandPipeline:
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         publish: Publish | None = None,
         single_trip: bool = True,
+        chain_key: bytes | None = None,
     ) -> None:
         """``single_trip=False`` sends every command down the locking path (a transaction
         around lock, load, decide and write): tests use it to hold transactions open."""
         self._pool = pool
         self._group = GroupCommit(pool)
         self._single_trip = single_trip
+        self._chain_key = chain_key
         self._projector = projector
         self._snapshot_every = snapshot_every
         self._clock = clock
@@ -750,6 +759,7 @@ class CommandPipeline:
             seed=decision.new_seed,
             idempotency=idempotency,
             token_id=actor.token_id,
+            head_signature=head_signature(self._chain_key, prepared),
         )
         return write, final
 

@@ -13,14 +13,15 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, QueryParameter
 
 from api.auth import bearer_token, require_service_key
-from api.headers import etag, idempotency_key
+from api.headers import chain_head, etag, idempotency_key
 from api.problems import problem
 from api.responses import json_bytes
 from api.routes.reads import At
 from api.schemas import CreateEncounter, EncounterPage, EncounterView
 from api.state import Services
+from api.writes import answer_headers
 from events.idempotency import request_fingerprint
-from events.store import stream_head
+from events.store import signed_head
 from projections.player_view import audience_of, encounter_as_seen, player_combatants
 from projections.queries import current_state, list_encounters, read_marks
 from service.commands import Actor, CreatedEncounter
@@ -80,11 +81,9 @@ def created_response(opened: Opened, services: Services) -> Response[CreatedEnco
     if opened.gm_token is not None:
         services.verified_tokens.remember(opened.gm_token)
         body = msgspec.json.encode(msgspec.structs.replace(created, gm_token=opened.gm_token))
-    return json_bytes(
-        body,
-        status_code=201,
-        headers={"Location": f"/encounters/{created.encounter_id}", "ETag": etag(created.version)},
-    )
+    headers = {"Location": f"/encounters/{created.encounter_id}"}
+    headers.update(answer_headers(opened.response))
+    return json_bytes(body, status_code=201, headers=headers)
 
 
 @get("/encounters", operation_id="listEncounters", summary="List encounters, newest first")
@@ -154,14 +153,18 @@ async def get_encounter(
     view = EncounterView(
         encounter_id=encounter_id, ruleset=row.ruleset, version=row.version, state=row.state
     )
-    return json_bytes(msgspec.json.encode(view), headers={"ETag": tag})
+    headers = {"ETag": tag}
+    if row.head is not None:
+        headers.update(chain_head(row.head.version, row.head.last_hash, row.head.signature))
+    return json_bytes(msgspec.json.encode(view), headers=headers)
 
 
 async def _player_view(
     services: Services, encounter_id: UUID, if_none_match: str | None, at: int | None
 ) -> Response[EncounterView]:
     db = services.pool
-    head = (await stream_head(db, encounter_id)).version
+    signed = await signed_head(db, encounter_id)
+    head = signed.version
     version = head if at is None else at
     if version > head:
         raise VersionNotReached(encounter_id, version, head)
@@ -181,7 +184,9 @@ async def _player_view(
         version=encounter.version,
         state=msgspec.Raw(encounter_as_seen(codec, encounter, audience)),
     )
-    headers = {"ETag": tag} if at is None else None
+    headers = chain_head(signed.version, signed.last_hash, signed.signature)
+    if at is None:
+        headers["ETag"] = tag
     return json_bytes(msgspec.json.encode(view), headers=headers)
 
 

@@ -6,20 +6,22 @@ from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
-from litestar import MediaType, get
+from litestar import MediaType, Response, get
 from litestar.di import NamedDependency
 from litestar.params import FromPath, QueryParameter
 
+from api.headers import chain_head
 from api.problems import problem
 from api.schemas import EventOut, EventPage, LogPage, RollPage, VerifyReport
 from api.state import Services
 from events.envelope import RecordedEvent
 from events.errors import StreamNotFound
-from events.store import read_stream, stream_head
+from events.store import SignedHead, read_stream, signed_head
 from events.upcasting import MissingUpcaster
-from events.verify import verify_chain
+from events.verify import verify_chain, verify_head, verify_pin
 from projections.queries import LogEntry, log_entries, read_marks, rolls
 from projections.redaction import redact_event, redact_metadata
+from projections.verify import verify_read_models
 from service.fairness import DiceReport, verify_dice
 from service.loading import VersionNotReached, ruleset_of
 from service.registry import codec_for, get_ruleset
@@ -40,14 +42,22 @@ At = Annotated[
 ]
 
 
-async def ensure_version(services: Services, encounter_id: UUID, at: int | None = None) -> None:
-    """404 for an unknown encounter, and for a version it has not reached yet."""
+async def ensure_version(
+    services: Services, encounter_id: UUID, at: int | None = None
+) -> SignedHead:
+    """404 for an unknown encounter, and for a version it has not reached yet; else the
+    stream's head (for the Aeon-Chain-Head header)."""
     try:
-        head = await stream_head(services.pool, encounter_id)
+        head = await signed_head(services.pool, encounter_id)
     except StreamNotFound:
         raise problem(404, "encounter-not-found", f"No encounter has id {encounter_id}.") from None
     if at is not None and at > head.version:
         raise VersionNotReached(encounter_id, at, head.version)
+    return head
+
+
+def head_headers(head: SignedHead) -> dict[str, str]:
+    return chain_head(head.version, head.last_hash, head.signature)
 
 
 def _next(versions: list[int], limit: int) -> int | None:
@@ -62,18 +72,19 @@ async def get_events(
     after_version: After = 0,
     limit: Limit = 500,
     at: At = None,
-) -> EventPage:
+) -> Response[EventPage]:
     """The stored events in stream order, with their hash chain links. For players,
     secret GM rolls not yet revealed are redacted (such an event no longer matches its
     hash until the reveal)."""
-    await ensure_version(services, encounter_id, at)
+    head = await ensure_version(services, encounter_id, at)
     events = await read_stream(
         services.pool, encounter_id, after_version=after_version, up_to_version=at, limit=limit
     )
     out = await events_as_seen(services, encounter_id, viewer, events, at)
-    return EventPage(
+    page = EventPage(
         events=out, next_after_version=_next([e.stream_version for e in events], limit)
     )
+    return Response(page, headers=head_headers(head))
 
 
 @get("/encounters/{encounter_id:uuid}/log", operation_id="getLog", summary="Replay log")
@@ -84,12 +95,13 @@ async def get_log(
     after_version: After = 0,
     limit: Limit = 500,
     at: At = None,
-) -> LogPage:
+) -> Response[LogPage]:
     """One line per event, as a GM would announce it, with its rolls (`/log.txt` gives the
     lines as plain text). Entries an undo took back stay, with `undone` saying when and by
     whom."""
-    entries = await _log(services, viewer, encounter_id, after_version, limit, at)
-    return LogPage(entries=entries, next_after_version=_next([e.version for e in entries], limit))
+    head, entries = await _log(services, viewer, encounter_id, after_version, limit, at)
+    page = LogPage(entries=entries, next_after_version=_next([e.version for e in entries], limit))
+    return Response(page, headers=head_headers(head))
 
 
 @get(
@@ -105,15 +117,16 @@ async def get_log_text(
     after_version: After = 0,
     limit: Limit = 500,
     at: At = None,
-) -> str:
+) -> Response[str]:
     """`#12   [round 2] Aria rolls 1d20+5 ...`, one line per event; an entry an undo took
     back is marked `[undone at #N]`."""
     lines = []
-    for e in await _log(services, viewer, encounter_id, after_version, limit, at):
+    head, entries = await _log(services, viewer, encounter_id, after_version, limit, at)
+    for e in entries:
         where = f"round {e.round}" if e.round is not None else "setup"
         undone = f"[undone at #{e.undone.undo_version}] " if e.undone else ""
         lines.append(f"#{e.version:<4} [{where}] {undone}{e.text}\n")
-    return "".join(lines)
+    return Response("".join(lines), media_type=MediaType.TEXT, headers=head_headers(head))
 
 
 async def _log(
@@ -123,9 +136,9 @@ async def _log(
     after_version: int,
     limit: int,
     at: int | None,
-) -> list[LogEntry]:
-    await ensure_version(services, encounter_id, at)
-    return await log_entries(
+) -> tuple[SignedHead, list[LogEntry]]:
+    head = await ensure_version(services, encounter_id, at)
+    return head, await log_entries(
         services.pool,
         encounter_id,
         after_version=after_version,
@@ -143,10 +156,10 @@ async def get_rolls(
     after_version: After = 0,
     limit: Limit = 500,
     at: At = None,
-) -> RollPage:
+) -> Response[RollPage]:
     """Every roll with its raw faces, modifiers, total, target, outcome, source and index;
     rolls an undo took back stay, with `undone` saying when and by whom."""
-    await ensure_version(services, encounter_id, at)
+    head = await ensure_version(services, encounter_id, at)
     found = await rolls(
         services.pool,
         encounter_id,
@@ -155,33 +168,89 @@ async def get_rolls(
         up_to_version=at,
         gm=viewer.is_gm,
     )
-    return RollPage(
+    page = RollPage(
         rolls=found, next_after_version=_next([int(r["version"]) for r in found], limit)
     )
+    return Response(page, headers=head_headers(head))
+
+
+PinVersion = Annotated[
+    int | None,
+    QueryParameter(
+        ge=0,
+        description="A head you saw (the version of an `Aeon-Chain-Head` header): verify "
+        "proves the chain still holds it with `hash` and extends it to the current head.",
+    ),
+]
+PinHash = Annotated[
+    str | None,
+    QueryParameter(
+        max_length=64,
+        description="The hash of the pinned head (the hash of an `Aeon-Chain-Head` header).",
+    ),
+]
+Deep = Annotated[
+    bool,
+    QueryParameter(
+        description="Also refold every event and compare the stored state, log and roll "
+        "ledger with what the events give, naming the first difference.",
+    ),
+]
 
 
 @get(
     "/encounters/{encounter_id:uuid}/verify",
     operation_id="verifyEncounter",
-    summary="Verify chain and dice",
+    summary="Verify chain, head signature, dice and (deep) read models",
 )
 async def verify(
     encounter_id: FromPath[UUID],
     services: NamedDependency[Services],
     viewer: NamedDependency[Viewer],
+    version: PinVersion = None,
+    hash: PinHash = None,
+    deep: Deep = False,
 ) -> VerifyReport:
-    """Recomputes the hash chain (naming the first broken link) and every server roll of
-    the epochs whose seed has been revealed."""
+    """Recomputes the hash chain (naming the first broken link), checks the head's
+    signature under the service's key (`head.signed` is false when the service has no
+    AEON_CHAIN_KEY), every server roll of the epochs whose seed has been revealed, with
+    `version` and `hash` that the chain still extends that pinned head, and with
+    `deep=true` the stored read models against the events (docs/tamper-evidence.md)."""
+    if (version is None) != (hash is None):
+        raise problem(
+            400, "bad-pin", "A pinned head needs both version and hash (Aeon-Chain-Head)."
+        )
     await ensure_version(services, encounter_id)
-    chain = await verify_chain(services.pool, encounter_id)
-    codec = codec_for(await ruleset_of(services.pool, encounter_id))
-    events = await read_stream(services.pool, encounter_id)
-    try:
-        dice = verify_dice([codec.from_recorded(e) for e in events])
-    except (msgspec.ValidationError, MissingUpcaster) as exc:
-        # Only a tampered event can fail to decode; the chain report says which.
-        dice = DiceReport(ok=False, epochs=[], manual_rolls=0, unverifiable_rolls=0, error=str(exc))
-    return VerifyReport(ok=chain.ok and dice.ok, chain=chain, dice=dice)
+    # One snapshot for every check: a command committing meanwhile cannot look like a
+    # head that moved without its events, or read models ahead of their events.
+    async with (
+        services.pool.acquire() as conn,
+        conn.transaction(isolation="repeatable_read", readonly=True),
+    ):
+        head = verify_head(
+            encounter_id,
+            await signed_head(conn, encounter_id),
+            services.settings.chain_key_bytes,
+        )
+        chain = await verify_chain(conn, encounter_id)
+        pin = None
+        if version is not None and hash is not None:
+            pin = await verify_pin(conn, encounter_id, chain, version, hash)
+        codec = codec_for(await ruleset_of(conn, encounter_id))
+        events = await read_stream(conn, encounter_id)
+        try:
+            dice = verify_dice([codec.from_recorded(e) for e in events])
+        except (msgspec.ValidationError, MissingUpcaster) as exc:
+            # Only a tampered event can fail to decode; the chain report says which.
+            dice = DiceReport(
+                ok=False, epochs=[], manual_rolls=0, unverifiable_rolls=0, error=str(exc)
+            )
+        read_models = await verify_read_models(conn, encounter_id) if deep else None
+    checks = [chain.ok, dice.ok, head.ok]
+    checks += [r.ok for r in (pin, read_models) if r is not None]
+    return VerifyReport(
+        ok=all(checks), chain=chain, dice=dice, head=head, pin=pin, read_models=read_models
+    )
 
 
 async def events_as_seen(
