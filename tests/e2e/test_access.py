@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import asyncpg
+import httpx
 from litestar.testing import AsyncTestClient
 
 from api.app import create_app
 from api.settings import Settings
 from tests.e2e.helpers import Client, combatant, command, create, gm_token
+from tests.e2e.test_live import serving
 
 ATTACK = {"type": "generic.attack", "attacker": "aria", "target": "grak", "using": "sword"}
 SWORD = {"sword": {"notation": "1d20+5", "damage": "1d8"}}
@@ -336,3 +338,24 @@ async def test_a_token_revoked_by_another_process_writes_nothing_more(
         )
     finally:
         await conn.close()
+
+
+async def test_creation_keys_are_scoped_to_their_client(database_url: str) -> None:
+    """Two clients that happen to send the same Idempotency-Key open two encounters: the
+    second never receives the first one's encounter id (issue 16)."""
+    body = {"ruleset": "generic", "name": "Same key"}
+    key = {"Idempotency-Key": "shared-by-accident"}
+    async with serving(create_app(Settings(database_url=database_url))) as url:
+        here = httpx.AsyncHTTPTransport(local_address="127.0.0.1")
+        there = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
+        async with (
+            httpx.AsyncClient(transport=here, base_url=url) as one,
+            httpx.AsyncClient(transport=there, base_url=url) as other,
+        ):
+            first = await one.post("/encounters", json=body, headers=key)
+            second = await other.post("/encounters", json=body, headers=key)
+            again = await one.post("/encounters", json=body, headers=key)
+    assert first.status_code == second.status_code == again.status_code == 201
+    assert second.json()["encounter_id"] != first.json()["encounter_id"]
+    assert second.json()["gm_token"]
+    assert again.json()["encounter_id"] == first.json()["encounter_id"]
