@@ -146,3 +146,38 @@ def _count(n: int, noun: str) -> str:
 
 def _was(n: int) -> str:
     return "was" if n == 1 else "were"
+
+
+class ScriptedFaces:
+    """Faces a ruleset's documentation examples ask for, numbered like the server's dice
+    of ``epoch`` so the example records look exactly like stored ones.  Set ``pending``
+    before a decision; a die drawn with nothing pending shows ``default`` (a face the
+    story does not care about), or is an error when ``default`` is None."""
+
+    source: RollSource = "server"
+
+    def __init__(self, *, default: int | None, epoch: int = 1) -> None:
+        self.default = default
+        self.epoch = epoch
+        self.next_index = 0
+        self.pending: list[int] = []
+
+    def begin_roll(self, notation: str) -> tuple[int | None, int | None]:
+        return self.epoch, self.next_index
+
+    def draw(self, sides: int, *, needed: int, exact: bool) -> int:
+        if not self.pending and self.default is None:
+            raise ValueError("the example rolled a die it gave no face for")
+        face = self.pending.pop(0) if self.pending else self.default
+        assert face is not None
+        if not 1 <= face <= sides:
+            raise ValueError(f"face {face} does not fit a d{sides}")
+        self.next_index += 1
+        return face
+
+    def end_roll(self) -> None:
+        return None
+
+    def ensure_all_used(self) -> None:
+        if self.pending:
+            raise ValueError(f"faces {self.pending} were not used")

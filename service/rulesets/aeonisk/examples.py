@@ -23,7 +23,8 @@ from collections.abc import Sequence
 
 import msgspec
 
-from service.dice import RollingDice, RollSource
+from service.dice import RollingDice
+from service.dice.faces import ScriptedFaces
 from service.rulesets.aeonisk import commands as cmd
 from service.rulesets.aeonisk.commands import Command
 from service.rulesets.aeonisk.decide import decide
@@ -38,35 +39,11 @@ __all__ = ["COMMANDS", "EVENTS", "EXAMPLES"]
 EPOCH = 1
 
 
-class _ChosenFaces:
-    """Faces the story asks for (10 when it does not care), numbered like server dice."""
-
-    source: RollSource = "server"
-
-    def __init__(self) -> None:
-        self.next_index = 0
-        self.pending: list[int] = []
-
-    def begin_roll(self, notation: str) -> tuple[int | None, int | None]:
-        return EPOCH, self.next_index
-
-    def draw(self, sides: int, *, needed: int, exact: bool) -> int:
-        self.next_index += 1
-        return self.pending.pop(0) if self.pending else 10
-
-    def end_roll(self) -> None:
-        return None
-
-    def ensure_all_used(self) -> None:
-        if self.pending:
-            raise ValueError(f"faces {self.pending} were not used")
-
-
 class _Story:
     def __init__(self, options: AeoniskOptions) -> None:
         self.start: State = initial_state(options)
         self.state: State = self.start
-        self.faces = _ChosenFaces()
+        self.faces = ScriptedFaces(default=10, epoch=EPOCH)
         self.dice = RollingDice(self.faces, next_roll_number=1)
         self.commands: list[Command] = []
         self.events: list[Event] = []

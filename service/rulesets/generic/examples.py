@@ -32,7 +32,8 @@ from __future__ import annotations
 import msgspec
 from msgspec.structs import replace
 
-from service.dice import Modifier, RollingDice, RollRecord, RollSource
+from service.dice import Modifier, RollingDice, RollRecord
+from service.dice.faces import ScriptedFaces
 from service.rulesets.generic.commands import (
     AddCombatant,
     AddCondition,
@@ -78,35 +79,7 @@ EPOCH = 1
 """The fairness epoch the example server rolls belong to."""
 
 
-class _ChosenFaces:
-    """A face source for the examples: the faces the story needs, numbered like the
-    server's dice of epoch ``EPOCH`` so the records look exactly like stored ones."""
-
-    source: RollSource = "server"
-
-    def __init__(self) -> None:
-        self.next_index = 0
-        self.pending: list[int] = []
-
-    def begin_roll(self, notation: str) -> tuple[int | None, int | None]:
-        return EPOCH, self.next_index
-
-    def draw(self, sides: int, *, needed: int, exact: bool) -> int:
-        face = self.pending.pop(0)
-        if not 1 <= face <= sides:
-            raise ValueError(f"face {face} does not fit a d{sides}")
-        self.next_index += 1
-        return face
-
-    def end_roll(self) -> None:
-        if self.pending:
-            raise ValueError(f"faces {self.pending} were not used")
-
-    def ensure_all_used(self) -> None:
-        return None
-
-
-_FACES = _ChosenFaces()
+_FACES = ScriptedFaces(default=None, epoch=EPOCH)
 _DICE = RollingDice(_FACES, next_roll_number=1)
 
 
@@ -121,7 +94,11 @@ def _roll(
 ) -> RollRecord:
     """The next roll of the story (r1, r2 ...), showing ``faces``."""
     _FACES.pending = list(faces)
-    return _DICE.roll(notation, purpose=purpose, roller=roller, modifiers=modifiers, target=target)
+    record = _DICE.roll(
+        notation, purpose=purpose, roller=roller, modifiers=modifiers, target=target
+    )
+    _FACES.ensure_all_used()
+    return record
 
 
 # Before the examples: Aria and Borin, inspired Aria, initiative and round 1.

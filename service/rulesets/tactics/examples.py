@@ -16,7 +16,8 @@ from collections.abc import Sequence
 
 import msgspec
 
-from service.dice import RollingDice, RollSource
+from service.dice import RollingDice
+from service.dice.faces import ScriptedFaces
 from service.rulesets.tactics import commands as cmd
 from service.rulesets.tactics.commands import Command
 from service.rulesets.tactics.decide import decide
@@ -33,32 +34,10 @@ EXAMPLE_OPTIONS = TacticsOptions(press_penalty_step=2)
 EPOCH = 1
 
 
-class _ChosenFaces:
-    source: RollSource = "server"
-
-    def __init__(self) -> None:
-        self.next_index = 0
-        self.pending: list[int] = []
-
-    def begin_roll(self, notation: str) -> tuple[int | None, int | None]:
-        return EPOCH, self.next_index
-
-    def draw(self, sides: int, *, needed: int, exact: bool) -> int:
-        self.next_index += 1
-        return self.pending.pop(0) if self.pending else 10
-
-    def end_roll(self) -> None:
-        return None
-
-    def ensure_all_used(self) -> None:
-        if self.pending:
-            raise ValueError(f"faces {self.pending} were not used")
-
-
 class _Story:
     def __init__(self) -> None:
         self.state: State = initial_state(EXAMPLE_OPTIONS)
-        self.faces = _ChosenFaces()
+        self.faces = ScriptedFaces(default=10, epoch=EPOCH)
         self.dice = RollingDice(self.faces, next_roll_number=1)
         self.commands: list[Command] = []
         self.events: list[Event] = []

@@ -19,7 +19,8 @@ from collections.abc import Sequence
 
 import msgspec
 
-from service.dice import RollingDice, RollSource
+from service.dice import RollingDice
+from service.dice.faces import ScriptedFaces
 from service.dice.model import Modifier
 from service.rulesets.untold_aeons import commands as cmd
 from service.rulesets.untold_aeons.commands import Command
@@ -89,34 +90,10 @@ CHARACTERS = (
 )
 
 
-class _ChosenFaces:
-    """Faces the story asks for (3, which counts nothing, when it does not care)."""
-
-    source: RollSource = "server"
-
-    def __init__(self) -> None:
-        self.next_index = 0
-        self.pending: list[int] = []
-
-    def begin_roll(self, notation: str) -> tuple[int | None, int | None]:
-        return EPOCH, self.next_index
-
-    def draw(self, sides: int, *, needed: int, exact: bool) -> int:
-        self.next_index += 1
-        return self.pending.pop(0) if self.pending else 3
-
-    def end_roll(self) -> None:
-        return None
-
-    def ensure_all_used(self) -> None:
-        if self.pending:
-            raise ValueError(f"faces {self.pending} were not used")
-
-
 class Story:
     def __init__(self, options: UntoldOptions | None = None) -> None:
         self.state: State = initial_state(options or UntoldOptions())
-        self.faces = _ChosenFaces()
+        self.faces = ScriptedFaces(default=3, epoch=EPOCH)
         self.dice = RollingDice(self.faces, next_roll_number=1)
         self.commands: list[Command] = []
         self.events: list[Event] = []
