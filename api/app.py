@@ -68,7 +68,7 @@ def _settle_garbage_collector() -> None:
 
 async def _keep_session(conn: asyncpg.Connection) -> None:
     """Released connections skip asyncpg's reset query (advisory unlock, CLOSE ALL,
-    UNLISTEN, RESET ALL): one round trip per request saved (README, Benchmarks).
+    UNLISTEN, RESET ALL): one round trip per request saved (bench/README.md).
 
     asyncpg still rolls back any open transaction on release; the service keeps no
     other session state (no session advisory locks, LISTEN, cursors or SET).  Code that

@@ -98,7 +98,7 @@ class CoalescingHttpToolsProtocol(HttpToolsProtocol):
     response, and the body when it sends it: two writes, two packets, and a client woken
     twice.  Both happen in the same turn of the loop, so holding writes until the turn
     ends joins them.  On a small virtual machine each write that wakes another process
-    costs tens of microseconds on both sides (README, Benchmarks).
+    costs tens of microseconds on both sides (bench/README.md).
     """
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]

@@ -238,7 +238,7 @@ def append_arguments(prepared: PreparedAppend) -> tuple[Any, ...]:
     text, previous hash, hash): one parameter, where an array per column cost asyncpg an
     encoder and several abstract-class checks per column and per element.  PostgreSQL
     reads it as jsonb, parsed once: as json, every ``e->>k`` parsed its row again, data
-    and all (json_lex was 12% of the database's CPU per command; README, Benchmarks).
+    and all (json_lex was 12% of the database's CPU per command; bench/README.md).
     """
     rows = [
         (version, event.type, event.type_version, data, prev, digest)

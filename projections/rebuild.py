@@ -15,7 +15,7 @@ committed before the lock (its events are in the rebuild) or waits for the batch
 commit and then writes its rows on top of the rebuilt ones; readers see a stream's old
 rows or its new rows, never a mix.  No transaction lasts longer than one batch.
 
-How it is fast (bench/loading.py and README, Benchmarks, have the figures):
+How it is fast (bench/loading.py and bench/README.md, have the figures):
 
 - one connection reads every event in (stream_id, stream_version) order, in large pages
   of only the columns a fold needs (events/scan.py), while another writes and this

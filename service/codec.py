@@ -50,7 +50,7 @@ class EventCodec:
 
     def from_recorded(self, recorded: RecordedEvent) -> Any:
         """Converted into the Struct its type names, not into the union of all of them:
-        the same result, about 25 times faster (README, Benchmarks); only a type this
+        the same result, about 25 times faster (bench/README.md); only a type this
         codec does not know goes through the union, for its error message."""
         data = self.upcasters.upcast(recorded.type, recorded.type_version, recorded.data)
         known = self._event_types_by_tag.get(recorded.type)

@@ -2,7 +2,7 @@
 in one round trip and one transaction.
 
 Why: on a small virtual machine a round trip to PostgreSQL costs more CPU than anything
-else a command does.  Measured on the 2-core development machine (README, Benchmarks), a
+else a command does.  Measured on the 2-core development machine (bench/README.md), a
 9 KB write alone cost about 180 us in asyncpg and the kernel and 250 us in PostgreSQL;
 in groups of 16, 40 and 72 us.  With one command the group is just that command, sent at
 once, so a lone client waits no longer than before; under load the groups grow by
@@ -57,7 +57,7 @@ class GroupCommit:
         own pooled connection); ``max_group`` writes at most go in one.
 
         One group in flight makes the next one as large as the load allows: in the
-        throughput benchmark (README, Benchmarks) it cost both the worker and PostgreSQL
+        throughput benchmark (bench/README.md) it cost both the worker and PostgreSQL
         less per command than two, at 8 clients (6-10% more commands/s, lower latency)
         and at 32 (2-4%).  The price is that a group that waits (for a stream row locked
         by an undo, say) holds up the process's other writes until it is through.

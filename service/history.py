@@ -5,7 +5,7 @@ back, a redo appends ``history.redone``.  Which events are in effect at a versio
 therefore a function of the history events up to it, and everything here works on a
 compact outline of the stream (one ``Entry`` per command) rather than on states.
 
-Choices where the issue leaves room, also stated in the README:
+Choices where the issue leaves room, also stated in docs/storage-and-undo.md:
 
 - Only ruleset commands can be undone.  Creation, forks and dice commitments and
   reveals are never taken back (a revealed seed cannot be unrevealed), and are skipped
