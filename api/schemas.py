@@ -16,7 +16,7 @@ from uuid import UUID
 import msgspec
 
 from events.verify import ChainReport, HeadReport, PinReport
-from projections.queries import EncounterSummary, LogEntry, UndoneMark
+from projections.queries import EncounterSummary, LogEntry
 from projections.verify import ReadModelReport
 from service.core_events import CORE_EVENT_TYPES
 from service.fairness import DiceReport
@@ -133,23 +133,6 @@ class ForkRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     name: Name | None = None
     """Defaults to the origin's name with "(fork at version N)"."""
     client_seed: ClientSeed | None = None
-
-
-class RoundStep(msgspec.Struct, kw_only=True):
-    version: int
-    type: str
-    text: str
-    rolls: list[Any]
-    undone: UndoneMark | None
-    """Set when an undo took this event back: it is shown, but the state does not change."""
-    state: Any
-    """The encounter right after this event, as GET /encounters/{id} shows it."""
-
-
-class RoundReplay(msgspec.Struct, kw_only=True):
-    encounter_id: UUID
-    round: int
-    steps: list[RoundStep]
 
 
 class EncounterView(msgspec.Struct, kw_only=True):

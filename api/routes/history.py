@@ -6,7 +6,7 @@ append one event; nothing is deleted.  Round replay and fork only read the origi
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 from uuid import UUID
 
 import msgspec
@@ -17,17 +17,15 @@ from litestar.params import FromPath, JSONBody, Parameter
 from api.auth import REVOCATION_CHECKED_ON_WRITE, require_gm
 from api.problems import problem
 from api.routes.encounters import created_response
-from api.schemas import ForkRequest, RedoRequest, RoundReplay, RoundStep, UndoRequest
+from api.schemas import ForkRequest, RedoRequest, UndoRequest
 from api.state import Services
 from api.writes import respond
-from events.db import Database
-from events.store import read_stream, stream_head
-from projections.player_view import audience_of, encounter_as_seen, player_combatants
-from projections.queries import log_entries, read_marks
+from events.store import stream_head
+from projections.queries import read_marks
+from projections.round_replay import RoundReplay
+from projections.round_replay import replay_round as replay_round_of
 from service.commands import CommandResult, CreatedEncounter, Write
-from service.encounter import Encounter, evolve
-from service.loading import load_at, load_public, ruleset_of
-from service.registry import codec_for
+from service.loading import load_public
 from service.tokens import Viewer
 
 
@@ -131,59 +129,8 @@ async def replay_round(
 ) -> RoundReplay:
     """The events of round `number` in order, each with its log line, rolls and the state
     right after it, as the encounter stands now: an event taken back by an undo is listed,
-    marked undone, and leaves the state unchanged."""
-    db = services.pool
-    codec = codec_for(await ruleset_of(db, encounter_id))
-    entries = await log_entries(
-        db, encounter_id, after_version=0, limit=100_000, round_number=number, gm=viewer.is_gm
-    )
-    if not entries:
+    marked undone, and leaves the state unchanged. Players step through the public fold."""
+    replay = await replay_round_of(services.pool, encounter_id, number, gm=viewer.is_gm)
+    if replay is None:
         raise problem(404, "round-not-found", f"Round {number} has not been played.")
-    first, last = entries[0].version, entries[-1].version
-    shown = {e.version: e for e in entries}
-    marks = await read_marks(db, encounter_id, secrets=not viewer.is_gm)
-    secret = marks.secret_versions()
-    skipped = set(marks.undone) | secret
-    state = await _state_before(db, encounter_id, first, secret)
-    players = None if viewer.is_gm else await player_combatants(db, encounter_id)
-    steps = []
-    for recorded in await read_stream(
-        db, encounter_id, after_version=first - 1, up_to_version=last
-    ):
-        version = recorded.stream_version
-        event = codec.from_recorded(recorded)
-        try:
-            state = evolve(codec.ruleset, state, event, reverted=version in skipped)
-        except Exception:
-            if players is None:
-                raise
-            # A public event that relies on a secret players do not know: it stays in the
-            # list, the state they see is left as it was.
-            state = evolve(codec.ruleset, state, event, reverted=True)
-        if (entry := shown.get(version)) is not None:
-            if players is None:
-                seen = codec.encode_state(state)
-            else:
-                seen = encounter_as_seen(codec, state, audience_of(state, players))
-            steps.append(
-                RoundStep(
-                    version=version,
-                    type=entry.type,
-                    text=entry.text,
-                    rolls=entry.rolls,
-                    undone=entry.undone,
-                    state=msgspec.Raw(seen),
-                )
-            )
-    return RoundReplay(encounter_id=encounter_id, round=number, steps=steps)
-
-
-async def _state_before(
-    db: Database, encounter_id: UUID, first: int, secret: frozenset[int]
-) -> Encounter[Any] | None:
-    if first == 1:
-        return None
-    earlier = frozenset(v for v in secret if v < first)
-    if earlier:
-        return await load_public(db, encounter_id, first - 1, earlier)
-    return await load_at(db, encounter_id, first - 1)
+    return replay
