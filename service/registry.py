@@ -10,12 +10,19 @@ from typing import Any
 
 from service.codec import EventCodec
 from service.ruleset import Ruleset
-from service.rulesets import aeonis, aeonisk, generic, scentfinder, tactics, untold_aeons
+from service.rulesets import (
+    aeonis_combat,
+    aeonisk_tactical,
+    generic,
+    scentfinder,
+    tactics,
+    untold_aeons,
+)
 
 RULESETS: dict[str, Ruleset[Any, Any, Any, Any]] = {
     generic.RULESET.name: generic.RULESET,
-    aeonisk.RULESET.name: aeonisk.RULESET,
-    aeonis.RULESET.name: aeonis.RULESET,
+    aeonisk_tactical.RULESET.name: aeonisk_tactical.RULESET,
+    aeonis_combat.RULESET.name: aeonis_combat.RULESET,
     tactics.RULESET.name: tactics.RULESET,
     untold_aeons.RULESET.name: untold_aeons.RULESET,
     scentfinder.RULESET.name: scentfinder.RULESET,

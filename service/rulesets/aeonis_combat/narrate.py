@@ -1,0 +1,202 @@
+"""``narrate``: one line of the replay log per event, the way a GM would say it.
+
+Given the state *before* the event, so lines use names and "2 -> 1 hp".  Rolls are
+rendered by ``service.dice.announce``; a secret roll is told only as having happened.
+"""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from service.dice.announce import announce, announce_hidden
+from service.dice.model import RollRecord
+from service.rulesets.aeonis_combat.events import (
+    AttackActionEnded,
+    AttackDeclared,
+    AttackRenewed,
+    BattleEnded,
+    BattleRoundFought,
+    BattleWon,
+    CleanupDone,
+    DefenceDeclared,
+    Event,
+    HexesAdded,
+    HexOccupied,
+    HexSet,
+    LordCaptured,
+    LordHealed,
+    LordReleased,
+    Pressed,
+    RetreatAllowed,
+    Retreated,
+    RoundStarted,
+    SideAdded,
+    SideValueSet,
+    Stood,
+    Strike,
+    TargetsSet,
+    UnitHpSet,
+    UnitRemoved,
+    UnitsAdded,
+    UnitsMoved,
+)
+from service.rulesets.aeonis_combat.rules import short as label
+from service.rulesets.aeonis_combat.rules import side_name
+from service.rulesets.aeonis_combat.state import State
+
+_OUTCOMES = {
+    "defender_held": "the defender holds",
+    "dissolved": "the battle ends for now and the commitments dissolve",
+    "siege_lifted": "the siege is lifted",
+    "siege_ended": "the siege ends",
+    "defender_retreated": "the defender has retreated",
+    "ruling": "the defender holds",
+}
+
+
+def narrate(state: State, event: Event) -> str:
+    """The replay-log line for ``event``; ``state`` is the state before it."""
+
+    def side(side_id: str) -> str:
+        return side_name(state, side_id)
+
+    def units(ids: tuple[str, ...]) -> str:
+        return ", ".join(label(state, u) for u in ids) or "no units"
+
+    match event:
+        case HexesAdded():
+            listed = ", ".join(f"{k} ({h.kind})" for k, h in event.hexes.items())
+            return f"Hexes added to the map: {listed}"
+        case SideAdded():
+            return (
+                f"{event.name} joins with {event.ap} AP; Lord {event.sheet.name} "
+                f"(attack {event.sheet.attack_die}, defence {event.sheet.defense_die}, "
+                f"{event.sheet.hp} HP) at {event.lord_hex or 'no hex'}"
+            )
+        case UnitsAdded():
+            kinds = ", ".join(f"{u.kind} {u.id}" for u in event.units)
+            return f"{side(event.side)} places {kinds} in {event.hex}"
+        case UnitsMoved():
+            left = f"; {units(event.left_battle)} leave the battle" if event.left_battle else ""
+            return f"{units(event.units)} move to {event.to}{left}"
+        case RoundStarted():
+            ap = ", ".join(f"{side(k)} {v} AP" for k, v in event.ap.items())
+            return f"Round {event.round} begins" + (f": {ap}" if ap else "")
+        case LordHealed():
+            return f"{label(state, event.lord)} heals to full ({event.hp} HP) at Round Start"
+        case LordReleased():
+            where = event.hex or "off the map (the GM places the Lord)"
+            return f"{label(state, event.lord)} is released to {where} at {event.hp} HP"
+        case CleanupDone():
+            return f"Cleanup & Checks of round {event.round}"
+        case AttackDeclared():
+            kind = "an Assault on" if event.assault else "an attack on"
+            siege = "; the Fortress is besieged (Siege marker placed)" if event.siege else ""
+            reserves = f"; Reserves: {units(event.reserves)}" if event.reserves else ""
+            return (
+                f"{side(event.side)} declares {kind} {event.hex} against {side(event.defender)} "
+                f"({event.ap_spent} AP, {event.ap_after} left). Battle Line (cap {event.cap}): "
+                f"{units(event.line)}{reserves}{siege}"
+            )
+        case AttackRenewed():
+            added = f"; adds {units(event.reinforcements)}" if event.reinforcements else ""
+            return (
+                f"{side(event.side)} attacks {event.hex} again ({event.ap_spent} AP, "
+                f"{event.ap_after} left){added}"
+            )
+        case DefenceDeclared():
+            holds = event.siege and not state.battles[event.hex].siege
+            walls = "; the walls are held (Siege marker)" if holds else ""
+            line = f"Battle Line: {units(event.line)}; " if event.line else ""
+            reserves = f"Reserves: {units(event.reserves)}"
+            return f"{side(event.side)} defends {event.hex}. {line}{reserves}{walls}"
+        case TargetsSet():
+            chosen = ", ".join(
+                f"{label(state, a)} -> {label(state, t)}" for a, t in event.targets.items()
+            )
+            return f"{side(event.side)} chooses targets: {chosen}"
+        case BattleRoundFought():
+            return _round(state, event)
+        case LordCaptured():
+            return (
+                f"{label(state, event.lord)} is captured by {side(event.by)} "
+                f"(Renown {event.renown_after}, VP {event.vp_after})"
+            )
+        case Retreated():
+            to = f" to {event.to}" if event.to else ""
+            return f"{side(event.side)} retreats from {event.hex}{to}"
+        case Stood():
+            return f"{side(event.side)} stands at {event.hex}"
+        case Pressed():
+            added = f"; adds {units(event.reinforcements)}" if event.reinforcements else ""
+            return (
+                f"{side(event.side)} presses the attack on {event.hex} ({event.ap_spent} AP, "
+                f"{event.ap_after} left){added}"
+            )
+        case AttackActionEnded():
+            after = "the siege goes on" if state.battles[event.hex].siege else "the battle pauses"
+            return f"The Attack action on {event.hex} ends; {after}"
+        case BattleWon():
+            line = f"{side(event.side)} wins {event.hex} and takes control"
+            return _ruling(line, event.reason)
+        case HexOccupied():
+            return f"{units(event.units)} occupy {event.hex}"
+        case BattleEnded():
+            line = f"The battle at {event.hex} ends: {_OUTCOMES[event.outcome]}"
+            if event.outcome == "ruling":
+                return _ruling(line, event.reason)
+            return f"{line} ({event.reason})" if event.reason else line
+        case SideValueSet():
+            line = f"{side(event.side)}'s {event.field} set to {event.value} (was {event.previous})"
+            return _ruling(line, event.reason)
+        case UnitHpSet():
+            line = f"{label(state, event.unit)} set to {event.hp} HP (was {event.previous})"
+            return _ruling(line, event.reason)
+        case UnitRemoved():
+            return _ruling(f"{label(state, event.unit)} is removed", event.reason)
+        case HexSet():
+            owner = side(event.controller) if event.controller else "nobody"
+            flags = [
+                f
+                for f, on in (("contested", event.contested), ("attackable", event.attackable))
+                if on
+            ]
+            extra = f" ({', '.join(flags)})" if flags else ""
+            return _ruling(f"{event.hex} is controlled by {owner}{extra}", event.reason)
+        case RetreatAllowed():
+            return _ruling(f"the defenders of {event.hex} may retreat", event.reason)
+        case _:
+            assert_never(event)
+
+
+def _round(state: State, event: BattleRoundFought) -> str:
+    rolls = {r.roll_id: r for r in event.rolls}
+    parts = [f"Battle round {event.number} at {event.hex}"]
+    for side, promoted in event.promoted.items():
+        parts.append(
+            f"{side_name(state, side)} promotes {', '.join(label(state, u) for u in promoted)}"
+        )
+    parts.extend(_strike(state, s, rolls) for s in event.strikes)
+    if event.destroyed:
+        parts.append("destroyed: " + ", ".join(label(state, u) for u in event.destroyed))
+    return "; ".join(parts)
+
+
+def _strike(state: State, strike: Strike, rolls: dict[str, RollRecord]) -> str:
+    said = [_roll(state, rolls[r]) for r in (strike.attack_roll, strike.defense_roll) if r in rolls]
+    result = (
+        f"{label(state, strike.target)} takes 1 damage ({strike.target_hp} HP left)"
+        if strike.damage
+        else "no damage"
+    )
+    return f"{' / '.join(said)} -> {result}"
+
+
+def _roll(state: State, record: RollRecord) -> str:
+    if record.hidden:
+        return announce_hidden(record)
+    return announce(record, name=label(state, record.roller) if record.roller else None)
+
+
+def _ruling(line: str, reason: str | None) -> str:
+    return line if reason is None else f"GM ruling: {line}, because {reason}"

@@ -1,0 +1,80 @@
+"""The ``aeonisk`` ruleset: Aeonisk Tactical Module v1.2.1 on YAGS (CHECKLIST section AEK).
+
+Characters with YAGS attributes and skills, Soak, Wounds, Stun, Void and Bonds; the
+round of Declare -> Fast -> Slow -> Cleanup; range bands pair-wise or on a zone map;
+the Defence Token; Tactical Tokens; terrain and Prone; Suppress, Charge, Overwatch,
+Disengage and Breakaway; Bonded Defence, Bond Rally and Void Surge; damage, Wounds and
+the Health check; GM rulings for every gap of the text.
+
+Module map (each module has one job):
+
+- ``fields``     field types and the text's tables (bands, terrain DCs, tokens)
+- ``options``    one option per ambiguity (AEK-A*), with the notes GET /rulesets shows
+- ``plan``       the actions a character declares (Major / Minor)
+- ``state``      the folded state: characters, bands, tokens, the phase of the round
+- ``commands`` / ``events``   the unions; ``evolve`` applies events, no rules
+- ``decide``     dispatch; ``rules`` shared lookups and the resolution order
+- ``rolls``      Attribute x Skill + d20 with labelled modifiers, cap, halving, tiers
+- ``roster``     setting the table; ``rounds`` phases and Cleanup; ``initiative``
+- ``declare``    the Declare Phase; ``reactions`` the Fast Phase and Breakaway;
+  ``resolve``    the Slow Phase; ``movement`` bands, zones, terrain; ``combat`` attacks,
+  defences, damage, Wounds; ``rulings`` GM adjudication
+- ``narrate``    the replay log; ``access`` who may issue what; ``examples`` the docs
+"""
+
+from __future__ import annotations
+
+from service.ruleset import Ruleset
+from service.rulesets.aeonisk_tactical.access import acts_for
+from service.rulesets.aeonisk_tactical.commands import COMMAND_TYPES, Command
+from service.rulesets.aeonisk_tactical.decide import decide
+from service.rulesets.aeonisk_tactical.events import EVENT_TYPES, Event
+from service.rulesets.aeonisk_tactical.evolve import evolve
+from service.rulesets.aeonisk_tactical.examples import EXAMPLES
+from service.rulesets.aeonisk_tactical.narrate import narrate
+from service.rulesets.aeonisk_tactical.options import OPTION_NOTES, AeoniskOptions
+from service.rulesets.aeonisk_tactical.state import State, initial_state, round_of
+from service.rulesets.aeonisk_tactical.view import SHOWN_WHEN_SECRET, narrate_secret, player_state
+
+STATE_SCHEMA_VERSION = 2
+
+SUMMARY = (
+    "Aeonisk Tactical Module v1.2.1 (YAGS): Attribute x Skill + d20 against 10/20/30 with a "
+    "success tier per +10; Initiative Agility x 4 + d20 (natural 1: INIT 0, checks halved, "
+    "actions Slow); rounds of Declare (ascending Initiative, no rolls, Defence Token), Fast "
+    "(Reactions, descending) and Slow (declared actions, descending, each failing if the "
+    "round overtook it) and Cleanup; pair-wise range bands or a zone map; Tactical Tokens; "
+    "terrain and Prone; Suppress, Charge, Overwatch, Disengage, Breakaway; Bonded Defence, "
+    "Bond Rally, Void Surge; Strength + weapon + d20 against Soak, Wounds and the Health "
+    "check. Two choices to know: Initiative is re-rolled every round by default "
+    "(initiative_mode), because section 1's detailed rule governs the cheat-sheet's "
+    "'roll once at start'. Attacks hit when the attack total meets the defence total "
+    "(hit_rule, AEK-A5); the text's Kaelia snippet calls defence 16 against attack 18 a "
+    "miss, which no comparison gives, so here that attack hits. The GM moves the round on "
+    "(next_phase), players declare, react and resolve for their own characters, and GM "
+    "rulings cover what the text leaves to YAGS core or the table."
+)
+
+RULESET: Ruleset[State, Command, Event, AeoniskOptions] = Ruleset(
+    name="aeonisk",
+    title="Aeonisk Tactical (YAGS)",
+    summary=SUMMARY,
+    options_type=AeoniskOptions,
+    option_notes=OPTION_NOTES,
+    command_types=COMMAND_TYPES,
+    event_types=EVENT_TYPES,
+    state_type=State,
+    state_schema_version=STATE_SCHEMA_VERSION,
+    initial_state=initial_state,
+    decide=decide,
+    evolve=evolve,
+    narrate=narrate,
+    round_of=round_of,
+    acts_for=acts_for,
+    shown_when_secret=SHOWN_WHEN_SECRET,
+    narrate_secret=narrate_secret,
+    player_state=player_state,
+    examples=EXAMPLES,
+)
+
+__all__ = ["RULESET", "AeoniskOptions", "Command", "Event", "State"]

@@ -1,0 +1,31 @@
+"""Which characters a player must be bound to for each command.
+
+Players speak for their own characters: declarations, Reactions, Breakaway free
+strikes, the Dive-or-Hunker choice, and resolving their own next declared action.
+Setting the table, moving the round from phase to phase, checks the GM calls for,
+rulings, and any resolution with GM-entered modifiers are the GM's.
+"""
+
+from __future__ import annotations
+
+from service.rulesets.aeonisk_tactical.commands import (
+    ChooseSuppression,
+    Command,
+    Declare,
+    FreeStrike,
+    React,
+    Resolve,
+)
+from service.rulesets.aeonisk_tactical.rules import next_pending
+from service.rulesets.aeonisk_tactical.state import Slow, State
+
+
+def acts_for(state: State, command: Command) -> frozenset[str] | None:
+    match command:
+        case Declare() | React() | FreeStrike() | ChooseSuppression():
+            return frozenset({command.character})
+        case Resolve() if not (command.attack_modifiers or command.defence_modifiers):
+            pending = next_pending(state) if isinstance(state.phase, Slow) else None
+            return frozenset({pending[0].id}) if pending else None
+        case _:
+            return None

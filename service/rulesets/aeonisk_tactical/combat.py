@@ -1,0 +1,318 @@
+"""Attacks, defences, damage, Wounds and the Health check (sections 4, 6, 8, cheat-sheet).
+
+An attack is an attack roll against the defender's active defence roll (or static
+Defence); the hit rule is the ``hit_rule`` option (AEK-A5).  Modifiers, each labelled:
+
+- attack: range (section 3), the target's Defence Token (-2, -4 burned: section 4),
+  Flanking (+2: no token active, an un-allocated attacker against static Defence, or a
+  second foe Engaged: one Flanking unless ``flanking_stacks``), Prone target (+2 melee,
+  -4 ranged), running while shooting (-2), High-Ground (+2, Near ignored), Hunker Down;
+- defence: Flanking (-2, un-allocated attacker), Bonded Defence (+2), its backlash (-2),
+  Charge (-2), Hunker Down (-4), full defence;
+- damage: Strength + weapon + d20, Charge (+2, first melee damage on that foe), Void Surge
+  (+4), Energy Hub (+2); Soak plus Cover (+2) is subtracted.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from msgspec.structs import replace
+
+from service.dice.model import Dice, Modifier, RollRecord
+from service.rulesets.aeonisk_tactical import events as ev
+from service.rulesets.aeonisk_tactical.fields import FATAL_WOUNDS, RANGE_MODIFIER, title
+from service.rulesets.aeonisk_tactical.rolls import pairing, roll
+from service.rulesets.aeonisk_tactical.rules import are_foes, band, known_band
+from service.rulesets.aeonisk_tactical.state import Character, State, Weapon
+
+
+class Strike:
+    """One attack about to be rolled: who, on whom, with what, and how."""
+
+    def __init__(
+        self,
+        attacker: Character,
+        target: Character,
+        weapon_name: str,
+        weapon: Weapon,
+        attribute: str,
+        skill: str,
+        kind: ev.AttackKind,
+        *,
+        running: bool = False,
+        void_surge: bool = False,
+        extra_attack: tuple[Modifier, ...] = (),
+        extra_defence: tuple[Modifier, ...] = (),
+    ) -> None:
+        self.attacker, self.target = attacker, target
+        self.weapon_name, self.weapon = weapon_name, weapon
+        self.attribute, self.skill, self.kind = attribute, skill, kind
+        self.running, self.void_surge = running, void_surge
+        self.extra_attack, self.extra_defence = extra_attack, extra_defence
+
+
+def strike(state: State, dice: Dice, s: Strike) -> tuple[ev.Event, ...]:
+    """Roll the attack and the defence; on a hit, damage, Wounds, Shock and the Health
+    check.  Suppressing fire does no damage (AEK-A23)."""
+    a, t = s.attacker, s.target
+    reach = "engaged" if s.kind == "free_strike" else known_band(state, a, t)
+    flank = _flanking(state, a, t, reach, s.weapon.ranged)
+    high_ground = a.id in state.high_ground and s.kind in ("attack", "charge", "suppress")
+    attack_mods = [
+        *_range(state, reach, high_ground),
+        *flank.attack,
+        *_token(state, a, t),
+        *_situation(state, a, t, s, high_ground),
+        *s.extra_attack,
+    ]
+    attack = roll(
+        state,
+        dice,
+        a,
+        purpose=f"{_what(s.kind)} on {t.name} with {s.weapon_name}",
+        base=(pairing(a, s.attribute, s.skill),),
+        situational=attack_mods,
+        kind="attack",
+    )
+    defence_total, defence_roll, bonded_by, backlash = _defend(state, dice, s, flank.defence)
+    hit = (
+        attack.total >= defence_total
+        if state.options.hit_rule == "attack_ge_defence"
+        else attack.total > defence_total
+    )
+    outcome: Literal["hit", "miss"] = "hit" if hit else "miss"
+    rolls: tuple[RollRecord, ...] = (replace(attack, target=defence_total, outcome=outcome),)
+    if defence_roll is not None:
+        rolls = (rolls[0], replace(defence_roll, opposed_by=attack.roll_id))
+    rolled = ev.AttackRolled(
+        attacker=a.id,
+        target=t.id,
+        kind=s.kind,
+        outcome=outcome,
+        defence=defence_total,
+        bonded_by=bonded_by,
+        backlash_used=backlash,
+        high_ground=high_ground,
+        rolls=rolls,
+    )
+    if not hit:
+        return (rolled,)
+    if s.kind == "suppress":
+        return (rolled, ev.SuppressionPending(target=t.id, by=a.id))
+    return (rolled, *damage(state, dice, s))
+
+
+class _Flank:
+    def __init__(self, attack: list[Modifier], defence: list[Modifier]) -> None:
+        self.attack, self.defence = attack, defence
+
+
+def _flanking(state: State, a: Character, t: Character, reach: str, ranged: bool) -> _Flank:
+    """Flanking from the Defence Token (section 4) and from two foes Engaged (section 6)."""
+    attack: list[Modifier] = []
+    defence: list[Modifier] = []
+    if not token_active(state, t):
+        attack.append(Modifier(f"Flanking: {t.name} has no Defence Token", 2))
+    elif t.token_on is not None and t.token_on != a.id:
+        if _static(state, t):
+            attack.append(Modifier(f"Flanking: {t.name}'s token is elsewhere", 2))
+        else:
+            defence.append(Modifier(f"Flanking: Defence Token not on {a.name}", -2))
+    token_flank = bool(attack or defence)
+    if reach == "engaged" and not ranged and (state.options.flanking_stacks or not token_flank):
+        others = [
+            c
+            for c in state.characters.values()
+            if c.alive and c.id not in (a.id, t.id) and c.side == a.side and are_foes(c, t)
+        ]
+        if any(band(state, c.id, t.id) == "engaged" for c in others):
+            attack.append(Modifier("Flanking an enemy in Engaged", 2))
+    return _Flank(attack, defence)
+
+
+def token_active(state: State, t: Character) -> bool:
+    """Whether ``t`` has a Defence Token active this round (AEK-32, AEK-A11, AEK-A12)."""
+    if not t.pc and not state.options.defence_tokens_for_npcs:
+        return False
+    burned_before = t.burned_round is not None and t.burned_round != state.round
+    if burned_before:
+        return not state.options.burned_token_counts_as_missing
+    return t.token_on is not None
+
+
+def _static(state: State, t: Character) -> bool:
+    declared = state.declarations.get(t.id)
+    return declared is not None and declared.defence == "static"
+
+
+def _token(state: State, a: Character, t: Character) -> list[Modifier]:
+    if t.token_on != a.id or not token_active(state, t):
+        return []
+    burned = t.burned_round == state.round
+    return [
+        Modifier(
+            f"{t.name}'s Defence Token" + (" (Heroic Burn)" if burned else ""), -4 if burned else -2
+        )
+    ]
+
+
+def _range(state: State, reach: str, high_ground: bool) -> list[Modifier]:
+    penalty = RANGE_MODIFIER[reach]  # type: ignore[index]
+    if not penalty:
+        return []
+    label = f"{title(reach)} range"
+    if not high_ground:
+        return [Modifier(label, penalty)]
+    if state.options.high_ground_mode == "near_only":
+        if reach == "near":
+            return [Modifier(f"{label} ignored (High-Ground)", 0)]
+        return [Modifier(label, penalty)]
+    return [Modifier(label, penalty), Modifier("High-Ground ignores 2 of the range", 2)]
+
+
+def _situation(
+    state: State, a: Character, t: Character, s: Strike, high_ground: bool
+) -> list[Modifier]:
+    mods: list[Modifier] = []
+    if high_ground:
+        mods.append(Modifier("High-Ground", 2))
+    if t.prone:
+        mods.append(
+            Modifier("Prone target (ranged)", -4)
+            if s.weapon.ranged
+            else Modifier("Prone target (melee)", 2)
+        )
+    if s.running and s.weapon.ranged:
+        mods.append(Modifier("Running while shooting", -2))
+    if a.hunkered_round is not None:
+        mods.append(Modifier("Hunker Down", -4))
+    return mods
+
+
+def _defend(
+    state: State, dice: Dice, s: Strike, flank: list[Modifier]
+) -> tuple[int, RollRecord | None, str | None, bool]:
+    """The defence total, its roll (None for static Defence), who gave Bonded Defence
+    and whether the defender's backlash was used."""
+    t = s.target
+    if _static(state, t) and t.static_defence is not None:
+        return t.static_defence, None, None, False
+    bonding = next(
+        (b for b in state.bondings if b.ally == t.id and b.attacker == s.attacker.id), None
+    )
+    mods = list(flank)
+    if bonding is not None:
+        mods.append(Modifier(f"Bonded Defence ({state.characters[bonding.by].name})", 2))
+    if t.backlash:
+        mods.append(Modifier("Bonded Defence backlash", -t.backlash))
+    if t.charged_round is not None:
+        mods.append(Modifier("Charged: defences -2", -2))
+    if t.hunkered_round is not None:
+        mods.append(Modifier("Hunker Down", -4))
+    declared = state.declarations.get(t.id)
+    bonus = state.options.full_defence_bonus
+    if declared is not None and declared.defence == "full" and bonus is not None:
+        mods.append(Modifier("full defence", bonus))
+    mods.extend(s.extra_defence)
+    pair = t.defence
+    base = (pairing(t, pair.attribute, pair.skill),) if pair is not None else ()
+    record = roll(
+        state,
+        dice,
+        t,
+        purpose=f"defence against {s.attacker.name}",
+        base=base,
+        situational=mods,
+        kind="defence",
+    )
+    return record.total, record, bonding.by if bonding else None, bool(t.backlash)
+
+
+def damage(state: State, dice: Dice, s: Strike) -> tuple[ev.Event, ...]:
+    """Strength + Weapon Bonus + d20 minus Soak: 1 Wound at or over Soak, +1 per full +5
+    over it (AEK-65..67, AEK-A28), then the Health check at 5 Wounds (AEK-68)."""
+    a, t = s.attacker, s.target
+    used: list[str] = []
+    mods: list[Modifier] = []
+    if a.charge_foe == t.id and not s.weapon.ranged:
+        mods.append(Modifier("Charge", 2))
+        used.append("charge")
+    if s.void_surge:
+        mods.append(Modifier("Void Surge", 4))
+    if a.energy_bonus:
+        mods.append(Modifier("Energy Hub", a.energy_bonus))
+        used.append("energy_hub")
+    base = (
+        Modifier(f"Strength {a.attribute('strength')}", a.attribute("strength")),
+        Modifier(s.weapon_name, s.weapon.bonus),
+    )
+    record = roll(
+        state, dice, a, purpose=f"damage to {t.name}", base=base, situational=mods, kind="damage"
+    )
+    soak = t.soak + t.cover_mod
+    if t.cover_mod:
+        used.append("cover")
+    margin = record.total - soak
+    wounds = 1 + margin // 5 if margin >= 0 else 0
+    after = t.wounds + wounds
+    events: list[ev.Event] = [
+        ev.DamageRolled(
+            attacker=a.id,
+            target=t.id,
+            damage=record.total,
+            soak=soak,
+            wounds=wounds,
+            wounds_after=after,
+            used=tuple(used),
+            rolls=(replace(record, target=soak),),
+        )
+    ]
+    if s.void_surge:
+        events.append(shock(state, t, f"{a.name}'s Void Surge"))
+    if after >= FATAL_WOUNDS and wounds and state.options.fatal_check_timing == "on_hit":
+        events.append(fatal_check(state, dice, t, after))
+    return tuple(events)
+
+
+def shock(state: State, t: Character, reason: str) -> ev.ShockSuffered:
+    """A Shock lowers Initiative by ``shock_init_penalty`` (never below 0); unset, the
+    GM sets the new Initiative (AEK-11, AEK-A7)."""
+    penalty = state.options.shock_init_penalty
+    initiative = None
+    if penalty is not None and t.initiative is not None:
+        initiative = max(0, t.initiative - penalty)
+    return ev.ShockSuffered(character=t.id, initiative=initiative, reason=reason)
+
+
+def fatal_check(state: State, dice: Dice, t: Character, wounds: int) -> ev.FatalCheck:
+    """Health x 2 + d20 against 20 + 5 per Wound over 5 (AEK-68, AEK-A29)."""
+    dc = 20 + 5 * (wounds - FATAL_WOUNDS)
+    health = t.attribute("health")
+    record = roll(
+        state,
+        dice,
+        t,
+        purpose=f"Health check at {wounds} Wounds",
+        base=(Modifier(f"Health {health} x 2", health * 2),),
+        kind="plain",
+        target=dc,
+    )
+    ok = record.total >= dc
+    dead = not ok and state.options.fatal_failure_status == "dead"
+    return ev.FatalCheck(
+        character=t.id,
+        outcome="success" if ok else "failure",
+        dead=dead,
+        rolls=(replace(record, outcome="survives" if ok else "fails"),),
+    )
+
+
+def _what(kind: ev.AttackKind) -> str:
+    return {
+        "attack": "attack",
+        "charge": "charging attack",
+        "suppress": "suppressing fire",
+        "overwatch": "overwatch fire",
+        "free_strike": "Breakaway free strike",
+    }[kind]

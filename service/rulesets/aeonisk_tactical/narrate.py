@@ -1,0 +1,359 @@
+"""``narrate``: one line of the replay log per event, the way a GM announces it.
+
+Given the state *before* the event.  Rolls are said by ``service.dice.announce``: the
+raw d20, then every modifier with its label, the total and what it was against
+(section 10, AEK-05); this module adds what the rules made of them.
+"""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from service.dice.announce import announce, announce_hidden
+from service.dice.model import RollRecord
+from service.rulesets.aeonisk_tactical import events as ev
+from service.rulesets.aeonisk_tactical.fields import TOKEN_NAMES, title
+from service.rulesets.aeonisk_tactical.plan import (
+    AnyAction,
+    Attack,
+    BondRally,
+    Charge,
+    Claim,
+    Declaration,
+    Disengage,
+    Move,
+    Overwatch,
+    Reload,
+    Stand,
+    Suppress,
+    Swap,
+    Task,
+)
+from service.rulesets.aeonisk_tactical.state import State
+
+_PHASES = {
+    "fast": "Fast Phase: Reactions in descending Initiative",
+    "slow": "Slow Phase: declared actions resolve in descending Initiative",
+    "cleanup": "Cleanup Phase: lingering effects, Wounds and Stun, morale",
+}
+
+
+def narrate(state: State, event: ev.Event) -> str:
+    n = _Names(state)
+    match event:
+        case ev.CharacterAdded():
+            traits = ", ".join(f"{title(k)} {v}" for k, v in event.attributes.items())
+            kind = "PC" if event.pc else "NPC"
+            return (
+                f"{event.name} ({kind}, {event.side}) joins: {traits}; Soak {event.soak}, Void "
+                f"{event.void}"
+            )
+        case ev.CharacterRemoved():
+            return f"{n(event.character)} leaves the encounter"
+        case ev.BandSet():
+            return f"GM: {n(event.a)} and {n(event.b)} are at {title(event.band)} range"
+        case ev.ZoneEntered():
+            return f"GM: {n(event.character)} is in {event.zone}"
+        case ev.TokenPlaced():
+            return f"GM places the {TOKEN_NAMES[event.kind]} token: {event.label}"
+        case ev.RoundStarted():
+            return (
+                f"Round {event.round} begins. Declare Phase: declarations in ascending Initiative"
+            )
+        case ev.InitiativeRolled():
+            order = ", ".join(f"{n(c)} {_init(event, c, state)}" for c in event.order)
+            note = f" ({event.note})" if event.note else ""
+            return f"{_rolls(state, event.rolls)}. Initiative order: {order}{note}"
+        case ev.PhaseStarted():
+            return f"Round {event.round}, {_PHASES[event.phase]}"
+        case ev.Declared():
+            return _declared(state, event.declaration)
+        case ev.InitiativeRerolled():
+            return (
+                f"{_rolls(state, event.rolls)}: {n(event.character)}'s Initiative is now "
+                f"{event.total}"
+            )
+        case ev.ActionBegan():
+            who = state.characters.get(event.character)
+            init = f" (Initiative {who.initiative})" if who else ""
+            return (
+                f"{n(event.character)}{init} resolves their {event.slot.title()}: "
+                f"{_action(state, event.action)}"
+            )
+        case ev.ActionFailed():
+            return f"{n(event.character)}'s {event.slot.title()} action fails: {event.reason}"
+        case ev.TokenClaimed():
+            token = state.tokens[event.token]
+            back = ""
+            if event.returned is not None:
+                back = f", giving back {TOKEN_NAMES[state.tokens[event.returned].kind]}"
+            return (
+                f"{n(event.character)} claims the {TOKEN_NAMES[token.kind]} token "
+                f"({token.label}){back}"
+            )
+        case ev.TokenSpent():
+            return (
+                f"{n(event.character)} spends {TOKEN_NAMES[event.kind]} as a Reaction: "
+                f"{_spend(event, n)}"
+            )
+        case ev.BondedDefenceGiven():
+            return (
+                f"{n(event.by)} uses their Reaction for Bonded Defence: {n(event.ally)} gets +2 "
+                f"to defend against {n(event.attacker)}; {n(event.by)} takes -2 on their next "
+                "defence"
+            )
+        case ev.HeroicBurnMade():
+            when = "as a Reaction" if event.reaction else "at allocation"
+            return (
+                f"{n(event.character)} makes a Heroic Burn {when}: {n(event.foe)} suffers -4 "
+                "this round, and the Defence Token does not refresh this combat"
+            )
+        case ev.AttackRolled():
+            verb = "hits" if event.outcome == "hit" else "misses"
+            return f"{_rolls(state, event.rolls)}: {n(event.attacker)} {verb} {n(event.target)}"
+        case ev.DamageRolled():
+            target = state.characters[event.target]
+            over = event.damage - event.soak
+            verdict = (
+                (
+                    f"{over} over Soak {event.soak}: {event.wounds} "
+                    f"Wound{'s' if event.wounds != 1 else ''}"
+                )
+                if event.wounds
+                else f"below Soak {event.soak}: no Wound"
+            )
+            return (
+                f"{_rolls(state, event.rolls)}; {verdict} "
+                f"({target.name} {target.wounds} -> {event.wounds_after} Wounds)"
+            )
+        case ev.FatalCheck():
+            if event.outcome == "success":
+                fate = "survives"
+            else:
+                fate = "fails and dies" if event.dead else "fails: the GM rules what follows"
+            return f"{_rolls(state, event.rolls)}: {n(event.character)} {fate}"
+        case ev.CheckRolled():
+            return _rolls(state, event.rolls)
+        case ev.Moved():
+            if event.zone is not None:
+                return f"{n(event.character)} moves to {event.zone}"
+            shifts = "; ".join(
+                f"{n(c.other)} {title(c.before or 'unknown')} -> {title(c.after)}"
+                for c in event.changes
+            )
+            return f"{n(event.character)} moves: {shifts}"
+        case ev.ChargeMade():
+            return (
+                f"{n(event.character)} charges into Engaged with {n(event.foe)}: +2 to the first "
+                "melee damage this turn, -2 to defences until their next turn"
+            )
+        case ev.ProneChanged():
+            state_word = "falls Prone" if event.prone else "is no longer Prone"
+            return f"{n(event.character)} {state_word} ({event.reason})"
+        case ev.StunChanged():
+            return f"{n(event.character)} is at {event.stun} Stun ({event.reason})"
+        case ev.ShockSuffered():
+            who = state.characters[event.character]
+            if event.initiative is None:
+                return (
+                    f"{who.name} suffers Shock ({event.reason}); the GM sets how far Initiative "
+                    f"{who.initiative} drops"
+                )
+            return (
+                f"{who.name} suffers Shock ({event.reason}): Initiative {who.initiative} -> "
+                f"{event.initiative}"
+            )
+        case ev.VoidChanged():
+            return (
+                f"GM ruling: {n(event.character)}'s Void is now {event.void}, because "
+                f"{event.reason}"
+            )
+        case ev.OverwatchSet():
+            arc = ", ".join(n(a) for a in event.watch.arc)
+            return f"{n(event.character)} sets up Overwatch over {arc} with {event.watch.weapon}"
+        case ev.SuppressionPending():
+            return f"{n(event.target)} is suppressed by {n(event.by)}: Dive or Hunker Down?"
+        case ev.SuppressionChosen():
+            if event.choice == "hunker_down":
+                return (
+                    f"{n(event.character)} hunkers down: -4 to attack and defence until their next "
+                    "turn"
+                )
+            lost = ", losing the Cover token" if event.lost_cover else ""
+            return f"{n(event.character)} dives one band away{lost}"
+        case ev.BreakawayOpened():
+            foes = ", ".join(n(f) for f in event.foes)
+            return (
+                f"{n(event.mover)} breaks away from Engaged without disengaging: {foes} may strike "
+                "for free"
+            )
+        case ev.BreakawayClosed():
+            return f"The chance of a free strike at {n(event.mover)} has passed"
+        case ev.EffectsEnded():
+            return f"{n(event.character)}: {', '.join(_EFFECTS[e] for e in event.effects)} ends"
+        case ev.Obscured():
+            return (
+                f"{n(event.by)} opens the vent ({event.label}): the area is obscured until round "
+                f"{event.until_round} ends"
+            )
+        case ev.ObscurementCleared():
+            line = "The vented gas clears"
+            return f"GM ruling: {line.lower()}, because {event.reason}" if event.reason else line
+        case ev.ValueSet():
+            was = "unset" if event.previous is None else str(event.previous)
+            return (
+                f"GM ruling: {n(event.character)}'s {event.field} set to {event.value} (was "
+                f"{was}), "
+                f"because {event.reason}"
+            )
+        case ev.OutcomeOverridden():
+            what = next(
+                (r.description for r in state.recent if r.roll_id == event.roll_id),
+                f"roll {event.roll_id}",
+            )
+            return (
+                f"GM ruling: {what} ({event.roll_id}) is '{event.outcome}', not "
+                f"'{event.previous}', "
+                f"because {event.reason}"
+            )
+        case ev.EnergyNullified():
+            return (
+                f"GM ruling: {n(event.character)}'s Energy Hub bonus is nullified, because "
+                f"{event.reason}"
+            )
+        case ev.ExtraTokenIgnored():
+            return (
+                f"GM ruling: {n(event.character)} would gain another Defence Token "
+                f"({event.reason}); it only upgrades the one held, still capped at -2 / -4"
+            )
+        case ev.EncounterEnded():
+            number = state.round
+            return "The encounter ends" + (f" in round {number}" if number else "")
+        case _:
+            assert_never(event)
+
+
+_EFFECTS = {
+    "cover": "unused Cover (+2 Soak)",
+    "hunker_down": "Hunker Down",
+    "charge": "the Charge's -2 to defences",
+    "charge_bonus": "the Charge's +2 damage",
+}
+
+
+class _Names:
+    def __init__(self, state: State) -> None:
+        self._state = state
+
+    def __call__(self, ident: str | None) -> str:
+        if ident is None:
+            return "GM"
+        found = self._state.characters.get(ident)
+        return found.name if found else ident
+
+
+def _rolls(state: State, rolls: tuple[RollRecord, ...]) -> str:
+    name = _Names(state)
+    return "; ".join(
+        announce_hidden(r) if r.hidden else announce(r, name=name(r.roller)) for r in rolls
+    )
+
+
+def _init(event: ev.InitiativeRolled, character: str, state: State) -> str:
+    rolled = next((r for r in event.results if r.character == character), None)
+    if rolled is None:
+        found = state.characters.get(character)
+        return str(found.initiative if found else "?")
+    return (
+        f"{rolled.total} (natural 1: all skill checks halved, all actions Slow)"
+        if rolled.natural_one
+        else str(rolled.total)
+    )
+
+
+def _declared(state: State, d: Declaration) -> str:
+    n = _Names(state)
+    who = n(d.character)
+    if d.forfeit:
+        parts = ["forfeits the turn to re-roll Initiative"]
+    else:
+        major = _action(state, d.major) if d.major else "none"
+        minor = _action(state, d.minor) if d.minor else "none"
+        parts = [
+            f"Minor: {minor}; Major: {major}"
+            if d.minor_first
+            else f"Major: {major}; Minor: {minor}"
+        ]
+    if d.defence_token is None:
+        parts.append("no Defence Token allocated (every attacker gains Flanking)")
+    else:
+        burn = " with a Heroic Burn (-4)" if d.heroic_burn else ""
+        parts.append(f"Defence Token on {n(d.defence_token)}{burn}")
+    if d.defence != "active":
+        parts.append(f"{d.defence} defence")
+    if d.stance is not None:
+        parts.append(f"stance {d.stance}")
+    return f"{who} declares: " + "; ".join(parts)
+
+
+def _action(state: State, action: AnyAction) -> str:
+    n = _Names(state)
+    match action:
+        case Attack():
+            extra = "".join(
+                [
+                    ", running" if action.running else "",
+                    ", with a Void Surge" if action.void_surge else "",
+                ]
+            )
+            return f"attack {n(action.target)} with {action.weapon}{extra}"
+        case Charge():
+            return f"charge {n(action.target)} with {action.weapon}"
+        case Suppress():
+            return f"suppress {n(action.target)} with {action.weapon}"
+        case Move():
+            to = "closer to" if action.direction == "closer" else "away from"
+            where = f"to {action.zone}" if action.zone else f"{to} {n(action.reference)}"
+            terrain = f" through {title(action.terrain)}" if action.terrain else ""
+            return f"shift {action.bands} band{'s' if action.bands != 1 else ''} {where}{terrain}"
+        case Task():
+            return f"{action.label} (DC {action.dc})"
+        case Reload():
+            return f"reload {action.weapon}"
+        case Claim():
+            return f"claim {_token(state, action.token)}"
+        case Swap():
+            return f"swap for {_token(state, action.token)}"
+        case Overwatch():
+            return f"set up Overwatch over {', '.join(n(a) for a in action.arc)}"
+        case Stand():
+            return "stand up from Prone"
+        case Disengage():
+            return f"disengage from {n(action.foe)}"
+        case BondRally():
+            return f"Bond Rally for {n(action.ally)}"
+
+
+def _token(state: State, token_id: str) -> str:
+    token = state.tokens.get(token_id)
+    return f"the {TOKEN_NAMES[token.kind]} token" if token else token_id
+
+
+def _spend(event: ev.TokenSpent, n: _Names) -> str:
+    match event.kind:
+        case "cover":
+            return "+2 Soak against the next incoming attack"
+        case "high_ground":
+            return "+2 to this round's attack, ignoring the Near range penalty"
+        case "energy_hub":
+            return "+2 banked for the next damage or effect roll"
+        case "vent":
+            return "the area is obscured"
+        case "ley_node":
+            return "+2 to this round's Dreamwork or Ritual roll"
+        case "void_slick":
+            return f"{n(event.target)} must make an Agility save or fall Prone"
+        case "sprint_lane":
+            return "an extra band shift right now"
+        case _:
+            assert_never(event.kind)
