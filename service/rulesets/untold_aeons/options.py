@@ -27,6 +27,7 @@ class UntoldOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     creation_points: Annotated[int, Meta(ge=4, le=20)] | None = 12
     rapid_fire_penalty_dice: Annotated[int, Meta(ge=0, le=5)] = 1
     sprint_multiple: Annotated[int, Meta(ge=1, le=10)] = 5
+    run_multiple: Annotated[int, Meta(ge=1, le=10)] = 3
     characteristic_xp_factor: Annotated[int, Meta(ge=1, le=500)] = 50
     starting_xp: Annotated[int, Meta(ge=0, le=10000)] = 0
 
@@ -108,6 +109,17 @@ OPTION_NOTES: tuple[RulesetOption, ...] = (
         "UAE-02. A full-on sprint covers up to 5 x Move Speed in a round (the text's number). "
         "The text is silent on what else a sprinter can do: a sprint here takes the whole "
         "turn (action and move), the Narrator can rule otherwise.",
+    ),
+    RulesetOption(
+        "run_multiple",
+        3,
+        "UAE-02. 'A sustained run is about 2-3 times their speed per round': a Move with "
+        "run: true covers up to run_multiple x Move Speed. Default 3, the top of the text's "
+        "'about 2-3' (a move is 'up to' its limit, so a run of twice the speed fits too). "
+        "Like a sprint it takes the whole turn, because walking is the pace 'while the "
+        "character is also busy fighting / shooting'. The text sets no limit on how long a "
+        "sprint lasts; which of the two a chase over many rounds allows is the Narrator's "
+        "ruling.",
     ),
     RulesetOption(
         "characteristic_xp_factor",
