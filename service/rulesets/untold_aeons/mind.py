@@ -255,7 +255,7 @@ def spend_karma(
     )
     if command.use in ("bonus", "difficulty", "trigger") and target is None:
         raise RuleViolation("name the character whose roll this is for (target)")
-    if target is not None and target.status == "dead":
+    if target is not None and target.status == "dead" and command.use != "reroll":
         raise RuleViolation(f"{target.name} is dead")
     if command.use == "difficulty" and target is not None:
         if command.by is not None and target.pc:

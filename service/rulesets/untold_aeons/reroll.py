@@ -5,7 +5,8 @@ check (``mind.reroll_check``), or one of the rolls of the last attack (the attac
 roll, the defender's Dodge / Defend / Fight Back roll), sanity check, daily recovery or
 check above a limit, with the checks that followed it (``state.OpenRolls``). Those rolls
 stay open until anything else happens at the table: a reroll replaces consequences only
-while nothing has been built on them.
+while nothing has been built on them. A character out of the fight (Severely Injured,
+broken, even dead by the save) may still reroll the check that put them there.
 
 The reroll rolls the character's own dice of that roll again, once per character; the
 difficulty dice and every other roll are kept. The same thing is then decided again from
@@ -31,17 +32,17 @@ from service.rulesets.untold_aeons.combat import resolve, stress_checks, wound_c
 from service.rulesets.untold_aeons.commands import DailyRecovery, SanityCheck
 from service.rulesets.untold_aeons.evolve import evolve
 from service.rulesets.untold_aeons.rolls import Replay
-from service.rulesets.untold_aeons.rules import able
+from service.rulesets.untold_aeons.rules import able, character
 from service.rulesets.untold_aeons.state import Character, OpenRolls, State
 
 
 def reroll(state: State, spender: str, dice: Dice) -> ev.Event:
     """The reroll event for ``spender``'s last roll open to a reroll (UAE-A6)."""
-    who = able(state, spender)
+    who = character(state, spender)
     batch = state.open_rolls
     own = [r for r in batch.records if r.roller == who.id] if batch is not None else []
     if batch is None or not own:
-        return mind.reroll_check(state, who, dice)
+        return mind.reroll_check(state, able(state, spender), dice)
     if who.id in batch.rerolled_by:
         raise RuleViolation(
             f"{who.name}'s {own[-1].purpose} has been rerolled once: the new result stands",
