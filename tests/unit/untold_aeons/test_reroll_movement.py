@@ -184,3 +184,40 @@ def test_uae_02_walk_sustained_run_and_sprint() -> None:
     ).rejected(match="Mara runs at most 16 yards")
     sprinted = given(RULESET, *start).when(cmd.Move(character="mara", yards=40, sprint=True))
     assert sprinted.events[0] == ev.Moved(character="mara", yards=40, sprint=True, limit=40)
+
+
+def test_uae_04_a6_a_fight_back_rerolled_into_a_win_hits_the_attacker_instead() -> None:
+    stab = cmd.Attack(attacker="cultist", target="mara", weapon="dagger")
+    # The Cultist's 1 success against Mara's 0: hit, dagger 1+2 = 3 + 1 = 4, less 3: 1.
+    fought = play(
+        [
+            stab,
+            (
+                cmd.Respond(character="mara", response="fight_back", weapon="knife"),
+                [[5, 3], [3, 3]],
+            ),
+        ],
+        events=npc_turns(),
+    )
+    assert state_of(fought).characters["mara"].damage == 1
+    made = reroll(fought, [[6, 5]])
+    again = rerolled(made)
+    # Brawl 2 again: 3 successes beat 1; the knife (1+, Toughness 3) deals 4 + 3, less
+    # the Cultist's Toughness 2: 5 (UAE-30). Mara's 1 damage is taken back.
+    assert again.result == "fought back: the Cultist takes 5"
+    after = state_of([*fought, *made])
+    assert (after.characters["mara"].damage, after.characters["cultist"].damage) == (0, 5)
+
+
+def test_uae_04_a6_a_daily_recovery_is_rerolled() -> None:
+    rested = play(
+        [
+            _ruled("mara", "stress", 5),
+            (cmd.DailyRecovery(character="mara", track="stress"), [[3, 3, 3]]),
+        ],
+        events=round_one(),
+    )
+    assert state_of(rested).characters["mara"].stress == 5
+    made = reroll(rested, [[6, 5, 3]])
+    assert rerolled(made).result == "Mara recovers 3"
+    assert state_of([*rested, *made]).characters["mara"].stress == 2
