@@ -34,6 +34,12 @@ def evolve(state: State, event: ev.Event) -> State:
             state = replace(
                 state, boosts={k: v for k, v in state.boosts.items() if k not in rollers}
             )
+    if opened is not None and rolls and state.last_check:
+        # UAE-A6: a called check is no longer its roller's last roll once they roll again
+        rolled = {r.roller for r in rolls}
+        state = replace(
+            state, last_check={k: v for k, v in state.last_check.items() if k not in rolled}
+        )
     state = _apply(state, event)
     return state if state.open_rolls is opened else replace(state, open_rolls=opened)
 

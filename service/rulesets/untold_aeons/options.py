@@ -22,6 +22,7 @@ class UntoldOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     threshold_compare: Literal["gt", "ge"] = "gt"
     melee_opposed: Literal["compare_successes"] = "compare_successes"
     karma_bonus_unit: Literal["dice", "successes"] = "dice"
+    karma_reroll: Literal["last_open_roll"] = "last_open_roll"
     severe_bleed_interval: Literal["round", "minute"] = "round"
     recovery_at_limit: Literal["halved", "full"] = "halved"
     creation_points: Annotated[int, Meta(ge=4, le=20)] | None = 12
@@ -76,6 +77,21 @@ OPTION_NOTES: tuple[RulesetOption, ...] = (
         "dice or +2 difficulty dice, because the text's modifiers are dice ('bonuses / "
         "penalties', '2 penalty dice'). 'successes' adds 2 successes (or 2 failures) to the "
         "count instead.",
+    ),
+    RulesetOption(
+        "karma_reroll",
+        "last_open_roll",
+        "UAE-04, UAE-A6. 'reroll dice (sorta like pushing)' names no roll, so it covers every "
+        "roll a player makes: a called check, an attack (melee or a shot), the defender's "
+        "Dodge / Defend / Fight Back, a sanity check, a daily recovery, a check above the "
+        "wound or stress limit. The one reading implemented: the point rerolls all of the "
+        "character's own dice of their last roll, once per character and roll; difficulty "
+        "dice and the other side's roll are kept. A roll with consequences stays open only "
+        "until anything else happens at the table; the reroll then decides it again from "
+        "the state before it (hit, damage, stress, the checks that follow) and one "
+        "roll_rerolled event corrects the values the first result set. A check the new "
+        "result asks for unchanged keeps its dice, one it asks for anew is rolled. A called "
+        "check (no consequences in the state) stays open until the next one.",
     ),
     RulesetOption(
         "severe_bleed_interval",
