@@ -6,7 +6,8 @@ roll, the defender's Dodge / Defend / Fight Back roll), sanity check, daily reco
 check above a limit, with the checks that followed it (``state.OpenRolls``). Those rolls
 stay open until anything else happens at the table: a reroll replaces consequences only
 while nothing has been built on them. A character out of the fight (Severely Injured,
-broken, even dead by the save) may still reroll the check that put them there.
+broken, even dead by the save) may still reroll the check that put them there. Rolls
+made behind the screen (a hidden command) are not rerolled: a reroll would show them.
 
 The reroll rolls the character's own dice of that roll again, once per character; the
 difficulty dice and every other roll are kept. The same thing is then decided again from
@@ -47,6 +48,12 @@ def reroll(state: State, spender: str, dice: Dice) -> ev.Event:
         raise RuleViolation(
             f"{who.name}'s {own[-1].purpose} has been rerolled once: the new result stands",
             rule="UAE-A6",
+        )
+    if any(r.hidden for r in batch.records):
+        raise RuleViolation(
+            f"{who.name}'s {own[-1].purpose} was rolled behind the screen: the dice are the "
+            "Narrator's secret (a reroll would reveal them); the Narrator can rule instead",
+            rule="UAE-11",
         )
     return _reroll(state, batch, who, own[-1], dice)
 

@@ -3,6 +3,8 @@ movement (UAE-02): walking, the sustained run, the sprint."""
 
 from __future__ import annotations
 
+import msgspec
+
 from service.rulesets.untold_aeons import RULESET
 from service.rulesets.untold_aeons import commands as cmd
 from service.rulesets.untold_aeons import events as ev
@@ -221,3 +223,59 @@ def test_uae_04_a6_a_daily_recovery_is_rerolled() -> None:
     made = reroll(rested, [[6, 5, 3]])
     assert rerolled(made).result == "Mara recovers 3"
     assert state_of([*rested, *made]).characters["mara"].stress == 2
+
+
+def test_uae_a6_a_called_check_is_not_the_last_roll_once_its_roller_rolls_again() -> None:
+    called = play(
+        [
+            cmd.CallCheck(character="mara", label="the sigil", trait="perception", difficulty=1),
+            (cmd.RollCheck(character="mara"), [[3, 3, 5]]),
+            (
+                cmd.SanityCheck(
+                    character="mara", cause="the drowned", difficulty=1, category="unnatural"
+                ),
+                [[5, 3, 3, 3]],
+            ),
+            cmd.SetDistance(a="mara", b="horror", yards=30),
+        ],
+        events=round_one(),
+    )
+    given(RULESET, *called).when(REROLL).rejected(match="Mara has no roll of their own to reroll")
+
+
+def test_uae_a6_a_dead_investigator_may_reroll_the_save_that_killed_them() -> None:
+    # Mara, Severely Injured at 26 damage, cannot answer the claws: 1 success, 6 damage,
+    # 32 is above twice her limit (26): the save or die with 6 difficulty dice fails.
+    clawed = play(
+        [
+            _ruled("mara", "damage", 26),
+            cmd.Rule(ruling=cmd.SetStatus(character="mara", status="severely_injured"), reason="x"),
+            (CLAW, [[5, 3, 3], [3] * 9]),
+        ],
+        events=npc_turns(),
+    )
+    assert state_of(clawed).characters["mara"].status == "dead"
+    made = reroll(clawed, [[6, 6, 3]])
+    again = rerolled(made)
+    assert again.label == "Mara's save or die"
+    assert again.result == "hit: Mara takes 6; Mara's wounds check passed"
+    mara = state_of([*clawed, *made]).characters["mara"]
+    assert (mara.damage, mara.status) == (32, "severely_injured")
+
+
+def test_uae_a6_uae_11_rolls_behind_the_screen_are_not_rerolled() -> None:
+    clawed = play(
+        [CLAW, (cmd.Respond(character="mara", response="dodge"), [[5, 2, 2], [2, 2, 2]])],
+        events=npc_turns(),
+    )
+    secret = [
+        msgspec.structs.replace(
+            e, rolls=tuple(msgspec.structs.replace(r, hidden=True) for r in e.rolls)
+        )
+        if isinstance(e, ev.AttackResolved)
+        else e
+        for e in clawed
+    ]
+    given(RULESET, *secret).when(REROLL).rejected(
+        match="Mara's Dodge against the Horror was rolled behind the screen"
+    )
