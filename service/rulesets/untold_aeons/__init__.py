@@ -17,6 +17,7 @@ Module map:
 - ``table``     characters, distances, rounds and turns, moving, bleeding
 - ``combat``    attacks, defences, damage, the checks above a limit
 - ``mind``      called checks (also behind the screen), sanity, recovery, karma, xp
+- ``reroll``    karma "reroll dice" on any open roll, decided again from before it
 - ``rulings``   Narrator adjudication; ``decide`` dispatch; ``evolve`` applies events
 - ``narrate``   the replay log; ``view`` what players see; ``access``; ``examples``
 """

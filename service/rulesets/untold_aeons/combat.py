@@ -165,6 +165,8 @@ def resolve(
         resolved, state = _melee(
             state, attacker, target, pending.weapon, weapon, response, back_weapon, dice
         )
+    if response == "fight_back":
+        resolved = msgspec.structs.replace(resolved, back_weapon=back_weapon)
     events: list[ev.Event] = [resolved]
     if resolved.struck is not None and resolved.damage_after is not None:
         struck = character(state, resolved.struck)

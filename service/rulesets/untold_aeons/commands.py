@@ -71,11 +71,14 @@ class ChooseTurn(_Command, frozen=True, kw_only=True, tag="untold-aeons.choose_t
 
 
 class Move(_Command, frozen=True, kw_only=True, tag="untold-aeons.move"):
-    """Move up to Move Speed, or sprint up to five times it (a sprint takes the turn)."""
+    """Move up to Move Speed (walking, while busy fighting); ``run``: a sustained run, up
+    to run_multiple (3) times it; ``sprint``: a full-on sprint, up to sprint_multiple (5)
+    times it. A run or a sprint takes the whole turn (UAE-02)."""
 
     character: Id
     yards: Annotated[int, Meta(ge=1, le=1000)]
     sprint: bool = False
+    run: bool = False
 
 
 class Attack(_Command, frozen=True, kw_only=True, tag="untold-aeons.attack"):

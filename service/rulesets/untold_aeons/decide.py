@@ -7,7 +7,7 @@ from typing import assert_never
 
 from service.dice.model import Dice
 from service.ruleset import RuleViolation
-from service.rulesets.untold_aeons import combat, mind, rulings, table
+from service.rulesets.untold_aeons import combat, mind, reroll, rulings, table
 from service.rulesets.untold_aeons import events as ev
 from service.rulesets.untold_aeons.commands import (
     AddCharacter,
@@ -67,7 +67,7 @@ def decide(state: State, command: Command, dice: Dice) -> tuple[ev.Event, ...]:
         case SanityCheck():
             return mind.sanity_check(state, command, dice)
         case SpendKarma():
-            return mind.spend_karma(state, command, dice)
+            return mind.spend_karma(state, command, dice, reroll.reroll)
         case DailyRecovery():
             return mind.daily_recovery(state, command, dice)
         case Advance():

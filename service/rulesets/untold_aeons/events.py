@@ -15,6 +15,7 @@ from service.dice.model import Modifier, RollRecord
 from service.rulesets.untold_aeons.state import (
     Category,
     Condition,
+    Hardened,
     Slot,
     Speed,
     Status,
@@ -79,11 +80,13 @@ class TurnsOrdered(_Event, frozen=True, kw_only=True, tag="untold-aeons.turns_or
 
 
 class Moved(_Event, frozen=True, kw_only=True, tag="untold-aeons.moved"):
-    """A character moved (or sprinted) ``yards``; ``limit`` is how far it could go."""
+    """A character moved, ran (a sustained run) or sprinted ``yards``; ``limit`` is how
+    far it could go (UAE-02)."""
 
     character: str
     yards: int
     sprint: bool = False
+    run: bool = False
     limit: int
 
 
@@ -139,6 +142,8 @@ class AttackResolved(_Event, frozen=True, kw_only=True, tag="untold-aeons.attack
     damage_after: int | None = None
     prone: tuple[str, ...] = ()
     """Who ends prone: a Dodge always, a dive for cover (UAE-28, UAE-33, UAE-A20)."""
+    back_weapon: str | None = None
+    """The weapon a Fight Back used (so a karma reroll can decide the fight again)."""
     rolls: tuple[RollRecord, ...]
 
 
@@ -211,6 +216,38 @@ class CheckRerolled(_Event, frozen=True, kw_only=True, tag="untold-aeons.check_r
     character: str
     label: str
     succeeded: bool
+    rolls: tuple[RollRecord, ...]
+
+
+class CharacterAfter(msgspec.Struct, frozen=True, kw_only=True):
+    """A character's values once a reroll decided a roll again."""
+
+    character: str
+    damage: int
+    stress: int
+    shaken: bool
+    status: Status
+    conditions: tuple[Condition, ...] = ()
+    hardened: dict[str, Hardened] = {}
+
+
+class RollRerolled(_Event, frozen=True, kw_only=True, tag="untold-aeons.roll_rerolled"):
+    """A karma reroll (UAE-04, UAE-A6) of a roll with consequences: an attack or its
+    defence, a sanity check, a daily recovery, a check above a limit. The character's own
+    dice are rolled again (difficulty dice and the other side's roll kept), and the same
+    thing is decided again from the state before the roll: ``result`` says what it decides
+    now and ``after`` replaces the values the first result set (damage, stress, Shaken,
+    status, prone, notches). ``rolls`` are the new rolls only: the rerolled dice and any
+    check that follows the new result (a check asked for again unchanged keeps its dice);
+    ``sequence`` lists the roll ids the result now rests on."""
+
+    character: str
+    label: str
+    replaced: str
+    """The roll id of the roll rerolled."""
+    result: str
+    sequence: tuple[str, ...]
+    after: tuple[CharacterAfter, ...]
     rolls: tuple[RollRecord, ...]
 
 
@@ -336,6 +373,7 @@ Event = (
     | SkillDiceRolled
     | DifficultyRolled
     | CheckRerolled
+    | RollRerolled
     | SanityChecked
     | NotchGained
     | KarmaSpent
@@ -366,6 +404,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     SkillDiceRolled,
     DifficultyRolled,
     CheckRerolled,
+    RollRerolled,
     SanityChecked,
     NotchGained,
     KarmaSpent,

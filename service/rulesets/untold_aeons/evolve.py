@@ -18,6 +18,7 @@ from service.rulesets.untold_aeons.state import (
     Distance,
     Hardened,
     LastCheck,
+    OpenRolls,
     PendingAttack,
     State,
     pair_key,
@@ -25,6 +26,7 @@ from service.rulesets.untold_aeons.state import (
 
 
 def evolve(state: State, event: ev.Event) -> State:
+    opened = _open_rolls(state, event)
     rolls: tuple[RollRecord, ...] = getattr(event, "rolls", ())
     if rolls and state.boosts:
         rollers = {r.roller for r in rolls if r.pool is not None}
@@ -32,7 +34,71 @@ def evolve(state: State, event: ev.Event) -> State:
             state = replace(
                 state, boosts={k: v for k, v in state.boosts.items() if k not in rollers}
             )
-    return _apply(state, event)
+    if opened is not None and rolls and state.last_check:
+        # UAE-A6: a called check is no longer its roller's last roll once they roll again
+        rolled = {r.roller for r in rolls}
+        state = replace(
+            state, last_check={k: v for k, v in state.last_check.items() if k not in rolled}
+        )
+    state = _apply(state, event)
+    return state if state.open_rolls is opened else replace(state, open_rolls=opened)
+
+
+def _open_rolls(state: State, event: ev.Event) -> OpenRolls | None:
+    """UAE-A6: the rolls open to a karma reroll after ``event``. A roll with consequences
+    opens them (with the state before it); the checks, notches and turn end that follow
+    it, and the karma point spent on a reroll, keep them open; anything else closes them."""
+    current = state.open_rolls
+    before = replace(state, open_rolls=None)
+    match event:
+        case ev.AttackResolved():
+            return OpenRolls(
+                kind="attack",
+                before=before,
+                records=event.rolls,
+                response=event.response,
+                back_weapon=event.back_weapon or "unarmed",
+            )
+        case ev.SanityChecked():
+            return OpenRolls(
+                kind="sanity",
+                before=before,
+                records=event.rolls,
+                character=event.character,
+                cause=event.cause,
+                difficulty=event.difficulty,
+                category=event.category,
+            )
+        case ev.Recovered():
+            return OpenRolls(
+                kind="recovery",
+                before=before,
+                records=event.rolls,
+                character=event.character,
+                track=event.track,
+            )
+        case ev.LimitChecked() if current is not None:
+            return replace(current, records=(*current.records, *event.rolls))
+        case ev.LimitChecked():
+            return OpenRolls(
+                kind="limit",
+                before=before,
+                records=event.rolls,
+                character=event.character,
+                track=event.track,
+            )
+        case ev.NotchGained() | ev.TurnEnded():
+            return current
+        case ev.KarmaSpent() if event.use == "reroll":
+            return current
+        case ev.RollRerolled() if current is not None:
+            known = {r.roll_id: r for r in (*current.records, *event.rolls)}
+            return replace(
+                current,
+                records=tuple(known[i] for i in event.sequence),
+                rerolled_by=(*current.rerolled_by, event.character),
+            )
+    return None
 
 
 def _update(state: State, ident: str, change: Callable[[Character], Character]) -> State:
@@ -152,6 +218,16 @@ def _apply(state: State, event: ev.Event) -> State:
                 state,
                 last_check={**state.last_check, event.character: replace(last, rerolled=True)},
             )
+        case ev.RollRerolled():
+            for values in event.after:
+                state = replace(
+                    state,
+                    characters={
+                        **state.characters,
+                        values.character: _restored(state.characters[values.character], values),
+                    },
+                )
+            return state
         case ev.SanityChecked():
             stress = event.stress_after
             return _update(state, event.character, lambda c: replace(c, stress=stress))
@@ -218,6 +294,18 @@ def _apply(state: State, event: ev.Event) -> State:
         case ev.EncounterEnded():
             return replace(state, phase="ended", pending=None)
     return state
+
+
+def _restored(c: Character, values: ev.CharacterAfter) -> Character:
+    return replace(
+        c,
+        damage=values.damage,
+        stress=values.stress,
+        shaken=values.shaken,
+        status=values.status,
+        conditions=values.conditions,
+        hardened=dict(values.hardened),
+    )
 
 
 def _uncalled(state: State, ident: str) -> State:

@@ -8,9 +8,10 @@ The story, in a flooded crypt: Mara and Jonah against a Cultist and a Horror. Ro
 Jonah spends karma and fires a Rapid Fire burst at the Horror, Mara Defends against the
 Cultist's dagger and shoots him as he dives for cover, the Horror's claws find Mara as
 she Dodges. The Narrator calls a sanity check that leaves Jonah Shaken. Round 2: Mara
-gets up and Fights Back, the Cultist is Severely Injured. Round 3: he bleeds; a check
-with the difficulty behind the screen, a karma reroll, the Narrator's karma, rulings,
-recovery, advancement and the end.
+gets up and Fights Back, the Cultist is Severely Injured; Jonah rerolls his Defend with
+karma and holds the Horror off. Round 3: he bleeds; a check with the difficulty behind
+the screen, the Narrator's karma (a phobia, +2 for the Horror), a karma reroll of a
+check, rulings, recovery, advancement and the end.
 """
 
 from __future__ import annotations
@@ -157,6 +158,7 @@ def play() -> Story:
     )
     s(cmd.Attack(attacker="horror", target="jonah", weapon="claws"))
     s(cmd.Respond(character="jonah", response="defend"), [2, 2, 2, 4])
+    s(cmd.SpendKarma(by="jonah", use="reroll"), [6])
     s(cmd.SetDistance(a="jonah", b="cultist", yards=25))
     s(
         cmd.Attack(
@@ -183,8 +185,9 @@ def play() -> Story:
     s(cmd.RollDifficulty(character="mara"), [1, 3])
     s(cmd.CallCheck(character="jonah", label="recalling the rite", trait="occultism", difficulty=1))
     s(cmd.RollCheck(character="jonah"), [5, 5])
-    s(cmd.SpendKarma(by="jonah", use="reroll"), [6])
     s(cmd.SpendKarma(use="trigger", target="jonah", note="a phobia of deep water"))
+    s(cmd.SpendKarma(use="bonus", target="horror"))
+    s(cmd.SpendKarma(by="jonah", use="reroll"), [6])
     s(cmd.SpendKarma(by="mara", use="deus_ex_machina", note="a lantern in her coat"))
     s(
         _rule(

@@ -3,6 +3,8 @@ and stress, daily recovery, karma and advancement."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import msgspec
 
 from service.dice import pool
@@ -109,14 +111,20 @@ def roll_difficulty(state: State, command: RollDifficulty, dice: Dice) -> tuple[
     return (ev.DifficultyRolled(character=who.id, label=called.label, rolls=(record,)),)
 
 
-def reroll(state: State, command: SpendKarma, dice: Dice) -> ev.CheckRerolled:
-    assert command.by is not None
-    who = able(state, command.by)
+def reroll_check(state: State, who: Character, dice: Dice) -> ev.CheckRerolled:
+    """UAE-A6 on a called check: the character's own dice again, the difficulty kept."""
     last = state.last_check.get(who.id)
     if last is None:
-        raise RuleViolation(f"{who.name} has no check of their own to reroll", rule="UAE-A6")
+        raise RuleViolation(
+            f"{who.name} has no roll of their own to reroll: karma rerolls the dice of a "
+            "roll just made, before anything else happens",
+            rule="UAE-A6",
+        )
     if last.rerolled:
-        raise RuleViolation(f"{who.name}'s {last.label} has been rerolled once", rule="UAE-A6")
+        raise RuleViolation(
+            f"{who.name}'s {last.label} has been rerolled once: the new result stands",
+            rule="UAE-A6",
+        )
     record = dice.roll(pool.notation(last.skill_dice, 0), purpose=last.label, roller=who.id)
     record = pool.mark(
         record,
@@ -211,7 +219,13 @@ PLAYER_USES = ("reroll", "bonus", "difficulty", "deus_ex_machina")
 NARRATOR_USES = ("trigger", "bonus", "difficulty")
 
 
-def spend_karma(state: State, command: SpendKarma, dice: Dice) -> tuple[ev.Event, ...]:
+Reroller = Callable[[State, str, Dice], ev.Event]
+"""``reroll.reroll``: the reroll event for a spender's last roll open to a reroll."""
+
+
+def spend_karma(
+    state: State, command: SpendKarma, dice: Dice, reroller: Reroller
+) -> tuple[ev.Event, ...]:
     if command.by is not None:
         spender = character(state, command.by)
         if not spender.pc:
@@ -241,7 +255,7 @@ def spend_karma(state: State, command: SpendKarma, dice: Dice) -> tuple[ev.Event
     )
     if command.use in ("bonus", "difficulty", "trigger") and target is None:
         raise RuleViolation("name the character whose roll this is for (target)")
-    if target is not None and target.status == "dead":
+    if target is not None and target.status == "dead" and command.use != "reroll":
         raise RuleViolation(f"{target.name} is dead")
     if command.use == "difficulty" and target is not None:
         if command.by is not None and target.pc:
@@ -261,7 +275,10 @@ def spend_karma(state: State, command: SpendKarma, dice: Dice) -> tuple[ev.Event
         )
     if command.use in ("deus_ex_machina", "trigger") and not command.note.strip():
         raise RuleViolation("say what it is (note): the Narrator rules on it", rule="UAE-04")
-    rerolled = reroll(state, command, dice) if command.use == "reroll" else None
+    rerolled = None
+    if command.use == "reroll":
+        assert command.by is not None
+        rerolled = reroller(state, command.by, dice)
     players = state.karma_players + (-1 if command.by is not None else 1)
     narrator = state.karma_narrator + (1 if command.by is not None else -1)
     spentevent = ev.KarmaSpent(

@@ -119,7 +119,7 @@ def _narrate(state: State, event: ev.Event) -> str:
             )
             return f"Turn order: {slots}"
         case ev.Moved():
-            how = "sprints" if event.sprint else "moves"
+            how = "sprints" if event.sprint else "runs" if event.run else "moves"
             return f"{n(event.character)} {how} {event.yards} yards (up to {event.limit})"
         case ev.StoodUp():
             return f"{n(event.character)} gets up from prone, spending the action"
@@ -157,6 +157,12 @@ def _narrate(state: State, event: ev.Event) -> str:
             return _rolls(n, event.rolls)
         case ev.CheckRerolled():
             return f"{n(event.character)} rerolls: " + _rolls(n, event.rolls)
+        case ev.RollRerolled():
+            return (
+                f"{n(event.character)} rerolls their dice of {event.label}: "
+                + _rolls(n, event.rolls)
+                + f". Decided again: {event.result}"
+            )
         case ev.SanityChecked():
             how = (
                 f"difficulty {event.difficulty}"
@@ -327,7 +333,8 @@ def _secret(state: State, event: ev.Event) -> str:
         case ev.TurnsOrdered():
             return "The Narrator sets the turn order"
         case ev.Moved():
-            return f"{n(event.character)} {'sprints' if event.sprint else 'moves'}"
+            how = "sprints" if event.sprint else "runs" if event.run else "moves"
+            return f"{n(event.character)} {how}"
         case ev.StoodUp():
             return f"{n(event.character)} gets up"
         case ev.TurnEnded():
@@ -354,7 +361,7 @@ def _secret(state: State, event: ev.Event) -> str:
                 f"The Narrator rolls the difficulty dice for {n(event.character)}'s "
                 f"{event.label} behind the screen"
             )
-        case ev.CheckRolled() | ev.SkillDiceRolled() | ev.CheckRerolled():
+        case ev.CheckRolled() | ev.SkillDiceRolled() | ev.CheckRerolled() | ev.RollRerolled():
             return f"The Narrator rolls in secret for {n(event.character)}'s {event.label}"
         case ev.SanityChecked():
             return (

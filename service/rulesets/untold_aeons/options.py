@@ -22,11 +22,13 @@ class UntoldOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     threshold_compare: Literal["gt", "ge"] = "gt"
     melee_opposed: Literal["compare_successes"] = "compare_successes"
     karma_bonus_unit: Literal["dice", "successes"] = "dice"
+    karma_reroll: Literal["last_open_roll"] = "last_open_roll"
     severe_bleed_interval: Literal["round", "minute"] = "round"
     recovery_at_limit: Literal["halved", "full"] = "halved"
     creation_points: Annotated[int, Meta(ge=4, le=20)] | None = 12
     rapid_fire_penalty_dice: Annotated[int, Meta(ge=0, le=5)] = 1
     sprint_multiple: Annotated[int, Meta(ge=1, le=10)] = 5
+    run_multiple: Annotated[int, Meta(ge=1, le=10)] = 3
     characteristic_xp_factor: Annotated[int, Meta(ge=1, le=500)] = 50
     starting_xp: Annotated[int, Meta(ge=0, le=10000)] = 0
 
@@ -77,6 +79,21 @@ OPTION_NOTES: tuple[RulesetOption, ...] = (
         "count instead.",
     ),
     RulesetOption(
+        "karma_reroll",
+        "last_open_roll",
+        "UAE-04, UAE-A6. 'reroll dice (sorta like pushing)' names no roll, so it covers every "
+        "roll a player makes: a called check, an attack (melee or a shot), the defender's "
+        "Dodge / Defend / Fight Back, a sanity check, a daily recovery, a check above the "
+        "wound or stress limit. The one reading implemented: the point rerolls all of the "
+        "character's own dice of their last roll, once per character and roll; difficulty "
+        "dice and the other side's roll are kept. A roll with consequences stays open only "
+        "until anything else happens at the table; the reroll then decides it again from "
+        "the state before it (hit, damage, stress, the checks that follow) and one "
+        "roll_rerolled event corrects the values the first result set. A check the new "
+        "result asks for unchanged keeps its dice, one it asks for anew is rolled. A called "
+        "check (no consequences in the state) stays open until the next one.",
+    ),
+    RulesetOption(
         "severe_bleed_interval",
         "round",
         "UAE-A13. A Severely Injured character takes 'one damage every minute (or round?)'. "
@@ -108,6 +125,17 @@ OPTION_NOTES: tuple[RulesetOption, ...] = (
         "UAE-02. A full-on sprint covers up to 5 x Move Speed in a round (the text's number). "
         "The text is silent on what else a sprinter can do: a sprint here takes the whole "
         "turn (action and move), the Narrator can rule otherwise.",
+    ),
+    RulesetOption(
+        "run_multiple",
+        3,
+        "UAE-02. 'A sustained run is about 2-3 times their speed per round': a Move with "
+        "run: true covers up to run_multiple x Move Speed. Default 3, the top of the text's "
+        "'about 2-3' (a move is 'up to' its limit, so a run of twice the speed fits too). "
+        "Like a sprint it takes the whole turn, because walking is the pace 'while the "
+        "character is also busy fighting / shooting'. The text sets no limit on how long a "
+        "sprint lasts; which of the two a chase over many rounds allows is the Narrator's "
+        "ruling.",
     ),
     RulesetOption(
         "characteristic_xp_factor",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import msgspec
 
 from service.dice import pool
-from service.dice.model import Dice, PoolSummary, RollRecord
+from service.dice.model import Dice, Modifier, PoolSummary, RollRecord
 from service.rulesets.untold_aeons.state import Character, State
 
 
@@ -85,6 +85,14 @@ def roll(
 ) -> RollRecord:
     """Roll the plan: skill dice then difficulty dice in one record (or only the skill
     dice, for a behind-the-screen check)."""
+    if isinstance(dice, Replay):
+        return dice.pool_roll(who, p, purpose=purpose, opposed=opposed)
+    return _fresh(dice, who, p, purpose=purpose, opposed=opposed, skill_only=skill_only)
+
+
+def _fresh(
+    dice: Dice, who: Character, p: PoolPlan, *, purpose: str, opposed: bool, skill_only: bool
+) -> RollRecord:
     difficulty = 0 if skill_only else p.difficulty
     record = dice.roll(pool.notation(p.skill_dice, difficulty), purpose=purpose, roller=who.id)
     record = pool.mark(
@@ -136,3 +144,64 @@ def over(state: State, value: int, threshold: int) -> bool:
     if state.options.threshold_compare == "ge":
         return value >= threshold
     return value > threshold
+
+
+class Replay:
+    """Dice for deciding a roll again after a karma reroll (UAE-A6).
+
+    Each pool roll asked for is matched with the first unused roll of ``records`` by the
+    same roller, for the same purpose, with the same dice. The rerolled one
+    (``rerolled``) rolls its skill dice again from ``dice`` and keeps its difficulty
+    dice; any other match is kept as it was; a roll with no match (a check the new result
+    asks for) is rolled from ``dice``. ``new`` collects the rolls made now.
+    """
+
+    def __init__(self, dice: Dice, records: tuple[RollRecord, ...], rerolled: str) -> None:
+        self.dice = dice
+        self.left = list(records)
+        self.rerolled = rerolled
+        self.new: list[str] = []
+        self.sequence: list[str] = []
+
+    def roll(
+        self,
+        notation: str,
+        *,
+        purpose: str,
+        roller: str | None = None,
+        modifiers: tuple[Modifier, ...] = (),
+        target: int | None = None,
+    ) -> RollRecord:
+        record = self.dice.roll(
+            notation, purpose=purpose, roller=roller, modifiers=modifiers, target=target
+        )
+        self.new.append(record.roll_id)
+        self.sequence.append(record.roll_id)
+        return record
+
+    def pool_roll(self, who: Character, p: PoolPlan, *, purpose: str, opposed: bool) -> RollRecord:
+        notation = pool.notation(p.skill_dice, p.difficulty)
+        match = next(
+            (
+                r
+                for r in self.left
+                if r.roller == who.id and r.purpose == purpose and r.notation == notation
+            ),
+            None,
+        )
+        if match is None:
+            return _fresh(self, who, p, purpose=purpose, opposed=opposed, skill_only=False)
+        self.left.remove(match)
+        if match.roll_id != self.rerolled:
+            self.sequence.append(match.roll_id)
+            return match
+        record = self.roll(pool.notation(p.skill_dice, 0), purpose=purpose, roller=who.id)
+        record = pool.mark(
+            record,
+            skill_dice=p.skill_dice,
+            skill=p.spoken,
+            untrained=p.untrained,
+            opposed=opposed,
+            other_difficulty=[d.face for d in match.dice if d.pool == "difficulty"],
+        )
+        return with_karma_counts(record, p)

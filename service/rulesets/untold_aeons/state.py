@@ -11,6 +11,7 @@ from typing import Literal
 
 import msgspec
 
+from service.dice.model import RollRecord
 from service.rulesets.untold_aeons.options import UntoldOptions
 
 Speed = Literal["fast", "slow"]
@@ -195,6 +196,32 @@ class LastCheck(msgspec.Struct, frozen=True, kw_only=True):
     rerolled: bool = False
 
 
+RerollKind = Literal["attack", "sanity", "recovery", "limit"]
+
+
+class OpenRolls(msgspec.Struct, frozen=True, kw_only=True):
+    """The rolls of the last roll with consequences (an attack with its defence, a sanity
+    check, a daily recovery, a check above a limit, each with the checks that followed it),
+    open to a karma reroll until anything else happens at the table (UAE-04, UAE-A6).
+
+    ``before`` is the state before those rolls: a reroll decides the same thing again from
+    it, with the rerolled dice new and every other roll kept (``records``)."""
+
+    kind: RerollKind
+    before: State
+    records: tuple[RollRecord, ...] = ()
+    character: str = ""
+    """sanity / recovery / limit: whose roll started it."""
+    response: str = "none"
+    back_weapon: str = "unarmed"
+    cause: str = ""
+    difficulty: int = 0
+    category: Category = "unnatural"
+    track: Literal["stress", "wounds"] = "wounds"
+    rerolled_by: tuple[str, ...] = ()
+    """Who has rerolled in these rolls: each character once (UAE-A6)."""
+
+
 class State(msgspec.Struct, frozen=True, kw_only=True):
     options: UntoldOptions
     characters: dict[str, Character] = {}
@@ -215,6 +242,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     pending: PendingAttack | None = None
     called: dict[str, CalledCheck] = {}
     last_check: dict[str, LastCheck] = {}
+    open_rolls: OpenRolls | None = None
     boosts: dict[str, Boost] = {}
 
 

@@ -145,23 +145,37 @@ def move(state: State, command: Move) -> tuple[ev.Event, ...]:
     who = acting(state, command.character, "move")
     if who.has("prone"):
         raise RuleViolation(f"{who.name} is prone: getting up takes an action", rule="UAE-33")
-    if command.sprint:
+    if command.sprint and command.run:
+        raise RuleViolation("a character runs or sprints, not both", rule="UAE-02")
+    pace = "sprint" if command.sprint else "run" if command.run else "walk"
+    if pace != "walk":
         if who.id in state.used_action or who.id in state.used_move:
-            raise RuleViolation("a sprint takes the whole turn", rule="UAE-02")
-        limit = who.move_speed * state.options.sprint_multiple
+            raise RuleViolation(
+                f"a {'sprint' if command.sprint else 'sustained run'} takes the whole turn: "
+                "walking is the pace of a character busy fighting / shooting",
+                rule="UAE-02",
+            )
+        multiple = state.options.sprint_multiple if command.sprint else state.options.run_multiple
+        limit = who.move_speed * multiple
     else:
         check_move(state, who)
         limit = who.move_speed
     if command.yards > limit:
-        what = "sprints" if command.sprint else "moves"
+        what = {"walk": "moves", "run": "runs", "sprint": "sprints"}[pace]
         raise RuleViolation(
             f"{who.name} {what} at most {limit} yards a round (Move Speed {who.move_speed})",
             rule="UAE-02",
         )
     events: list[ev.Event] = [
-        ev.Moved(character=who.id, yards=command.yards, sprint=command.sprint, limit=limit)
+        ev.Moved(
+            character=who.id,
+            yards=command.yards,
+            sprint=command.sprint,
+            run=command.run,
+            limit=limit,
+        )
     ]
-    if command.sprint or turn_over_after(state, who.id, action=False, move=True):
+    if pace != "walk" or turn_over_after(state, who.id, action=False, move=True):
         events.append(ev.TurnEnded(character=who.id))
     return tuple(events)
 

@@ -53,6 +53,7 @@ SHOWN_WHEN_SECRET: dict[str, frozenset[str]] = {
     "untold-aeons.skill_dice_rolled": frozenset({"character", "label", "difficulty"}),
     "untold-aeons.difficulty_rolled": frozenset({"character", "label"}),
     "untold-aeons.check_rerolled": frozenset({"character", "label"}),
+    "untold-aeons.roll_rerolled": frozenset({"character", "label"}),
     "untold-aeons.sanity_checked": frozenset({"character", "cause", "category"}),
     "untold-aeons.notch_gained": _WHO,
     "untold-aeons.karma_spent": frozenset({"by", "pool", "use", "target", "note"}),

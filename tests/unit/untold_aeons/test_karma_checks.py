@@ -124,7 +124,7 @@ def test_uae_a6_reroll_the_own_dice_once_keeping_the_difficulty_dice() -> None:
         match="Jonah's the rite has been rerolled once"
     )
     given(RULESET, *table()).when(cmd.SpendKarma(by="jonah", use="reroll")).rejected(
-        match="Jonah has no check of their own to reroll"
+        match="Jonah has no roll of their own to reroll"
     )
 
 
