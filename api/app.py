@@ -21,7 +21,6 @@ from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.plugins.problem_details import ProblemDetailsPlugin
 from redis.asyncio import Redis
 
-from api.auth import provide_viewer
 from api.limits import VerifiedTokens, rate_limit_config
 from api.live import Live
 from api.openapi_doc import correct as correct_openapi
@@ -39,7 +38,6 @@ from api.routes import (
 )
 from api.settings import Settings
 from api.state import Services
-from api.writes import provide_write
 from events.migrate import apply_migrations
 from projections.inline import read_model_rows
 from service.pipeline import CommandPipeline
@@ -156,27 +154,13 @@ def create_app(settings: Settings | None = None) -> Litestar:
         route_handlers=[
             encounters.create_encounter,
             encounters.get_encounters,
-            encounters.get_encounter,
-            commands.post_command,
-            commands.reveal_seed,
-            commands.reveal_rolls,
-            commands.add_note,
-            requests.make_request,
-            requests.approve_request,
-            requests.refuse_request,
-            tokens.mint_token,
-            tokens.list_tokens,
-            tokens.revoke_token,
-            history.undo,
-            history.redo,
-            history.fork,
-            history.replay_round,
-            reads.get_events,
-            reads.get_log,
-            reads.get_log_text,
-            reads.get_rolls,
-            reads.verify,
-            live.follow,
+            encounters.EncounterState,
+            commands.EncounterWrites,
+            requests.EncounterRequests,
+            tokens.EncounterTokens,
+            history.EncounterHistory,
+            reads.EncounterReads,
+            live.EncounterLive,
             rulesets.list_rulesets,
             rulesets.get_ruleset_info,
             health.live,
@@ -184,8 +168,6 @@ def create_app(settings: Settings | None = None) -> Litestar:
         ],
         dependencies={
             "services": Provide(provide_services, sync_to_thread=False),
-            "viewer": Provide(provide_viewer),
-            "write": Provide(provide_write),
         },
         lifespan=[storage],
         on_startup=[lambda app: correct_openapi(app.openapi_schema)],

@@ -16,6 +16,7 @@ from api.auth import bearer_token, require_service_key
 from api.headers import chain_head, etag, idempotency_key
 from api.problems import problem
 from api.responses import json_bytes
+from api.routes.base import EncounterRoutes
 from api.routes.reads import At
 from api.schemas import CreateEncounter, EncounterPage, EncounterView
 from api.state import Services
@@ -120,45 +121,6 @@ async def get_encounters(
     return EncounterPage(items=items, next_cursor=next_cursor)
 
 
-@get("/encounters/{encounter_id:uuid}", operation_id="getEncounter", summary="Current state")
-async def get_encounter(
-    encounter_id: FromPath[UUID],
-    services: NamedDependency[Services],
-    viewer: NamedDependency[Viewer],
-    if_none_match: Annotated[str | None, HeaderParameter(name="If-None-Match")] = None,
-    at: At = None,
-) -> Response[EncounterView]:
-    """The folded state with `ETag` = stream version (send it back as `If-Match`).
-    `?at=N` gives the state as the table saw it right after version N. Players and
-    spectators get the players' view: without what secret GM rolls decided until they
-    are revealed, and health per the encounter's `npc_health` setting."""
-    if not viewer.is_gm:
-        return await _player_view(services, encounter_id, if_none_match, at)
-    if at is not None:
-        past = await load_at(services.pool, encounter_id, at)
-        codec = codec_for(past.ruleset)
-        view = EncounterView(
-            encounter_id=encounter_id,
-            ruleset=past.ruleset,
-            version=past.version,
-            state=msgspec.Raw(codec.encode_state(past)),
-        )
-        return json_bytes(msgspec.json.encode(view))
-    row = await current_state(services.pool, encounter_id)
-    if row is None:
-        raise problem(404, "encounter-not-found", f"No encounter has id {encounter_id}.")
-    tag = etag(row.version)
-    if if_none_match is not None and if_none_match.strip() == tag:
-        return json_bytes(b"", status_code=304, headers={"ETag": tag})
-    view = EncounterView(
-        encounter_id=encounter_id, ruleset=row.ruleset, version=row.version, state=row.state
-    )
-    headers = {"ETag": tag}
-    if row.head is not None:
-        headers.update(chain_head(row.head.version, row.head.last_hash, row.head.signature))
-    return json_bytes(msgspec.json.encode(view), headers=headers)
-
-
 async def _player_view(
     services: Services, encounter_id: UUID, if_none_match: str | None, at: int | None
 ) -> Response[EncounterView]:
@@ -196,3 +158,48 @@ def _decode_cursor(cursor: str) -> tuple[datetime, UUID]:
         return datetime.fromisoformat(created), UUID(ident)
     except ValueError:
         raise problem(400, "bad-cursor", "The cursor is not one this service handed out.") from None
+
+
+class EncounterState(EncounterRoutes):
+    """The current state of one encounter, and as it was at any version."""
+
+    tags = ("encounters",)
+
+    @get("/", operation_id="getEncounter", summary="Current state")
+    async def get_encounter(
+        self,
+        encounter_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+        if_none_match: Annotated[str | None, HeaderParameter(name="If-None-Match")] = None,
+        at: At = None,
+    ) -> Response[EncounterView]:
+        """The folded state with `ETag` = stream version (send it back as `If-Match`).
+        `?at=N` gives the state as the table saw it right after version N. Players and
+        spectators get the players' view: without what secret GM rolls decided until they
+        are revealed, and health per the encounter's `npc_health` setting."""
+        if not viewer.is_gm:
+            return await _player_view(services, encounter_id, if_none_match, at)
+        if at is not None:
+            past = await load_at(services.pool, encounter_id, at)
+            codec = codec_for(past.ruleset)
+            view = EncounterView(
+                encounter_id=encounter_id,
+                ruleset=past.ruleset,
+                version=past.version,
+                state=msgspec.Raw(codec.encode_state(past)),
+            )
+            return json_bytes(msgspec.json.encode(view))
+        row = await current_state(services.pool, encounter_id)
+        if row is None:
+            raise problem(404, "encounter-not-found", f"No encounter has id {encounter_id}.")
+        tag = etag(row.version)
+        if if_none_match is not None and if_none_match.strip() == tag:
+            return json_bytes(b"", status_code=304, headers={"ETag": tag})
+        view = EncounterView(
+            encounter_id=encounter_id, ruleset=row.ruleset, version=row.version, state=row.state
+        )
+        headers = {"ETag": tag}
+        if row.head is not None:
+            headers.update(chain_head(row.head.version, row.head.last_hash, row.head.signature))
+        return json_bytes(msgspec.json.encode(view), headers=headers)

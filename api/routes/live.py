@@ -32,6 +32,7 @@ from api.auth import bearer_token
 from api.headers import stream_version
 from api.live import Live, channel_of, revoked_token
 from api.problems import problem
+from api.routes.base import EncounterRoutes
 from api.routes.reads import ensure_version, events_as_seen
 from api.state import Services
 from events.envelope import RecordedEvent
@@ -73,41 +74,6 @@ LastEventId = Annotated[
         description="The last stream version received: resume right after it.",
     ),
 ]
-
-
-@get(
-    "/encounters/{encounter_id:uuid}/live",
-    operation_id="followEncounter",
-    summary="Live events (Server-Sent Events)",
-    media_type="text/event-stream",
-)
-async def follow(
-    request: Request[Any, Any, Any],
-    encounter_id: FromPath[UUID],
-    services: NamedDependency[Services],
-    viewer: NamedDependency[Viewer],
-    after_version: AfterVersion = None,
-    until_version: UntilVersion = None,
-    last_event_id: LastEventId = None,
-) -> ServerSentEvent:
-    """A stream of the encounter's events as they are appended: each message has
-    `id` = stream version, `event` = event type and `data` = the event as
-    `GET /events` shows it (secret GM rolls redacted for players). The backlog after
-    `after_version` (or `Last-Event-ID`) comes first, then new events, without a gap or a
-    duplicate. Idle streams get a comment every 15 s."""
-    start = _resume_point(after_version, last_event_id)
-    await ensure_version(services, encounter_id, start)
-    live = services.live
-    assert live is not None
-    token = bearer_token(request)
-
-    async def still_valid() -> bool:
-        if viewer.token_id is None or token is None:  # the service key: nothing to revoke
-            return True
-        return await authenticate(services.pool, encounter_id, token) is not None
-
-    stream = _stream(live, services, encounter_id, viewer, start, until_version, still_valid)
-    return ServerSentEvent(stream)
 
 
 def _resume_point(after_version: int | None, last_event_id: str | None) -> int:
@@ -194,3 +160,44 @@ async def _messages(
         ServerSentEventMessage(id=e.stream_version, event=e.type, data=_encode(e).decode())
         for e in out
     ]
+
+
+class EncounterLive(EncounterRoutes):
+    """Live updates of one encounter."""
+
+    tags = ("live",)
+
+    @get(
+        "/live",
+        operation_id="followEncounter",
+        summary="Live events (Server-Sent Events)",
+        media_type="text/event-stream",
+    )
+    async def follow(
+        self,
+        request: Request[Any, Any, Any],
+        encounter_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+        after_version: AfterVersion = None,
+        until_version: UntilVersion = None,
+        last_event_id: LastEventId = None,
+    ) -> ServerSentEvent:
+        """A stream of the encounter's events as they are appended: each message has
+        `id` = stream version, `event` = event type and `data` = the event as
+        `GET /events` shows it (secret GM rolls redacted for players). The backlog after
+        `after_version` (or `Last-Event-ID`) comes first, then new events, without a gap or a
+        duplicate. Idle streams get a comment every 15 s."""
+        start = _resume_point(after_version, last_event_id)
+        await ensure_version(services, encounter_id, start)
+        live = services.live
+        assert live is not None
+        token = bearer_token(request)
+
+        async def still_valid() -> bool:
+            if viewer.token_id is None or token is None:  # the service key: nothing to revoke
+                return True
+            return await authenticate(services.pool, encounter_id, token) is not None
+
+        stream = _stream(live, services, encounter_id, viewer, start, until_version, still_valid)
+        return ServerSentEvent(stream)

@@ -12,6 +12,7 @@ from litestar.params import FromPath, QueryParameter
 
 from api.headers import chain_head
 from api.problems import problem
+from api.routes.base import EncounterRoutes
 from api.schemas import EventOut, EventPage, LogPage, RollPage, VerifyReport
 from api.state import Services
 from events.envelope import RecordedEvent
@@ -64,71 +65,6 @@ def _next(versions: list[int], limit: int) -> int | None:
     return versions[-1] if len(versions) == limit else None
 
 
-@get("/encounters/{encounter_id:uuid}/events", operation_id="listEvents", summary="Raw events")
-async def get_events(
-    encounter_id: FromPath[UUID],
-    services: NamedDependency[Services],
-    viewer: NamedDependency[Viewer],
-    after_version: After = 0,
-    limit: Limit = 500,
-    at: At = None,
-) -> Response[EventPage]:
-    """The stored events in stream order, with their hash chain links. For players,
-    secret GM rolls not yet revealed are redacted (such an event no longer matches its
-    hash until the reveal)."""
-    head = await ensure_version(services, encounter_id, at)
-    events = await read_stream(
-        services.pool, encounter_id, after_version=after_version, up_to_version=at, limit=limit
-    )
-    out = await events_as_seen(services, encounter_id, viewer, events, at)
-    page = EventPage(
-        events=out, next_after_version=_next([e.stream_version for e in events], limit)
-    )
-    return Response(page, headers=head_headers(head))
-
-
-@get("/encounters/{encounter_id:uuid}/log", operation_id="getLog", summary="Replay log")
-async def get_log(
-    encounter_id: FromPath[UUID],
-    services: NamedDependency[Services],
-    viewer: NamedDependency[Viewer],
-    after_version: After = 0,
-    limit: Limit = 500,
-    at: At = None,
-) -> Response[LogPage]:
-    """One line per event, as a GM would announce it, with its rolls (`/log.txt` gives the
-    lines as plain text). Entries an undo took back stay, with `undone` saying when and by
-    whom."""
-    head, entries = await _log(services, viewer, encounter_id, after_version, limit, at)
-    page = LogPage(entries=entries, next_after_version=_next([e.version for e in entries], limit))
-    return Response(page, headers=head_headers(head))
-
-
-@get(
-    "/encounters/{encounter_id:uuid}/log.txt",
-    operation_id="getLogText",
-    summary="Replay log as plain text",
-    media_type=MediaType.TEXT,
-)
-async def get_log_text(
-    encounter_id: FromPath[UUID],
-    services: NamedDependency[Services],
-    viewer: NamedDependency[Viewer],
-    after_version: After = 0,
-    limit: Limit = 500,
-    at: At = None,
-) -> Response[str]:
-    """`#12   [round 2] Aria rolls 1d20+5 ...`, one line per event; an entry an undo took
-    back is marked `[undone at #N]`."""
-    lines = []
-    head, entries = await _log(services, viewer, encounter_id, after_version, limit, at)
-    for e in entries:
-        where = f"round {e.round}" if e.round is not None else "setup"
-        undone = f"[undone at #{e.undone.undo_version}] " if e.undone else ""
-        lines.append(f"#{e.version:<4} [{where}] {undone}{e.text}\n")
-    return Response("".join(lines), media_type=MediaType.TEXT, headers=head_headers(head))
-
-
 async def _log(
     services: Services,
     viewer: Viewer,
@@ -146,32 +82,6 @@ async def _log(
         up_to_version=at,
         gm=viewer.is_gm,
     )
-
-
-@get("/encounters/{encounter_id:uuid}/rolls", operation_id="listRolls", summary="Roll ledger")
-async def get_rolls(
-    encounter_id: FromPath[UUID],
-    services: NamedDependency[Services],
-    viewer: NamedDependency[Viewer],
-    after_version: After = 0,
-    limit: Limit = 500,
-    at: At = None,
-) -> Response[RollPage]:
-    """Every roll with its raw faces, modifiers, total, target, outcome, source and index;
-    rolls an undo took back stay, with `undone` saying when and by whom."""
-    head = await ensure_version(services, encounter_id, at)
-    found = await rolls(
-        services.pool,
-        encounter_id,
-        after_version=after_version,
-        limit=limit,
-        up_to_version=at,
-        gm=viewer.is_gm,
-    )
-    page = RollPage(
-        rolls=found, next_after_version=_next([int(r["version"]) for r in found], limit)
-    )
-    return Response(page, headers=head_headers(head))
 
 
 PinVersion = Annotated[
@@ -196,61 +106,6 @@ Deep = Annotated[
         "ledger with what the events give, naming the first difference.",
     ),
 ]
-
-
-@get(
-    "/encounters/{encounter_id:uuid}/verify",
-    operation_id="verifyEncounter",
-    summary="Verify chain, head signature, dice and (deep) read models",
-)
-async def verify(
-    encounter_id: FromPath[UUID],
-    services: NamedDependency[Services],
-    viewer: NamedDependency[Viewer],
-    version: PinVersion = None,
-    hash: PinHash = None,
-    deep: Deep = False,
-) -> VerifyReport:
-    """Recomputes the hash chain (naming the first broken link), checks the head's
-    signature under the service's key (`head.signed` is false when the service has no
-    AEON_CHAIN_KEY), every server roll of the epochs whose seed has been revealed, with
-    `version` and `hash` that the chain still extends that pinned head, and with
-    `deep=true` the stored read models against the events (docs/tamper-evidence.md)."""
-    if (version is None) != (hash is None):
-        raise problem(
-            400, "bad-pin", "A pinned head needs both version and hash (Aeon-Chain-Head)."
-        )
-    await ensure_version(services, encounter_id)
-    # One snapshot for every check: a command committing meanwhile cannot look like a
-    # head that moved without its events, or read models ahead of their events.
-    async with (
-        services.pool.acquire() as conn,
-        conn.transaction(isolation="repeatable_read", readonly=True),
-    ):
-        head = verify_head(
-            encounter_id,
-            await signed_head(conn, encounter_id),
-            services.settings.chain_key_bytes,
-        )
-        chain = await verify_chain(conn, encounter_id)
-        pin = None
-        if version is not None and hash is not None:
-            pin = await verify_pin(conn, encounter_id, chain, version, hash)
-        codec = codec_for(await ruleset_of(conn, encounter_id))
-        events = await read_stream(conn, encounter_id)
-        try:
-            dice = verify_dice([codec.from_recorded(e) for e in events])
-        except (msgspec.ValidationError, MissingUpcaster) as exc:
-            # Only a tampered event can fail to decode; the chain report says which.
-            dice = DiceReport(
-                ok=False, epochs=[], manual_rolls=0, unverifiable_rolls=0, error=str(exc)
-            )
-        read_models = await verify_read_models(conn, encounter_id) if deep else None
-    checks = [chain.ok, dice.ok, head.ok]
-    checks += [r.ok for r in (pin, read_models) if r is not None]
-    return VerifyReport(
-        ok=all(checks), chain=chain, dice=dice, head=head, pin=pin, read_models=read_models
-    )
 
 
 async def events_as_seen(
@@ -290,3 +145,157 @@ def _redacted(
     if data is event.data and metadata is event.metadata:
         return event
     return msgspec.structs.replace(event, type=kind, data=data, metadata=metadata)
+
+
+class EncounterReads(EncounterRoutes):
+    """Reads of one encounter: its events, replay log, roll ledger and verification."""
+
+    tags = ("reads",)
+
+    @get("/events", operation_id="listEvents", summary="Raw events")
+    async def get_events(
+        self,
+        encounter_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+        after_version: After = 0,
+        limit: Limit = 500,
+        at: At = None,
+    ) -> Response[EventPage]:
+        """The stored events in stream order, with their hash chain links. For players,
+        secret GM rolls not yet revealed are redacted (such an event no longer matches its
+        hash until the reveal)."""
+        head = await ensure_version(services, encounter_id, at)
+        events = await read_stream(
+            services.pool, encounter_id, after_version=after_version, up_to_version=at, limit=limit
+        )
+        out = await events_as_seen(services, encounter_id, viewer, events, at)
+        page = EventPage(
+            events=out, next_after_version=_next([e.stream_version for e in events], limit)
+        )
+        return Response(page, headers=head_headers(head))
+
+    @get("/log", operation_id="getLog", summary="Replay log")
+    async def get_log(
+        self,
+        encounter_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+        after_version: After = 0,
+        limit: Limit = 500,
+        at: At = None,
+    ) -> Response[LogPage]:
+        """One line per event, as a GM would announce it, with its rolls (`/log.txt` gives the
+        lines as plain text). Entries an undo took back stay, with `undone` saying when and by
+        whom."""
+        head, entries = await _log(services, viewer, encounter_id, after_version, limit, at)
+        page = LogPage(
+            entries=entries, next_after_version=_next([e.version for e in entries], limit)
+        )
+        return Response(page, headers=head_headers(head))
+
+    @get(
+        "/log.txt",
+        operation_id="getLogText",
+        summary="Replay log as plain text",
+        media_type=MediaType.TEXT,
+    )
+    async def get_log_text(
+        self,
+        encounter_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+        after_version: After = 0,
+        limit: Limit = 500,
+        at: At = None,
+    ) -> Response[str]:
+        """`#12   [round 2] Aria rolls 1d20+5 ...`, one line per event; an entry an undo took
+        back is marked `[undone at #N]`."""
+        lines = []
+        head, entries = await _log(services, viewer, encounter_id, after_version, limit, at)
+        for e in entries:
+            where = f"round {e.round}" if e.round is not None else "setup"
+            undone = f"[undone at #{e.undone.undo_version}] " if e.undone else ""
+            lines.append(f"#{e.version:<4} [{where}] {undone}{e.text}\n")
+        return Response("".join(lines), media_type=MediaType.TEXT, headers=head_headers(head))
+
+    @get("/rolls", operation_id="listRolls", summary="Roll ledger")
+    async def get_rolls(
+        self,
+        encounter_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+        after_version: After = 0,
+        limit: Limit = 500,
+        at: At = None,
+    ) -> Response[RollPage]:
+        """Every roll with its raw faces, modifiers, total, target, outcome, source and index;
+        rolls an undo took back stay, with `undone` saying when and by whom."""
+        head = await ensure_version(services, encounter_id, at)
+        found = await rolls(
+            services.pool,
+            encounter_id,
+            after_version=after_version,
+            limit=limit,
+            up_to_version=at,
+            gm=viewer.is_gm,
+        )
+        page = RollPage(
+            rolls=found, next_after_version=_next([int(r["version"]) for r in found], limit)
+        )
+        return Response(page, headers=head_headers(head))
+
+    @get(
+        "/verify",
+        operation_id="verifyEncounter",
+        summary="Verify chain, head signature, dice and (deep) read models",
+    )
+    async def verify(
+        self,
+        encounter_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+        version: PinVersion = None,
+        hash: PinHash = None,
+        deep: Deep = False,
+    ) -> VerifyReport:
+        """Recomputes the hash chain (naming the first broken link), checks the head's
+        signature under the service's key (`head.signed` is false when the service has no
+        AEON_CHAIN_KEY), every server roll of the epochs whose seed has been revealed, with
+        `version` and `hash` that the chain still extends that pinned head, and with
+        `deep=true` the stored read models against the events (docs/tamper-evidence.md)."""
+        if (version is None) != (hash is None):
+            raise problem(
+                400, "bad-pin", "A pinned head needs both version and hash (Aeon-Chain-Head)."
+            )
+        await ensure_version(services, encounter_id)
+        # One snapshot for every check: a command committing meanwhile cannot look like a
+        # head that moved without its events, or read models ahead of their events.
+        async with (
+            services.pool.acquire() as conn,
+            conn.transaction(isolation="repeatable_read", readonly=True),
+        ):
+            head = verify_head(
+                encounter_id,
+                await signed_head(conn, encounter_id),
+                services.settings.chain_key_bytes,
+            )
+            chain = await verify_chain(conn, encounter_id)
+            pin = None
+            if version is not None and hash is not None:
+                pin = await verify_pin(conn, encounter_id, chain, version, hash)
+            codec = codec_for(await ruleset_of(conn, encounter_id))
+            events = await read_stream(conn, encounter_id)
+            try:
+                dice = verify_dice([codec.from_recorded(e) for e in events])
+            except (msgspec.ValidationError, MissingUpcaster) as exc:
+                # Only a tampered event can fail to decode; the chain report says which.
+                dice = DiceReport(
+                    ok=False, epochs=[], manual_rolls=0, unverifiable_rolls=0, error=str(exc)
+                )
+            read_models = await verify_read_models(conn, encounter_id) if deep else None
+        checks = [chain.ok, dice.ok, head.ok]
+        checks += [r.ok for r in (pin, read_models) if r is not None]
+        return VerifyReport(
+            ok=all(checks), chain=chain, dice=dice, head=head, pin=pin, read_models=read_models
+        )

@@ -11,6 +11,7 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody, Parameter
 
 from api.auth import REVOCATION_CHECKED_ON_WRITE, require_gm
+from api.routes.base import EncounterRoutes
 from api.schemas import ApproveRequest, MakeRequest, RefuseRequest
 from api.state import Services
 from api.writes import respond
@@ -20,74 +21,82 @@ from service.tokens import Viewer
 RequestId = Annotated[str, Parameter(max_length=20, description="The request's id, e.g. q1.")]
 
 
-@post(
-    "/encounters/{encounter_id:uuid}/requests",
-    operation_id="makeRequest",
-    opt={REVOCATION_CHECKED_ON_WRITE: True},
-    status_code=200,
-    summary="Ask the GM to allow a command",
-)
-async def make_request(
-    encounter_id: FromPath[UUID],
-    data: JSONBody[MakeRequest],
-    services: NamedDependency[Services],
-    viewer: NamedDependency[Viewer],
-    write: NamedDependency[Write],
-) -> Response[CommandResult]:
-    """Appends `encounter.request_made`: a command off the player's sheet (numbers of
-    their own, a command for the table) waits in the state's `requests` until the GM
-    allows or refuses it. A player asks only for their own combatants (403 otherwise)."""
-    envelope = CommandEnvelope(command=data.command, manual_dice=data.manual_dice)
-    player = None if viewer.is_gm else viewer.combatants
-    return respond(
-        await services.pipeline.request(encounter_id, envelope, data.note, player, **write)
+class EncounterRequests(EncounterRoutes):
+    """Players' requests and the GM's answers."""
+
+    tags = ("requests",)
+
+    @post(
+        "/requests",
+        operation_id="makeRequest",
+        opt={REVOCATION_CHECKED_ON_WRITE: True},
+        status_code=200,
+        summary="Ask the GM to allow a command",
     )
-
-
-@post(
-    "/encounters/{encounter_id:uuid}/requests/{request_id:str}/approve",
-    operation_id="approveRequest",
-    opt={REVOCATION_CHECKED_ON_WRITE: True},
-    status_code=200,
-    summary="Allow a player's request",
-)
-async def approve_request(
-    encounter_id: FromPath[UUID],
-    request_id: FromPath[RequestId],
-    services: NamedDependency[Services],
-    viewer: NamedDependency[Viewer],
-    write: NamedDependency[Write],
-    data: JSONBody[ApproveRequest | None] = None,
-) -> Response[CommandResult]:
-    """Decides the requested command as the GM's and appends its events, then
-    `encounter.request_answered`. 422 when the rules forbid the command now or no such
-    request waits. GM only."""
-    require_gm(viewer, "answer requests")
-    dice = data.manual_dice if data else None
-    return respond(
-        await services.pipeline.answer_request(encounter_id, request_id, manual_dice=dice, **write)
-    )
-
-
-@post(
-    "/encounters/{encounter_id:uuid}/requests/{request_id:str}/refuse",
-    operation_id="refuseRequest",
-    opt={REVOCATION_CHECKED_ON_WRITE: True},
-    status_code=200,
-    summary="Refuse a player's request",
-)
-async def refuse_request(
-    encounter_id: FromPath[UUID],
-    request_id: FromPath[RequestId],
-    data: JSONBody[RefuseRequest],
-    services: NamedDependency[Services],
-    viewer: NamedDependency[Viewer],
-    write: NamedDependency[Write],
-) -> Response[CommandResult]:
-    """Appends `encounter.request_answered` with the GM's reason. GM only."""
-    require_gm(viewer, "answer requests")
-    return respond(
-        await services.pipeline.answer_request(
-            encounter_id, request_id, refuse_because=data.reason, **write
+    async def make_request(
+        self,
+        encounter_id: FromPath[UUID],
+        data: JSONBody[MakeRequest],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+        write: NamedDependency[Write],
+    ) -> Response[CommandResult]:
+        """Appends `encounter.request_made`: a command off the player's sheet (numbers of
+        their own, a command for the table) waits in the state's `requests` until the GM
+        allows or refuses it. A player asks only for their own combatants (403 otherwise)."""
+        envelope = CommandEnvelope(command=data.command, manual_dice=data.manual_dice)
+        player = None if viewer.is_gm else viewer.combatants
+        return respond(
+            await services.pipeline.request(encounter_id, envelope, data.note, player, **write)
         )
+
+    @post(
+        "/requests/{request_id:str}/approve",
+        operation_id="approveRequest",
+        opt={REVOCATION_CHECKED_ON_WRITE: True},
+        status_code=200,
+        summary="Allow a player's request",
     )
+    async def approve_request(
+        self,
+        encounter_id: FromPath[UUID],
+        request_id: FromPath[RequestId],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+        write: NamedDependency[Write],
+        data: JSONBody[ApproveRequest | None] = None,
+    ) -> Response[CommandResult]:
+        """Decides the requested command as the GM's and appends its events, then
+        `encounter.request_answered`. 422 when the rules forbid the command now or no such
+        request waits. GM only."""
+        require_gm(viewer, "answer requests")
+        dice = data.manual_dice if data else None
+        return respond(
+            await services.pipeline.answer_request(
+                encounter_id, request_id, manual_dice=dice, **write
+            )
+        )
+
+    @post(
+        "/requests/{request_id:str}/refuse",
+        operation_id="refuseRequest",
+        opt={REVOCATION_CHECKED_ON_WRITE: True},
+        status_code=200,
+        summary="Refuse a player's request",
+    )
+    async def refuse_request(
+        self,
+        encounter_id: FromPath[UUID],
+        request_id: FromPath[RequestId],
+        data: JSONBody[RefuseRequest],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+        write: NamedDependency[Write],
+    ) -> Response[CommandResult]:
+        """Appends `encounter.request_answered` with the GM's reason. GM only."""
+        require_gm(viewer, "answer requests")
+        return respond(
+            await services.pipeline.answer_request(
+                encounter_id, request_id, refuse_because=data.reason, **write
+            )
+        )

@@ -10,6 +10,7 @@ from litestar.params import FromPath, JSONBody
 
 from api.auth import require_gm
 from api.problems import problem
+from api.routes.base import EncounterRoutes
 from api.schemas import MintToken, TokenList
 from api.state import Services
 from events.store import stream_head
@@ -17,73 +18,81 @@ from service import tokens
 from service.tokens import MintedToken, Viewer
 
 
-@post(
-    "/encounters/{encounter_id:uuid}/tokens",
-    operation_id="mintToken",
-    status_code=201,
-    summary="Mint a player (or co-GM) token",
-)
-async def mint_token(
-    encounter_id: FromPath[UUID],
-    data: JSONBody[MintToken],
-    services: NamedDependency[Services],
-    viewer: NamedDependency[Viewer],
-) -> MintedToken:
-    """A player token acts only for the combatants it is bound to (unit or side ids in
-    Aeonis) and sees secret rolls redacted. The token is in this answer only; the service
-    keeps a hash of it. GM only."""
-    require_gm(viewer, "mint tokens")
-    if data.role == "player" and not data.combatants:
-        raise problem(422, "unbound-player-token", "a player token must be bound to a combatant")
-    await stream_head(services.pool, encounter_id)  # 404 for an unknown encounter
-    minted = await tokens.mint(
-        services.pool,
-        encounter_id,
-        role=data.role,
-        combatants=data.combatants if data.role == "player" else (),
-        label=data.label,
+class EncounterTokens(EncounterRoutes):
+    """The access tokens of one encounter."""
+
+    tags = ("tokens",)
+
+    @post(
+        "/tokens",
+        operation_id="mintToken",
+        status_code=201,
+        summary="Mint a player (or co-GM) token",
     )
-    services.verified_tokens.remember(minted.token, minted.info.token_id)
-    return minted
-
-
-@get("/encounters/{encounter_id:uuid}/tokens", operation_id="listTokens", summary="List tokens")
-async def list_tokens(
-    encounter_id: FromPath[UUID],
-    services: NamedDependency[Services],
-    viewer: NamedDependency[Viewer],
-) -> TokenList:
-    """Every token of the encounter with its role, binding and revocation; never a secret.
-    GM only."""
-    require_gm(viewer, "list tokens")
-    return TokenList(tokens=await tokens.list_tokens(services.pool, encounter_id))
-
-
-@delete(
-    "/encounters/{encounter_id:uuid}/tokens/{token_id:str}",
-    operation_id="revokeToken",
-    status_code=204,
-    summary="Revoke a token",
-)
-async def revoke_token(
-    encounter_id: FromPath[UUID],
-    token_id: FromPath[str],
-    services: NamedDependency[Services],
-    viewer: NamedDependency[Viewer],
-) -> None:
-    """The token is refused (401) from the next request on, on every process, and its
-    open live streams end at once. GM only; idempotent. 409 for the encounter's last
-    valid GM token: revoking it would lock everyone out of running the table."""
-    require_gm(viewer, "revoke tokens")
-    outcome = await tokens.revoke(services.pool, encounter_id, token_id)
-    if outcome == "not_found":
-        raise problem(404, "token-not-found", f"This encounter has no token {token_id!r}.")
-    if outcome == "last_gm":
-        raise problem(
-            409,
-            "last-gm-token",
-            f"{token_id!r} is this encounter's last valid GM token: mint another GM token"
-            " before revoking it, or nobody could run the table.",
+    async def mint_token(
+        self,
+        encounter_id: FromPath[UUID],
+        data: JSONBody[MintToken],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+    ) -> MintedToken:
+        """A player token acts only for the combatants it is bound to (unit or side ids in
+        Aeonis) and sees secret rolls redacted. The token is in this answer only; the service
+        keeps a hash of it. GM only."""
+        require_gm(viewer, "mint tokens")
+        if data.role == "player" and not data.combatants:
+            raise problem(
+                422, "unbound-player-token", "a player token must be bound to a combatant"
+            )
+        await stream_head(services.pool, encounter_id)  # 404 for an unknown encounter
+        minted = await tokens.mint(
+            services.pool,
+            encounter_id,
+            role=data.role,
+            combatants=data.combatants if data.role == "player" else (),
+            label=data.label,
         )
-    if services.live is not None:
-        services.live.announce_revoked(encounter_id, token_id)
+        services.verified_tokens.remember(minted.token, minted.info.token_id)
+        return minted
+
+    @get("/tokens", operation_id="listTokens", summary="List tokens")
+    async def list_tokens(
+        self,
+        encounter_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+    ) -> TokenList:
+        """Every token of the encounter with its role, binding and revocation; never a secret.
+        GM only."""
+        require_gm(viewer, "list tokens")
+        return TokenList(tokens=await tokens.list_tokens(services.pool, encounter_id))
+
+    @delete(
+        "/tokens/{token_id:str}",
+        operation_id="revokeToken",
+        status_code=204,
+        summary="Revoke a token",
+    )
+    async def revoke_token(
+        self,
+        encounter_id: FromPath[UUID],
+        token_id: FromPath[str],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+    ) -> None:
+        """The token is refused (401) from the next request on, on every process, and its
+        open live streams end at once. GM only; idempotent. 409 for the encounter's last
+        valid GM token: revoking it would lock everyone out of running the table."""
+        require_gm(viewer, "revoke tokens")
+        outcome = await tokens.revoke(services.pool, encounter_id, token_id)
+        if outcome == "not_found":
+            raise problem(404, "token-not-found", f"This encounter has no token {token_id!r}.")
+        if outcome == "last_gm":
+            raise problem(
+                409,
+                "last-gm-token",
+                f"{token_id!r} is this encounter's last valid GM token: mint another GM token"
+                " before revoking it, or nobody could run the table.",
+            )
+        if services.live is not None:
+            services.live.announce_revoked(encounter_id, token_id)
