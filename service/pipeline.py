@@ -62,7 +62,13 @@ from service.core_events import (
 )
 from service.dice import DiceError, ManualFaces, RollingDice, ServerFaces
 from service.dice.fair import commitment, new_seed
-from service.encounter import DiceCounters, Encounter, evolve, schema_version
+from service.encounter import (
+    AppliedEvent,
+    DiceCounters,
+    Encounter,
+    applied_steps,
+    schema_version,
+)
 from service.group_commit import GroupCommit
 from service.history import earliest_touched, plan_redo, plan_undo
 from service.loading import (
@@ -78,7 +84,7 @@ from service.loading import (
 from service.lru import LRU
 from service.registry import codec_for, get_ruleset
 from service.requests import approved_envelope, refusal, request_made
-from service.ruleset import Ruleset, RuleViolation, tag_of
+from service.ruleset import RuleViolation, tag_of
 from service.secrecy import NpcHealth
 from service.tokens import TokenRevoked
 
@@ -86,31 +92,6 @@ CREATE_NAMESPACE = UUID(int=0)
 """Idempotency keys of encounter creation live under this stream id."""
 
 _encode = msgspec.json.Encoder().encode
-
-
-class AppliedEvent(msgspec.Struct, frozen=True):
-    """One event as it was folded: the stored envelope, the typed event, and the
-    encounter just before and just after it (read models need both)."""
-
-    recorded: RecordedEvent
-    event: Any
-    before: Encounter[Any] | None
-    after: Encounter[Any]
-
-
-def applied_steps(
-    ruleset: Ruleset[Any, Any, Any, Any],
-    state: Encounter[Any] | None,
-    recorded: Sequence[RecordedEvent],
-    events: Sequence[Any],
-) -> list[AppliedEvent]:
-    """Fold ``events`` (the typed form of ``recorded``) one at a time from ``state``."""
-    steps: list[AppliedEvent] = []
-    for rec, event in zip(recorded, events, strict=True):
-        after = evolve(ruleset, state, event)
-        steps.append(AppliedEvent(rec, event, state, after))
-        state = after
-    return steps
 
 
 class Projector(Protocol):
