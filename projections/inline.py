@@ -18,8 +18,7 @@ from projections.redaction import HIDDEN_SEQUEL, PRIVATE_NOTE
 from service.codec import EventCodec
 from service.commit import LogRow, ReadModelRows, RollRow, StateRow
 from service.core_events import EncounterForked, NoteAdded
-from service.encounter import rolls_of, schema_version
-from service.pipeline import AppliedEvent
+from service.encounter import AppliedEvent, rolls_of, schema_version
 
 _encode = msgspec.json.Encoder().encode
 _row = tuple.__new__

@@ -56,10 +56,9 @@ from projections.inline import read_model_rows
 from service.codec import EventCodec
 from service.commit import StateRow
 from service.core_events import Redone, Undone
-from service.encounter import Encounter
+from service.encounter import AppliedEvent, Encounter, applied_steps
 from service.history import earliest_touched
 from service.loading import fold_decoded
-from service.pipeline import AppliedEvent, applied_steps
 from service.registry import codec_for
 
 PAGE_EVENTS = 10_000

@@ -9,7 +9,7 @@ Idempotency-Key being unused, so the statement writes all of it or nothing.
 Why one statement: every round trip costs CPU on both sides (asyncpg and the event loop in
 the service; a statement, a wake-up and a commit in PostgreSQL), and a command used to make
 seven.  With one, PostgreSQL's CPU per command fell from about 1,370 to 820 us (bench/README.md).
-On the common path of service/pipeline.py the statement runs without a lock,
+On the common path of service/unit_of_work.py the statement runs without a lock,
 in the implicit transaction of its group (service/group_commit.py: ``bound`` and
 ``outcome`` are its two halves); on the locking path it is the last step of the
 transaction that locked the stream row (``commit``).

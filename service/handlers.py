@@ -1,0 +1,287 @@
+"""What each command appends: one function per kind, each returning a ``Decision``.
+
+Handlers decide from the encounter as loaded (and its codec); they write nothing.  Most
+are pure.  Those that read the store say so by taking the connection: opening a fork
+reads its origin, revealing secret rolls reads their epochs' secret seeds, and an undo or
+a redo reads the stream's outline, all under the stream's lock where there is one.  Dice
+come from the seeds the write path made sure are cached (service/state_cache.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+from uuid import UUID
+
+import msgspec
+
+from events.db import Connection, Database
+from events.store import stream_head
+from service.authorize import authorize_player
+from service.codec import EventCodec
+from service.commands import CommandEnvelope, CreatedEncounter
+from service.commit import NewSeed
+from service.core_events import (
+    EncounterCreated,
+    EncounterForked,
+    NoteAdded,
+    RequestAnswered,
+    RollsRevealed,
+    SeedCommitted,
+    SeedRevealed,
+)
+from service.dice import ManualFaces, RollingDice, ServerFaces
+from service.dice.fair import commitment, new_seed
+from service.encounter import Encounter
+from service.history import plan_redo, plan_undo
+from service.loading import load_at, read_outline
+from service.prepare import Decision, Respond
+from service.registry import codec_for, get_ruleset
+from service.requests import approved_envelope, refusal, request_made
+from service.ruleset import RuleViolation, tag_of
+from service.secrecy import NpcHealth
+from service.state_cache import Seeds
+
+# -- opening a stream ------------------------------------------------------------------
+
+
+def created(
+    ruleset: str,
+    name: str,
+    options: dict[str, Any],
+    allow_player_dice: bool,
+    npc_health: NpcHealth,
+) -> EncounterCreated:
+    """The first event of a new encounter, its options checked against the ruleset's."""
+    rules = get_ruleset(ruleset)
+    try:
+        typed_options = msgspec.convert(options, rules.options_type)
+    except msgspec.ValidationError as exc:
+        raise RuleViolation(f"invalid options for ruleset {ruleset!r}: {exc}") from None
+    return EncounterCreated(
+        name=name,
+        ruleset=ruleset,
+        options=msgspec.to_builtins(typed_options),
+        allow_player_dice=allow_player_dice,
+        npc_health=npc_health,
+    )
+
+
+async def forked(
+    db: Database,
+    origin_id: UUID,
+    at_version: int | None,
+    name: str | None,
+    public_game: dict[str, Any] | None,
+) -> EncounterForked:
+    """The first event of a fork of ``origin_id`` at ``at_version`` (None: its latest),
+    read from the origin (which is only read)."""
+    head = await stream_head(db, origin_id)
+    version = head.version if at_version is None else at_version
+    origin = await load_at(db, origin_id, version)
+    codec = codec_for(origin.ruleset)
+    first = EncounterForked(
+        name=name or f"{origin.name} (fork at version {version})",
+        ruleset=origin.ruleset,
+        options=origin.options,
+        allow_player_dice=origin.allow_player_dice,
+        origin_id=origin_id,
+        origin_version=version,
+        game=msgspec.to_builtins(origin.game),
+        rolls_made=origin.dice.rolls_made,
+        npc_health=origin.npc_health,
+        secret_rolls=origin.secret_rolls if public_game is not None else (),
+        public_game=public_game,
+    )
+    assert codec.ruleset.name == first.ruleset
+    return first
+
+
+def opening(
+    first: EncounterCreated | EncounterForked, client_seed: str | None, encounter_id: UUID
+) -> tuple[Decision, Respond]:
+    """A new stream's events (its first one and the first dice commitment), and its
+    answer."""
+    seed = new_epoch(1, client_seed or str(encounter_id))
+    decision = Decision(events=(first, committed_to(seed)), new_seed=seed)
+
+    def respond(final: Encounter[Any]) -> CreatedEncounter:
+        return CreatedEncounter(
+            encounter_id=encounter_id,
+            ruleset=first.ruleset,
+            name=first.name,
+            version=final.version,
+            dice_commitment=final.dice.commitment,
+            client_seed=seed.client_seed,
+            forked_from=final.forked_from,
+            events=[],
+        )
+
+    return decision, respond
+
+
+# -- commands on an encounter ----------------------------------------------------------
+
+
+def ruleset_command(
+    seeds: Seeds,
+    encounter_id: UUID,
+    encounter: Encounter[Any],
+    codec: EventCodec,
+    envelope: CommandEnvelope,
+    player: frozenset[str] | None,
+) -> Decision:
+    """A command of the encounter's ruleset, decided by it; ``player`` is what a player
+    token is bound to (None: the GM)."""
+    if not codec.owns_command(envelope.command):
+        raise RuleViolation(
+            f"{tag_of(type(envelope.command))} is not a command of the "
+            f"{codec.ruleset.name!r} ruleset this encounter runs"
+        )
+    if player is not None:
+        authorize_player(codec.ruleset, encounter, envelope, player)
+    dice = dice_for(seeds, encounter_id, encounter, envelope)
+    events = tuple(codec.ruleset.decide(encounter.game, envelope.command, dice))
+    dice.ensure_all_used()
+    source = None
+    if dice.records:
+        source = "manual" if envelope.manual_dice is not None else "server"
+    return Decision(events=events, roll_source=source)
+
+
+def reveal_seed(
+    seeds: Seeds, encounter_id: UUID, encounter: Encounter[Any], next_client_seed: str | None
+) -> Decision:
+    """Publish the current epoch's seed and commit to a fresh one (a new epoch)."""
+    dice = encounter.dice
+    seed = seeds.get((encounter_id, dice.epoch))
+    secret = seeds.get((encounter_id, -dice.epoch))
+    assert seed is not None  # the write path loaded it first
+    fresh = new_epoch(dice.epoch + 1, next_client_seed or dice.client_seed)
+    # The secret seed only when no roll drawn from it is still hidden: else it is
+    # published with the reveal of the last of them.
+    shown = secret.hex() if secret is not None and not dice.secret_server_rolls else None
+    revealed = SeedRevealed(epoch=dice.epoch, seed=seed.hex(), secret_seed=shown)
+    return Decision(events=(revealed, committed_to(fresh)), new_seed=fresh)
+
+
+async def reveal_rolls(
+    conn: Connection, encounter_id: UUID, encounter: Encounter[Any], roll_ids: Sequence[str]
+) -> Decision:
+    """Show the table secret GM rolls, with the secret seeds of the epochs whose last
+    hidden roll this reveals."""
+    secret = encounter.secret_rolls
+    if missing := [r for r in roll_ids if r not in secret]:
+        raise RuleViolation(
+            f"roll {missing[0]!r} is not a secret roll still hidden in this encounter"
+            " (no such roll, not a secret one, or already revealed)"
+        )
+    shown = frozenset(roll_ids)
+    done = [
+        epoch for epoch, rolls in encounter.dice.ended_secrets.items() if shown.issuperset(rolls)
+    ]
+    seeds = (
+        await conn.fetch(
+            "SELECT -epoch AS epoch, seed FROM dice_seeds"
+            " WHERE stream_id = $1 AND epoch = ANY($2::int[])",
+            encounter_id,
+            [-epoch for epoch in done],
+        )
+        if done
+        else []
+    )
+    event = RollsRevealed(
+        roll_ids=tuple(dict.fromkeys(roll_ids)),
+        secret_seeds={str(row["epoch"]): bytes(row["seed"]).hex() for row in seeds},
+    )
+    return Decision(events=(event,))
+
+
+def request(
+    codec: EventCodec,
+    encounter: Encounter[Any],
+    envelope: CommandEnvelope,
+    note: str | None,
+    player: frozenset[str] | None,
+) -> Decision:
+    """A player asks the GM to allow a command (service/requests.py)."""
+    return Decision(events=(request_made(codec, encounter, envelope, note, player),))
+
+
+def answer_request(
+    seeds: Seeds,
+    encounter_id: UUID,
+    encounter: Encounter[Any],
+    codec: EventCodec,
+    request_id: str,
+    refuse_because: str | None,
+    manual_dice: list[list[int]] | None,
+) -> Decision:
+    """The GM approves a request (its command decided now, as the GM's) or refuses it."""
+    if refuse_because is not None:
+        return Decision(events=(refusal(encounter, request_id, refuse_because),))
+    envelope = approved_envelope(codec, encounter, request_id, manual_dice)
+    dice = dice_for(seeds, encounter_id, encounter, envelope)
+    events = tuple(codec.ruleset.decide(encounter.game, envelope.command, dice))
+    dice.ensure_all_used()
+    answered = RequestAnswered(request_id=request_id, approved=True)
+    source = None
+    if dice.records:
+        source = "manual" if envelope.manual_dice is not None else "server"
+    return Decision(events=(*events, answered), roll_source=source)
+
+
+def add_note(note: NoteAdded) -> Decision:
+    return Decision(events=(note,))
+
+
+async def undo(
+    conn: Connection,
+    encounter_id: UUID,
+    steps: int | None,
+    to_version: int | None,
+    reason: str | None,
+) -> Decision:
+    """Take back what service/history.py plans from the stream's outline."""
+    outline = await read_outline(conn, encounter_id)
+    planned = plan_undo(outline, steps=steps, to_version=to_version, reason=reason)
+    return Decision(events=(planned,))
+
+
+async def redo(conn: Connection, encounter_id: UUID, reason: str | None) -> Decision:
+    outline = await read_outline(conn, encounter_id)
+    return Decision(events=(plan_redo(outline, reason=reason),))
+
+
+# -- dice ------------------------------------------------------------------------------
+
+
+def dice_for(
+    seeds: Seeds, encounter_id: UUID, encounter: Encounter[Any], envelope: CommandEnvelope
+) -> RollingDice:
+    dice = encounter.dice
+    if envelope.manual_dice is not None:
+        faces: ManualFaces | ServerFaces = ManualFaces(envelope.manual_dice)
+    else:
+        secret = envelope.hidden and dice.secret_commitment is not None
+        seed = seeds.get((encounter_id, -dice.epoch if secret else dice.epoch))
+        assert seed is not None  # the write path made sure it is cached
+        index = dice.next_secret_index if secret else dice.next_index
+        faces = ServerFaces(seed, dice.client_seed, dice.epoch, index)
+    return RollingDice(faces, next_roll_number=dice.rolls_made + 1, hidden=envelope.hidden)
+
+
+def new_epoch(epoch: int, client_seed: str) -> NewSeed:
+    """Fresh seeds for a dice epoch, with the commitments published for them: one for
+    every roll, one for secret rolls (stored under epoch ``-epoch``)."""
+    seed, secret = new_seed(), new_seed()
+    return NewSeed(epoch, seed, client_seed, commitment(seed), secret, commitment(secret))
+
+
+def committed_to(seed: NewSeed) -> SeedCommitted:
+    return SeedCommitted(
+        epoch=seed.epoch,
+        commitment=seed.commitment,
+        client_seed=seed.client_seed,
+        secret_commitment=seed.secret_commitment,
+    )

@@ -1,0 +1,61 @@
+"""Refusals and replays on the locking path: what the write path answers when a write is
+refused under the lock, or when an Idempotency-Key was answered before.
+
+A refusal or a replay is only given to a token that is still valid (``refuse_revoked``):
+the token may be one this process checked before it was revoked (api/auth.py), and a
+revoked token learns nothing, not even why its command would fail.
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+import asyncpg
+
+from events.db import Connection
+from events.idempotency import find_response
+from service import tokens
+from service.commands import Actor
+from service.commit import CommandWrite, Written, commit
+from service.tokens import TokenRevoked
+
+
+class AnsweredBefore(Exception):
+    """The write found its Idempotency-Key already answered: serve that answer."""
+
+
+async def commit_locked(conn: Connection, write: CommandWrite) -> Written:
+    """The write statement under the stream row's lock, where only a revoked token
+    or an Idempotency-Key answered meanwhile can refuse it."""
+    outcome = await commit(conn, write)
+    if isinstance(outcome, Written):
+        return outcome
+    if outcome.token_revoked:
+        raise TokenRevoked()
+    if outcome.key_used:
+        raise AnsweredBefore()
+    raise RuntimeError(f"stream {write.append.stream_id} moved while its row was locked")
+
+
+async def refuse_revoked(pool: asyncpg.Pool, encounter_id: UUID, actor: Actor) -> None:
+    """Raise TokenRevoked if the actor's token (if any) was revoked meanwhile."""
+    if actor.token_id is not None and not await tokens.is_live(pool, encounter_id, actor.token_id):
+        raise TokenRevoked()
+
+
+async def first_response(
+    pool: asyncpg.Pool,
+    clash: Exception,
+    stream_id: UUID,
+    idempotency_key: str | None,
+    request_hash: str,
+) -> bytes:
+    """After a unique violation or a refused write: when the same Idempotency-Key
+    committed first on another connection, its stored response is the answer; any
+    other clash is a bug."""
+    stored = None
+    if idempotency_key is not None:
+        stored = await find_response(pool, stream_id, idempotency_key, request_hash)
+    if stored is None:
+        raise clash
+    return stored
