@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.secrecy.scenarios import Dice, Scenario
+from tests.e2e.secrecy.scenario import Dice, Scenario
 
 
 def _cmd(kind: str, **fields: Any) -> tuple[dict[str, Any], Dice]:

@@ -8,22 +8,10 @@ rule system has to prove its secrets stay secret.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
-Dice = list[list[int]] | None
-
-
-@dataclass(frozen=True)
-class Scenario:
-    options: dict[str, Any]
-    setup: list[tuple[dict[str, Any], Dice]]
-    player: list[str]
-    """What the player token is bound to (its combatants, units or sides)."""
-    secret: tuple[dict[str, Any], list[list[int]]]
-    """The hidden GM command and its manual dice: distinctive faces, so that a leak of a
-    face or a total is easy to see."""
-    create: dict[str, Any] = field(default_factory=dict)
+from tests.e2e.secrecy import scenario_scentfinder, scenario_tactics, scenario_untold_aeons
+from tests.e2e.secrecy.scenario import Dice, Scenario
 
 
 def _generic() -> Scenario:
@@ -98,8 +86,6 @@ def _aeonis() -> Scenario:
 
 def _more() -> dict[str, Scenario]:
     """Scenarios kept in a module of their own per ruleset (``scenario_<package>.py``)."""
-    from tests.e2e.secrecy import scenario_scentfinder, scenario_tactics, scenario_untold_aeons
-
     return {
         "scentfinder": scenario_scentfinder.SCENARIO,
         "tactics": scenario_tactics.SCENARIO,
