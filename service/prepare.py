@@ -28,7 +28,7 @@ from service.commit import (
     CommandWrite,
     Idempotency,
     NewSeed,
-    ReadModelRows,
+    ProjectedRows,
     Snapshot,
     answer_of,
     placeholders,
@@ -50,9 +50,10 @@ class Decision(msgspec.Struct, frozen=True):
 
 class Projector(Protocol):
     """The inline read models' rows for events just folded (projections/inline.py); they
-    are written by the same statement as the events."""
+    are written by the same statement as the events, with the statement part they give
+    (service/commit.py's ``ProjectedRows``)."""
 
-    def __call__(self, codec: EventCodec, applied: Sequence[AppliedEvent]) -> ReadModelRows: ...
+    def __call__(self, codec: EventCodec, applied: Sequence[AppliedEvent]) -> ProjectedRows: ...
 
 
 Respond = Callable[[Encounter[Any]], msgspec.Struct]
