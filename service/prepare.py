@@ -21,7 +21,13 @@ import msgspec
 
 from events.db import Connection
 from events.envelope import RecordedEvent
-from events.store import PreparedAppend, StreamHead, head_signature, prepare_append
+from events.store import (
+    PreparedAppend,
+    StreamHead,
+    delete_snapshots_from,
+    head_signature,
+    prepare_append,
+)
 from service.codec import EventCodec
 from service.commands import Actor
 from service.commit import (
@@ -182,11 +188,7 @@ async def _rewrite_history(
     trust any snapshot it finds (service/loading.py).
     """
     (event,) = decision.events
-    await conn.execute(
-        "DELETE FROM snapshots WHERE stream_id = $1 AND version >= $2",
-        recorded[0].stream_id,
-        earliest_touched(event),
-    )
+    await delete_snapshots_from(conn, recorded[0].stream_id, earliest_touched(event))
     after = await load_with_pending(conn, codec, recorded[0].stream_id, recorded)
     return [AppliedEvent(recorded[0], event, before, after)]
 
