@@ -373,3 +373,47 @@ async def latest_snapshot(
     if row is None:
         return None
     return Snapshot(row["version"], row["schema_version"], row["state"].encode())
+
+
+async def delete_snapshots_from(conn: Connection, stream_id: UUID, version: int) -> None:
+    """Drop the stream's snapshots at or after ``version`` (a history they no longer
+    describe), inside the caller's transaction."""
+    await conn.execute(
+        "DELETE FROM snapshots WHERE stream_id = $1 AND version >= $2", stream_id, version
+    )
+
+
+async def lock_stream(conn: Connection, stream_id: UUID) -> StreamHead:
+    """The stream's head, its row locked for the caller's transaction."""
+    row = await conn.fetchrow(
+        "SELECT version, last_hash FROM streams WHERE stream_id = $1 FOR UPDATE", stream_id
+    )
+    if row is None:
+        raise StreamNotFound(stream_id)
+    return StreamHead(version=row["version"], last_hash=row["last_hash"])
+
+
+async def stream_ruleset(db: Database, stream_id: UUID) -> str | None:
+    """The ruleset the stream's first event (the encounter's creation) names; None if the
+    stream has no events."""
+    name = await db.fetchval(
+        "SELECT data->>'ruleset' FROM events WHERE stream_id = $1 AND stream_version = 1",
+        stream_id,
+    )
+    return None if name is None else str(name)
+
+
+async def read_commands(db: Database, stream_id: UUID) -> list[asyncpg.Record]:
+    """The stream as one row per command (events sharing ``metadata.command_id``), in
+    order: its ``first`` and ``last`` versions, its first event's ``type`` and ``data``
+    (JSON text), and its ``command_type`` (from the metadata; None if not recorded)."""
+    return await db.fetch(
+        """SELECT min(stream_version) AS first, max(stream_version) AS last,
+                  (array_agg(type ORDER BY stream_version))[1] AS type,
+                  min(metadata->>'command_type') AS command_type,
+                  (array_agg(data ORDER BY stream_version))[1] AS data
+           FROM events WHERE stream_id = $1
+           GROUP BY metadata->>'command_id'
+           ORDER BY first""",
+        stream_id,
+    )

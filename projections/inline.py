@@ -1,7 +1,8 @@
 """Read models kept with the events: current state, replay log, roll ledger.
 
-This module works out their rows, purely; the command's one write statement
-(service/commit.py) stores them with the events, so a read after a 2xx always sees the
+This module works out their rows (projections/rows.py), purely; the command's one write
+statement (service/commit.py) stores them with the events, by the statement part the rows
+give (projections/statement.py), so a read after a 2xx always sees the
 command's effect.  A rebuild (projections/rebuild.py) derives the same rows from the same
 function, so a rebuild and the live path cannot drift apart.
 """
@@ -15,8 +16,8 @@ import msgspec
 
 from projections.narration import narrate, narrate_secret
 from projections.redaction import HIDDEN_SEQUEL, PRIVATE_NOTE
+from projections.rows import LogRow, ReadModelRows, RollRow, StateRow
 from service.codec import EventCodec
-from service.commit import LogRow, ReadModelRows, RollRow, StateRow
 from service.core_events import EncounterForked, NoteAdded
 from service.encounter import AppliedEvent, rolls_of, schema_version
 

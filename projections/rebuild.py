@@ -53,8 +53,8 @@ from events.envelope import RecordedEvent
 from events.errors import StreamNotFound
 from events.scan import FIRST_ID, LAST_ID, read_tails, scan_events
 from projections.inline import read_model_rows
+from projections.rows import StateRow
 from service.codec import EventCodec
-from service.commit import StateRow
 from service.core_events import Redone, Undone
 from service.encounter import AppliedEvent, Encounter, applied_steps
 from service.history import earliest_touched

@@ -6,6 +6,10 @@ statement.  Every part is conditional on the stream row still being at the versi
 command was decided on, on the writer's token being unrevoked and on the
 Idempotency-Key being unused, so the statement writes all of it or nothing.
 
+The parts are the events' (events/store.py's INSERT_EVENTS), the read models' (asked of
+the rows the projector worked out: ``ProjectedRows``, projections/statement.py) and this
+module's own: the guard, the stream head, snapshots, the seed and the answer.
+
 Why one statement: every round trip costs CPU on both sides (asyncpg and the event loop in
 the service; a statement, a wake-up and a commit in PostgreSQL), and a command used to make
 seven.  With one, PostgreSQL's CPU per command fell from about 1,370 to 820 us (bench/README.md).
@@ -23,9 +27,8 @@ byte-identical by construction.
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 from uuid import UUID
 
 import asyncpg
@@ -40,44 +43,25 @@ _EVENTS_MARK = b'"events":[]'
 _POSITION = b'{"global_position":'
 
 
-class StateRow(NamedTuple):
-    encounter_id: UUID
-    ruleset: str
-    name: str
-    version: int
-    schema_version: int
-    state_json: str
-    created_at: datetime
-    """The first event's time: kept by the upsert, used only when the row is new."""
-    updated_at: datetime
+class ProjectedRows(Protocol):
+    """What a command adds to the inline read models, as the projector works it out
+    (service/prepare.py's ``Projector``; projections/rows.py), and how it joins this
+    statement: the write side asks for the parts, it holds no read model SQL.
 
+    A part is CTEs each starting ``, name AS (``, joined after the events' ``appended``;
+    in it ``$1`` is the stream id, ``$3`` the version after the command, the CTE ``moved``
+    has a row exactly when the write goes ahead, and parameters are named ``@name``.
+    """
 
-class LogRow(NamedTuple):
-    version: int
-    round: int | None
-    type: str
-    text: str
-    """What players see."""
-    gm_text: str | None
-    """The full line where it differs: secret rolls shown, or a GM-only note's text."""
-    hidden_rolls: list[str]
-    gm_only: bool
-    recorded_at: datetime
+    def statement_part(self, every_part: bool) -> str:
+        """The CTEs writing the rows.  Returned from a few fixed strings: the statement is
+        cached per variant.  ``every_part``: keep parts that would run empty, so that
+        writes with and without them can share one statement."""
+        ...
 
-
-class RollRow(NamedTuple):
-    roll_id: str
-    version: int
-    round: int | None
-    record_json: str
-
-
-class ReadModelRows(NamedTuple):
-    """What a command adds to the read models (projections/inline.py works it out)."""
-
-    state: StateRow
-    log: list[LogRow]
-    rolls: list[RollRow]
+    def parameters(self) -> dict[str, Any]:
+        """Every named parameter of ``statement_part``, by name."""
+        ...
 
 
 class NewSeed(NamedTuple):
@@ -126,7 +110,7 @@ class Answer:
 
 class CommandWrite(NamedTuple):
     append: PreparedAppend
-    rows: ReadModelRows
+    rows: ProjectedRows
     answer: Answer
     snapshots: list[Snapshot]
     seed: NewSeed | None
@@ -154,8 +138,9 @@ class Refused(NamedTuple):
 # The statement is assembled from the parts a command needs: a part it would run empty
 # (no rolls, no snapshot, no new seed, no Idempotency-Key, the service key's unchecked
 # token) still costs PostgreSQL its plan nodes and parameters on every execution.  Parts
-# name their parameters ``@name``; ``_statement`` numbers them after INSERT_EVENTS's
-# $1..$7 and caches each variant, which asyncpg then prepares once per connection.
+# (the read models' too) name their parameters ``@name``; ``_statement`` numbers them
+# after INSERT_EVENTS's $1..$7 and caches each variant, which asyncpg then prepares once
+# per connection.
 _UNREVOKED = """EXISTS (SELECT FROM access_tokens
                 WHERE encounter_id = $1 AND token_id = @token AND revoked_at IS NULL)"""
 _KEY_UNUSED = """NOT EXISTS (SELECT FROM idempotency_keys
@@ -168,29 +153,6 @@ WITH guard AS (
     WHERE stream_id = $1 AND version = $2 AND (SELECT token_valid AND key_unused FROM guard)
     RETURNING stream_id
 ), appended AS ({insert_events}
-), state AS (
-    INSERT INTO encounter_state (encounter_id, ruleset, name, version, schema_version, state,
-                                 created_at, updated_at)
-    SELECT $1, @ruleset, @name, $3, @schema_version, @state::json, @created_at, @updated_at
-    WHERE EXISTS (SELECT FROM moved)
-    ON CONFLICT (encounter_id) DO UPDATE
-    SET name = EXCLUDED.name, version = EXCLUDED.version,
-        schema_version = EXCLUDED.schema_version, state = EXCLUDED.state,
-        updated_at = EXCLUDED.updated_at
-), log AS (
-    INSERT INTO log_entries (encounter_id, version, round, type, text, gm_text, hidden_rolls,
-                             gm_only, recorded_at)
-    SELECT $1, (l->>0)::int, (l->>1)::int, l->>2, l->>3, l->>4,
-           ARRAY(SELECT jsonb_array_elements_text(l->5)), (l->>6)::boolean,
-           (l->>7)::timestamptz
-    FROM jsonb_array_elements(@log::jsonb) AS l
-    WHERE EXISTS (SELECT FROM moved)
-)"""
-_ROLLS = """, rolls AS (
-    INSERT INTO roll_ledger (encounter_id, roll_id, version, round, record)
-    SELECT $1, r->>0, (r->>1)::int, (r->>2)::int, (r->>3)::json
-    FROM jsonb_array_elements(@rolls::jsonb) AS r
-    WHERE EXISTS (SELECT FROM moved)
 )"""
 _SNAPSHOTS = """, snapshots AS (
     INSERT INTO snapshots (stream_id, version, schema_version, state)
@@ -228,15 +190,16 @@ _APPEND_PARAMETERS = 7
 
 @cache
 def _statement(
-    token: bool, key: bool, rolls: bool, snapshots: bool, seed: bool
+    token: bool, key: bool, projection: str, snapshots: bool, seed: bool
 ) -> tuple[str, tuple[str, ...]]:
-    """The statement for a write with these parts, and its named parameters in order."""
+    """The statement for a write with these parts, and its named parameters in order;
+    ``projection`` is the read models' part (``ProjectedRows.statement_part``)."""
     sql = _HEAD.format(
         token_valid=_UNREVOKED if token else "true",
         key_unused=_KEY_UNUSED if key else "true",
         insert_events=INSERT_EVENTS,
     )
-    sql += (_ROLLS if rolls else "") + (_SNAPSHOTS if snapshots else "")
+    sql += projection + (_SNAPSHOTS if snapshots else "")
     sql += (_SEED if seed else "") + (_ANSWER if key else "") + _RESULT
     names: list[str] = []
 
@@ -250,24 +213,13 @@ def _statement(
 
 def _values(write: CommandWrite) -> dict[str, Any]:
     """Every named parameter a write can have; its statement uses those of its parts."""
-    state, log, rolls = write.rows
-    values: dict[str, Any] = {
-        "token": write.token_id,
-        "head_signature": write.head_signature,
-        "ruleset": state.ruleset,
-        "name": state.name,
-        "schema_version": state.schema_version,
-        "state": state.state_json,
-        "created_at": state.created_at,
-        "updated_at": state.updated_at,
-        # Rows go as one JSON array each (a row is its NamedTuple's array): one parameter
-        # and one msgspec call, where an array parameter per column cost asyncpg an
-        # encoder and several abstract-class checks per column and per element.  The
-        # statement reads them as jsonb (parsed once), as events.store's INSERT_EVENTS does.
-        "log": _encode(log).decode(),
-        "rolls": _encode(rolls).decode(),
-        "snapshots": _encode(write.snapshots).decode(),
-    }
+    values = write.rows.parameters()
+    values.update(
+        token=write.token_id,
+        head_signature=write.head_signature,
+        # As the read models' rows: one JSON array, read as jsonb by the statement.
+        snapshots=_encode(write.snapshots).decode(),
+    )
     if write.seed is not None:
         values.update(write.seed._asdict())
     if write.idempotency is not None:
@@ -287,13 +239,14 @@ def _values(write: CommandWrite) -> dict[str, Any]:
 def bound(write: CommandWrite, *, every_part: bool = False) -> tuple[str, list[Any]]:
     """The statement variant a write needs and its arguments, in parameter order.
 
-    ``every_part`` keeps the roll and snapshot parts even where they would run empty, so
-    that writes with and without rolls or a snapshot can share one statement.
+    ``every_part`` keeps the read models' optional parts (the roll ledger's) and the
+    snapshot part even where they would run empty, so that writes with and without rolls
+    or a snapshot can share one statement.
     """
     sql, names = _statement(
         token=write.token_id is not None,
         key=write.idempotency is not None,
-        rolls=every_part or bool(write.rows.rolls),
+        projection=write.rows.statement_part(every_part),
         snapshots=every_part or bool(write.snapshots),
         seed=write.seed is not None,
     )

@@ -98,7 +98,7 @@ class GroupCommit:
         in_order = sorted(group, key=lambda w: w.write.append.stream_id)
         # Writes with and without rolls or a snapshot go in one statement: its empty parts
         # cost PostgreSQL far less than another round trip and commit.
-        parts = {(bool(w.write.rows.rolls), bool(w.write.snapshots)) for w in in_order}
+        parts = {(w.write.rows.statement_part(False), bool(w.write.snapshots)) for w in in_order}
         by_statement = _by_statement(in_order, every_part=len(parts) > 1)
         try:
             async with self._pool.acquire() as conn:

@@ -16,6 +16,7 @@ from uuid import UUID
 import msgspec
 
 from events.db import Connection, Database
+from events.seeds import secret_seeds
 from events.store import stream_head
 from service.authorize import authorize_player
 from service.codec import EventCodec
@@ -180,19 +181,10 @@ async def reveal_rolls(
     done = [
         epoch for epoch, rolls in encounter.dice.ended_secrets.items() if shown.issuperset(rolls)
     ]
-    seeds = (
-        await conn.fetch(
-            "SELECT -epoch AS epoch, seed FROM dice_seeds"
-            " WHERE stream_id = $1 AND epoch = ANY($2::int[])",
-            encounter_id,
-            [-epoch for epoch in done],
-        )
-        if done
-        else []
-    )
+    seeds = await secret_seeds(conn, encounter_id, done) if done else {}
     event = RollsRevealed(
         roll_ids=tuple(dict.fromkeys(roll_ids)),
-        secret_seeds={str(row["epoch"]): bytes(row["seed"]).hex() for row in seeds},
+        secret_seeds={str(epoch): seed.hex() for epoch, seed in seeds.items()},
     )
     return Decision(events=(event,))
 

@@ -17,7 +17,14 @@ import msgspec
 from events.db import Database
 from events.envelope import RecordedEvent
 from events.errors import StreamNotFound
-from events.store import StreamHead, latest_snapshot, read_stream, stream_head
+from events.store import (
+    StreamHead,
+    latest_snapshot,
+    read_commands,
+    read_stream,
+    stream_head,
+    stream_ruleset,
+)
 from service.codec import EventCodec
 from service.core_events import CommandSpan, EncounterForked, HistoryEvent, Redone, Undone
 from service.encounter import Encounter, evolve, schema_version
@@ -32,13 +39,10 @@ class Loaded(msgspec.Struct, frozen=True):
 
 
 async def ruleset_of(db: Database, encounter_id: UUID) -> str:
-    name = await db.fetchval(
-        "SELECT data->>'ruleset' FROM events WHERE stream_id = $1 AND stream_version = 1",
-        encounter_id,
-    )
+    name = await stream_ruleset(db, encounter_id)
     if name is None:
         raise StreamNotFound(encounter_id)
-    return str(name)
+    return name
 
 
 class HistoryBeforeBase(Exception):
@@ -185,16 +189,7 @@ async def load_public(
 
 async def read_outline(db: Database, encounter_id: UUID) -> Outline:
     """The stream as one entry per command, for planning an undo or a redo."""
-    rows = await db.fetch(
-        """SELECT min(stream_version) AS first, max(stream_version) AS last,
-                  (array_agg(type ORDER BY stream_version))[1] AS type,
-                  min(metadata->>'command_type') AS command_type,
-                  (array_agg(data ORDER BY stream_version))[1] AS data
-           FROM events WHERE stream_id = $1
-           GROUP BY metadata->>'command_id'
-           ORDER BY first""",
-        encounter_id,
-    )
+    rows = await read_commands(db, encounter_id)
     entries = []
     for row in rows:
         kind = kind_of(row["type"])

@@ -21,14 +21,20 @@ import msgspec
 
 from events.db import Connection
 from events.envelope import RecordedEvent
-from events.store import PreparedAppend, StreamHead, head_signature, prepare_append
+from events.store import (
+    PreparedAppend,
+    StreamHead,
+    delete_snapshots_from,
+    head_signature,
+    prepare_append,
+)
 from service.codec import EventCodec
 from service.commands import Actor
 from service.commit import (
     CommandWrite,
     Idempotency,
     NewSeed,
-    ReadModelRows,
+    ProjectedRows,
     Snapshot,
     answer_of,
     placeholders,
@@ -50,9 +56,10 @@ class Decision(msgspec.Struct, frozen=True):
 
 class Projector(Protocol):
     """The inline read models' rows for events just folded (projections/inline.py); they
-    are written by the same statement as the events."""
+    are written by the same statement as the events, with the statement part they give
+    (service/commit.py's ``ProjectedRows``)."""
 
-    def __call__(self, codec: EventCodec, applied: Sequence[AppliedEvent]) -> ReadModelRows: ...
+    def __call__(self, codec: EventCodec, applied: Sequence[AppliedEvent]) -> ProjectedRows: ...
 
 
 Respond = Callable[[Encounter[Any]], msgspec.Struct]
@@ -181,11 +188,7 @@ async def _rewrite_history(
     trust any snapshot it finds (service/loading.py).
     """
     (event,) = decision.events
-    await conn.execute(
-        "DELETE FROM snapshots WHERE stream_id = $1 AND version >= $2",
-        recorded[0].stream_id,
-        earliest_touched(event),
-    )
+    await delete_snapshots_from(conn, recorded[0].stream_id, earliest_touched(event))
     after = await load_with_pending(conn, codec, recorded[0].stream_id, recorded)
     return [AppliedEvent(recorded[0], event, before, after)]
 

@@ -16,6 +16,7 @@ from uuid import UUID
 import asyncpg
 
 from events.db import Connection
+from events.seeds import epoch_seeds
 from events.store import StreamHead, read_stream
 from service.codec import EventCodec
 from service.commit import CommandWrite
@@ -81,13 +82,7 @@ class StateCache:
         """Have the seeds of the encounter's current epoch cached, reading them if not."""
         epoch = encounter.dice.epoch
         if not self.has_seeds(encounter_id, encounter.dice):
-            rows = await conn.fetch(
-                "SELECT epoch, seed FROM dice_seeds WHERE stream_id = $1"
-                " AND epoch IN ($2::int, -($2::int))",
-                encounter_id,
-                epoch,
-            )
-            seeds = {row["epoch"]: bytes(row["seed"]) for row in rows}
+            seeds = await epoch_seeds(conn, encounter_id, epoch)
             if epoch not in seeds:
                 raise LookupError(f"no dice seed stored for {encounter_id} epoch {epoch}")
             if -epoch in seeds:

@@ -2,7 +2,8 @@
 
 A token reads ``<token_id>.<secret>``: the id is public (it is what events record as
 the actor), the secret is 256 random bits of which only a SHA-256 is kept.  Checking
-one is a primary-key lookup and a constant-time comparison of digests.
+one is a primary-key lookup and a constant-time comparison of digests.  The table's SQL
+is events/access.py's.
 """
 
 from __future__ import annotations
@@ -18,6 +19,15 @@ from uuid import UUID
 import asyncpg
 import msgspec
 
+from events.access import (
+    encounters_of_token,
+    insert_token,
+    lock_tokens,
+    mark_revoked,
+    token_live,
+    tokens_of,
+    unrevoked_token,
+)
 from events.db import Database
 from service.lru import LRU
 
@@ -66,24 +76,15 @@ async def mint(
     label: str | None = None,
 ) -> MintedToken:
     token_id, secret = secrets.token_hex(8), secrets.token_urlsafe(32)
-    row = await db.fetchrow(
-        """INSERT INTO access_tokens (encounter_id, token_id, role, secret_sha256, combatants,
-                                      label)
-           VALUES ($1, $2, $3, $4, $5, $6) RETURNING created_at""",
-        encounter_id,
-        token_id,
-        role,
-        _digest(secret),
-        list(combatants),
-        label,
+    created_at = await insert_token(
+        db, encounter_id, token_id, role, _digest(secret), combatants, label
     )
-    assert row is not None
     info = TokenInfo(
         token_id=token_id,
         role=role,
         combatants=list(combatants),
         label=label,
-        created_at=row["created_at"],
+        created_at=created_at,
     )
     return MintedToken(token=f"{token_id}.{secret}", info=info)
 
@@ -92,12 +93,7 @@ async def authenticate(db: Database, encounter_id: UUID, token: str) -> Viewer |
     """The viewer a token stands for on this encounter, or None (wrong, revoked, other
     encounter's).  The same work is done whether or not the id exists."""
     token_id, _, secret = token.partition(".")
-    row = await db.fetchrow(
-        """SELECT role, secret_sha256, combatants FROM access_tokens
-           WHERE encounter_id = $1 AND token_id = $2 AND revoked_at IS NULL""",
-        encounter_id,
-        token_id,
-    )
+    row = await unrevoked_token(db, encounter_id, token_id)
     expected = bytes(row["secret_sha256"]) if row is not None else b"\0" * 32
     if not hmac.compare_digest(expected, _digest(secret)) or row is None:
         return None
@@ -106,25 +102,13 @@ async def authenticate(db: Database, encounter_id: UUID, token: str) -> Viewer |
 
 async def is_live(db: Database, encounter_id: UUID, token_id: str) -> bool:
     """Whether the token still opens the encounter (not revoked)."""
-    live = await db.fetchval(
-        """SELECT revoked_at IS NULL FROM access_tokens
-           WHERE encounter_id = $1 AND token_id = $2""",
-        encounter_id,
-        token_id,
-    )
-    return bool(live)
+    return await token_live(db, encounter_id, token_id)
 
 
 async def encounters_opened_by(db: Database, token: str) -> list[UUID]:
     """The encounters a valid token opens (one, for tokens minted here)."""
     token_id, _, secret = token.partition(".")
-    rows = await db.fetch(
-        """SELECT encounter_id FROM access_tokens
-           WHERE token_id = $1 AND secret_sha256 = $2 AND revoked_at IS NULL""",
-        token_id,
-        _digest(secret),
-    )
-    return [r["encounter_id"] for r in rows]
+    return await encounters_of_token(db, token_id, _digest(secret))
 
 
 class TokenRevoked(Exception):
@@ -157,12 +141,7 @@ class KnownTokens:
 
 
 async def list_tokens(db: Database, encounter_id: UUID) -> list[TokenInfo]:
-    rows = await db.fetch(
-        """SELECT token_id, role, combatants, label, created_at, revoked_at FROM access_tokens
-           WHERE encounter_id = $1 ORDER BY created_at, token_id""",
-        encounter_id,
-    )
-    return [TokenInfo(**dict(r)) for r in rows]
+    return [TokenInfo(**dict(r)) for r in await tokens_of(db, encounter_id)]
 
 
 RevokeOutcome = Literal["revoked", "not_found", "last_gm"]
@@ -173,21 +152,12 @@ async def revoke(pool: asyncpg.Pool, encounter_id: UUID, token_id: str) -> Revok
     nobody could run the table after that.  The encounter's tokens are locked while
     deciding, so two GMs revoking each other's tokens cannot both succeed."""
     async with pool.acquire() as conn, conn.transaction():
-        rows = await conn.fetch(
-            """SELECT token_id, role, revoked_at IS NULL AS live FROM access_tokens
-               WHERE encounter_id = $1 FOR UPDATE""",
-            encounter_id,
-        )
+        rows = await lock_tokens(conn, encounter_id)
         target = next((r for r in rows if r["token_id"] == token_id), None)
         if target is None:
             return "not_found"
         live_gms = [r for r in rows if r["role"] == "gm" and r["live"]]
         if target["live"] and target["role"] == "gm" and len(live_gms) == 1:
             return "last_gm"
-        await conn.execute(
-            """UPDATE access_tokens SET revoked_at = coalesce(revoked_at, now())
-               WHERE encounter_id = $1 AND token_id = $2""",
-            encounter_id,
-            token_id,
-        )
+        await mark_revoked(conn, encounter_id, token_id)
     return "revoked"

@@ -21,9 +21,9 @@ import msgspec
 
 from events.db import Connection
 from events.envelope import RecordedEvent
-from events.errors import StreamNotFound, VersionConflict
+from events.errors import VersionConflict
 from events.idempotency import find_response
-from events.store import StreamHead, create_stream
+from events.store import create_stream, lock_stream
 from service import tokens
 from service.authorize import Forbidden
 from service.codec import EventCodec
@@ -276,12 +276,7 @@ class UnitOfWork:
         The lock makes writers of one encounter queue rather than race (writers of other
         encounters are not affected).
         """
-        row = await conn.fetchrow(
-            "SELECT version, last_hash FROM streams WHERE stream_id = $1 FOR UPDATE", encounter_id
-        )
-        if row is None:
-            raise StreamNotFound(encounter_id)
-        head = StreamHead(version=row["version"], last_hash=row["last_hash"])
+        head = await lock_stream(conn, encounter_id)
         return await self._state.catch_up(conn, codec, encounter_id, head)
 
     async def _committed(

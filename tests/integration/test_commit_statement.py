@@ -9,12 +9,14 @@ from itertools import product
 
 import asyncpg
 
+from projections.statement import WITH_ROLLS, WITHOUT_ROLLS
 from service.commit import _APPEND_PARAMETERS, _statement
 
 
 async def test_every_statement_variant_prepares(pool: asyncpg.Pool) -> None:
     async with pool.acquire() as conn:
-        for parts in product((False, True), repeat=5):
+        bools = (False, True)
+        for parts in product(bools, bools, (WITHOUT_ROLLS, WITH_ROLLS), bools, bools):
             sql, names = _statement(*parts)
             numbers = {int(n) for n in re.findall(r"\$(\d+)", sql)}
             assert numbers == set(range(1, _APPEND_PARAMETERS + 1 + len(names))), parts
