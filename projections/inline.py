@@ -19,7 +19,8 @@ from projections.redaction import HIDDEN_SEQUEL, PRIVATE_NOTE
 from projections.rows import LogRow, ReadModelRows, RollRow, StateRow
 from service.codec import EventCodec
 from service.core_events import EncounterForked, NoteAdded
-from service.encounter import AppliedEvent, rolls_of, schema_version
+from service.encounter import AppliedEvent, schema_version
+from service.ruleset import rolls_of
 
 _encode = msgspec.json.Encoder().encode
 _row = tuple.__new__

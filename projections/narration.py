@@ -19,8 +19,8 @@ from service.core_events import (
     Undone,
 )
 from service.dice import announce_hidden
-from service.encounter import Encounter, rolls_of
-from service.ruleset import Ruleset
+from service.encounter import Encounter
+from service.ruleset import Ruleset, rolls_of
 
 _CORE_TYPES = frozenset(CORE_EVENT_TYPES)
 """Core event types are final Structs: an event is core exactly when its type is here."""

@@ -24,7 +24,7 @@ from service.core_events import (
     SeedRevealed,
 )
 from service.dice.model import RollRecord
-from service.ruleset import Ruleset
+from service.ruleset import Ruleset, rolls_of
 from service.secrecy import NpcHealth
 
 S = TypeVar("S")
@@ -88,12 +88,6 @@ class Encounter(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
 def schema_version(ruleset: Ruleset[Any, Any, Any, Any]) -> int:
     """One number for the whole stored shape: the wrapper's and the ruleset's."""
     return CORE_SCHEMA_VERSION * 10_000 + ruleset.state_schema_version
-
-
-def rolls_of(event: object) -> tuple[RollRecord, ...]:
-    """The roll records an event carries (the ``rolls`` field convention of rulesets)."""
-    rolls = getattr(event, "rolls", ())
-    return tuple(rolls)
 
 
 def count_rolls(dice: DiceCounters, rolls: tuple[RollRecord, ...]) -> DiceCounters:

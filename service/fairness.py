@@ -13,7 +13,7 @@ import msgspec
 from service.core_events import RollsRevealed, SeedCommitted, SeedRevealed
 from service.dice.fair import seed_matches, verify_record
 from service.dice.model import RollRecord
-from service.encounter import rolls_of
+from service.ruleset import rolls_of
 
 
 class EpochReport(msgspec.Struct, kw_only=True):

@@ -13,7 +13,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from service.dice.model import Dice
+from service.dice.model import Dice, RollRecord
 from service.secrecy import Audience
 
 StateT = TypeVar("StateT", bound=msgspec.Struct)
@@ -34,6 +34,15 @@ def on_any_sheet(state: Any, command: Any) -> str | None:
     """The default sheet rule: a ruleset whose player commands carry no numbers of
     their own (they name sheet entries) has nothing to refuse."""
     return None
+
+
+def rolls_of(event: object) -> tuple[RollRecord, ...]:
+    """The roll records an event carries.  Part of the contract: an event with dice holds
+    them in a field named ``rolls`` of type ``tuple[RollRecord, ...]``, where the roll
+    ledger, fairness verification and redaction find them (the conformance suite checks
+    every event type of every ruleset for it)."""
+    rolls: tuple[RollRecord, ...] = getattr(event, "rolls", ())
+    return rolls
 
 
 def tag_of(struct_type: type[msgspec.Struct]) -> str:

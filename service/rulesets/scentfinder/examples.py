@@ -19,6 +19,7 @@ from collections.abc import Sequence
 import msgspec
 
 from service.dice import ManualFaces, RollingDice
+from service.ruleset import rolls_of
 from service.rulesets.scentfinder import commands as cmd
 from service.rulesets.scentfinder.commands import Command
 from service.rulesets.scentfinder.decide import decide
@@ -45,7 +46,7 @@ class _Story:
         events = decide(self.state, command, dice)
         self.commands.append(command)
         for event in events:
-            self.rolls += len(getattr(event, "rolls", ()))
+            self.rolls += len(rolls_of(event))
             self.events.append(event)
             self.state = evolve(self.state, event)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from service.dice.model import RollRecord
+from service.ruleset import rolls_of
 from service.rulesets.scentfinder import events as ev
 from service.rulesets.scentfinder.fields import ACTIONS, CONDITION_WORD, DEGREE_WORD
 from service.rulesets.scentfinder.rules import area_name
@@ -75,7 +76,7 @@ def condition_text(state: State, bearer: str, c: Condition) -> str:
 def narrate(state: State, event: ev.Event) -> str:
     """The line for ``event``; while one of its rolls is hidden (a secret GM roll not
     yet revealed), the players' line from ``view.narrate_secret``."""
-    if any(r.hidden for r in getattr(event, "rolls", ())):
+    if any(r.hidden for r in rolls_of(event)):
         return narrate_secret(state, event)
 
     def n(ident: str | None) -> str:

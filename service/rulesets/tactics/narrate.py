@@ -7,6 +7,7 @@ from typing import assert_never
 
 from service.dice.announce import announce, announce_hidden
 from service.dice.model import RollRecord
+from service.ruleset import rolls_of
 from service.rulesets.tactics import events as ev
 from service.rulesets.tactics.rules import BAND_NAMES, name
 from service.rulesets.tactics.state import State
@@ -26,7 +27,7 @@ def narrate(state: State, event: ev.Event) -> str:
     def n(cid: str | None) -> str:
         return name(state, cid)
 
-    if any(r.hidden for r in getattr(event, "rolls", ())):
+    if any(r.hidden for r in rolls_of(event)):
         # A secret roll: this line is what players read (the GM's line is made from the
         # event with its rolls shown), so nothing the roll decided may appear in it.
         return narrate_secret(state, event)

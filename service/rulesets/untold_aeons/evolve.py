@@ -9,6 +9,7 @@ from collections.abc import Callable
 from msgspec.structs import replace
 
 from service.dice.model import RollRecord
+from service.ruleset import rolls_of
 from service.rulesets.untold_aeons import events as ev
 from service.rulesets.untold_aeons.state import (
     Boost,
@@ -27,7 +28,7 @@ from service.rulesets.untold_aeons.state import (
 
 def evolve(state: State, event: ev.Event) -> State:
     opened = _open_rolls(state, event)
-    rolls: tuple[RollRecord, ...] = getattr(event, "rolls", ())
+    rolls: tuple[RollRecord, ...] = rolls_of(event)
     if rolls and state.boosts:
         rollers = {r.roller for r in rolls if r.pool is not None}
         if rollers & state.boosts.keys():

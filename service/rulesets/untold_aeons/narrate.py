@@ -12,6 +12,7 @@ from typing import assert_never
 
 from service.dice.announce import announce
 from service.dice.model import RollRecord
+from service.ruleset import rolls_of
 from service.rulesets.untold_aeons import events as ev
 from service.rulesets.untold_aeons.rolls import title
 from service.rulesets.untold_aeons.state import State
@@ -68,7 +69,7 @@ def _rolls(n: _Names, rolls: tuple[RollRecord, ...]) -> str:
 
 
 def narrate(state: State, event: ev.Event) -> str:
-    rolls: tuple[RollRecord, ...] = getattr(event, "rolls", ())
+    rolls: tuple[RollRecord, ...] = rolls_of(event)
     if any(r.hidden for r in rolls):
         return narrate_secret(state, event)
     return _capital(_narrate(state, event))

@@ -26,7 +26,7 @@ from __future__ import annotations
 from functools import reduce
 
 from service.dice.model import Dice, RollRecord
-from service.ruleset import RuleViolation
+from service.ruleset import RuleViolation, rolls_of
 from service.rulesets.untold_aeons import events as ev
 from service.rulesets.untold_aeons import mind
 from service.rulesets.untold_aeons.combat import resolve, stress_checks, wound_checks
@@ -65,7 +65,7 @@ def _reroll(
     before = batch.before
     events = _decide_again(batch, replay)
     after = reduce(evolve, events, before)
-    new = [r for e in events for r in getattr(e, "rolls", ()) if r.roll_id in replay.new]
+    new = [r for e in events for r in rolls_of(e) if r.roll_id in replay.new]
     touched = {
         c
         for c, was in before.characters.items()
