@@ -35,6 +35,7 @@ from api.routes import (
     requests,
     rulesets,
     tokens,
+    verify,
 )
 from api.settings import Settings
 from api.state import Services
@@ -160,6 +161,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             tokens.EncounterTokens,
             history.EncounterHistory,
             reads.EncounterReads,
+            verify.EncounterVerify,
             live.EncounterLive,
             rulesets.list_rulesets,
             rulesets.get_ruleset_info,

@@ -1,9 +1,11 @@
 """Re-derive every read model (encounter_state, log_entries, roll_ledger) from the events.
 
 The rows come from the live path's own functions: events are folded with
-``service.pipeline.applied_steps`` (``service.encounter.evolve``) and turned into rows by
+``service.encounter.applied_steps`` (``service.encounter.evolve``) and turned into rows by
 ``projections.inline.read_model_rows``, so a rebuild and the live path cannot drift apart.
 An undo or redo is refolded as the live path refolds it (``_StreamFold._rewrite_history``).
+The fold of one stream is projections/stream_fold.py; this module reads, batches and
+writes, and projections/rebuild_processes.py shares the work out to worker processes.
 
 Safe while the service runs.  Streams are rebuilt in batches, each in one transaction
 that first locks the batch's rows in ``streams``
@@ -34,228 +36,53 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import os
-import sys
-from collections import deque
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
-from itertools import chain, groupby, pairwise
+from itertools import chain, groupby
 from operator import itemgetter
-from pathlib import Path
-from typing import Any
 from uuid import UUID
 
 import asyncpg
-import msgspec
 
 from events.db import Connection
-from events.envelope import RecordedEvent
 from events.errors import StreamNotFound
 from events.scan import FIRST_ID, LAST_ID, read_tails, scan_events
-from projections.inline import read_model_rows
-from projections.rows import StateRow
-from service.codec import EventCodec
-from service.core_events import Redone, Undone
-from service.encounter import AppliedEvent, Encounter, applied_steps
-from service.history import earliest_touched
-from service.loading import fold_decoded
-from service.registry import codec_for
+from projections.rebuild_processes import RANGES_PER_PROCESS, rebuild_all_in_processes
+from projections.stream_fold import (
+    CHECKPOINT_EVERY,
+    LOG_COLUMNS,
+    PIECE_EVENTS,
+    PLAIN_LOG_COLUMNS,
+    ROLL_COLUMNS,
+    STATE_COLUMNS,
+    _pieces,
+    _StreamFold,
+)
+
+__all__ = [
+    "BATCH_EVENTS",
+    "CHECKPOINT_EVERY",
+    "LOG_COLUMNS",
+    "PAGE_EVENTS",
+    "PIECE_EVENTS",
+    "PLAIN_LOG_COLUMNS",
+    "RANGES_PER_PROCESS",
+    "ROLL_COLUMNS",
+    "STATE_COLUMNS",
+    "rebuild_all",
+    "rebuild_all_in_processes",
+    "rebuild_stream",
+]
 
 PAGE_EVENTS = 10_000
 """Events per read: large enough that a statement's cost is spread thin."""
-PIECE_EVENTS = 250
-"""Events folded and projected at a time: their steps (with states before and after) are
-dropped after each piece, which keeps the memory a long stream needs small."""
 BATCH_EVENTS = 20_000
 """Events per write transaction (whole streams, so a long stream makes a larger one)."""
-RANGES_PER_PROCESS = 4
-"""Ranges of stream ids each worker process of ``rebuild_all_in_processes`` takes on."""
-CHECKPOINT_EVERY = 100
-"""Keep the state every this many versions, as the live path keeps snapshots: an undo or
-redo refolds from the newest one before what it touches, not from the first event."""
-
-STATE_COLUMNS = ("encounter_id", "ruleset", "name", "version", "schema_version", "state",
-                 "created_at", "updated_at")  # fmt: skip
-"""encounter_state's columns in the order of StateRow's fields (as the log and roll ones)."""
-LOG_COLUMNS = ("encounter_id", "version", "round", "type", "text", "gm_text", "hidden_rolls",
-               "gm_only", "recorded_at")  # fmt: skip
-PLAIN_LOG_COLUMNS = ("encounter_id", "version", "round", "type", "text", "recorded_at")
-"""A line without gm_text or hidden rolls that is not GM-only leaves those columns to their
-defaults (NULL, '{}', false), which are the values the live path writes for it: sending
-them cost more than the rest of the row (an empty text[] alone about 1 us to encode)."""
-ROLL_COLUMNS = ("encounter_id", "roll_id", "version", "round", "record")
-
-_CODE_ROOT = str(Path(__file__).resolve().parent.parent)
-"""Where this code's packages are: worker processes import the same code."""
-_NO_DATA: dict[str, Any] = {}
-_HISTORY_TYPES = frozenset({Undone, Redone})
 _LOCK = """SELECT stream_id, version FROM streams WHERE stream_id = ANY($1::uuid[])
            ORDER BY stream_id FOR UPDATE"""
 _DELETE = """WITH state AS (DELETE FROM encounter_state WHERE encounter_id = ANY($1::uuid[])),
                   log AS (DELETE FROM log_entries WHERE encounter_id = ANY($1::uuid[]))
              DELETE FROM roll_ledger WHERE encounter_id = ANY($1::uuid[])"""
-
-
-class _StreamFold:
-    """One stream refolded from version 1, and the rows its read models get.
-
-    Fed its stored rows in version order, in as many pieces as they come; keeps every
-    event's stored data and a state every ``CHECKPOINT_EVERY`` versions for refolds.
-    """
-
-    def __init__(self, stream_id: UUID) -> None:
-        self.stream_id = stream_id
-        self.version = 0
-        self.codec: EventCodec | None = None
-        self.state: Encounter[Any] | None = None
-        self.stored: list[asyncpg.Record] = []
-        """The stored row of each event, version v at v - 1, for refolds (which decode
-        again what they need rather than every event being kept decoded)."""
-        self.checkpoints: list[Encounter[Any]] = []
-        self.state_row: StateRow | None = None
-        self.log: list[tuple[Any, ...]] = []
-        """log_entries records with every column (LOG_COLUMNS), ready to COPY."""
-        self.plain_log: list[tuple[Any, ...]] = []
-        """log_entries records of lines everyone sees as they are (PLAIN_LOG_COLUMNS)."""
-        self.rolls: list[tuple[Any, ...]] = []
-        self.held: list[asyncpg.Record] = []
-        """Rows of the last command read, not projected yet (``feed``)."""
-
-    def feed(self, rows: Sequence[asyncpg.Record]) -> None:
-        """Fold the stream's next stored events (SCAN_COLUMNS rows) and project them,
-        holding back those of a command that may go on in the next rows: a command's
-        events are projected together, since a secret roll in any of them makes all of
-        them secret (``flush`` projects the rest once the stream's end is read)."""
-        rows = [*self.held, *rows]
-        last = rows[-1][6]
-        cut = len(rows)
-        while cut > 0 and rows[cut - 1][6] == last:
-            cut -= 1
-        self.held = rows[cut:]
-        if cut:
-            self._project(rows[:cut])
-
-    def flush(self) -> None:
-        held, self.held = self.held, []
-        if held:
-            self._project(held)
-
-    def _project(self, rows: Sequence[asyncpg.Record]) -> None:
-        if self.codec is None:
-            self.codec = codec_for(_ruleset_of(rows[0]))
-        codec = self.codec
-        recorded, events = _decode(codec, rows)
-        if recorded[0].stream_version != self.version + 1 or (
-            recorded[-1].stream_version != self.version + len(recorded)
-        ):
-            raise ValueError(f"stream {self.stream_id}: events not contiguous after {self.version}")
-        self.version += len(recorded)
-        self.stored += rows
-        rows_out = read_model_rows(codec, self._fold(recorded, events))
-        state_row = rows_out.state
-        if self.state_row is not None:  # a later piece: the row was created with the first
-            state_row = state_row._replace(created_at=self.state_row.created_at)
-        self.state_row = state_row
-        sid = self.stream_id
-        for version, round_no, type_, text, gm_text, hidden, gm_only, at in rows_out.log:
-            if gm_text is None and not hidden and not gm_only:
-                self.plain_log.append((sid, version, round_no, type_, text, at))
-            else:
-                self.log.append((sid, version, round_no, type_, text, gm_text, hidden, gm_only, at))
-        self.rolls += [(sid, *row) for row in rows_out.rolls]
-
-    def _fold(self, recorded: list[RecordedEvent], events: list[Any]) -> list[AppliedEvent]:
-        """Each run of ordinary events through ``applied_steps``; each undo or redo as the
-        live path folds it."""
-        if _HISTORY_TYPES.isdisjoint(map(type, events)):
-            return self._evolve(recorded, events)
-        applied: list[AppliedEvent] = []
-        start = 0
-        for i, event in enumerate(events):
-            if type(event) in _HISTORY_TYPES:
-                applied += self._evolve(recorded[start:i], events[start:i])
-                applied.append(self._rewrite_history(recorded[i], event))
-                start = i + 1
-        applied += self._evolve(recorded[start:], events[start:])
-        return applied
-
-    def _evolve(self, recorded: list[RecordedEvent], events: list[Any]) -> list[AppliedEvent]:
-        if not recorded:
-            return []
-        assert self.codec is not None
-        steps = applied_steps(self.codec.ruleset, self.state, recorded, events)
-        first = -steps[0].after.version % CHECKPOINT_EVERY
-        self.checkpoints += [step.after for step in steps[first::CHECKPOINT_EVERY]]
-        self.state = steps[-1].after
-        return steps
-
-    def _rewrite_history(self, recorded: RecordedEvent, event: Undone | Redone) -> AppliedEvent:
-        """The state after an undo or redo, as service/pipeline.py works it out: states
-        (there snapshots) from the first version it touches on are dropped, and the events
-        after the newest one left are refolded with only those in effect counted."""
-        assert self.codec is not None
-        touched = earliest_touched(event)
-        while self.checkpoints and self.checkpoints[-1].version >= touched:
-            self.checkpoints.pop()
-        base = self.checkpoints[-1] if self.checkpoints else None
-        start = base.version if base is not None else 0
-        decode = self.codec.decode_stored
-        tail = [
-            decode(row[2], row[3], row[4]) for row in self.stored[start : recorded.stream_version]
-        ]
-        versions = range(start + 1, recorded.stream_version + 1)
-        after = fold_decoded(self.codec.ruleset, base, versions, tail)
-        assert after is not None
-        if after.version % CHECKPOINT_EVERY == 0:
-            self.checkpoints.append(after)
-        step = AppliedEvent(recorded, event, self.state, after)
-        self.state = after
-        return step
-
-
-def _pieces(rows: list[asyncpg.Record]) -> Iterator[list[asyncpg.Record]]:
-    """``rows`` of one stream, PIECE_EVENTS at a time."""
-    for at in range(0, len(rows), PIECE_EVENTS):
-        yield rows[at : at + PIECE_EVENTS]
-
-
-def _ruleset_of(first: asyncpg.Record) -> str:
-    """The ruleset named by a stream's first event (encounter.created or .forked)."""
-    if first[1] != 1:
-        raise ValueError(f"stream {first[0]} does not start at version 1")
-    name: str = msgspec.json.decode(first[4])["ruleset"]
-    return name
-
-
-def _decode(
-    codec: EventCodec, rows: Iterable[asyncpg.Record]
-) -> tuple[list[RecordedEvent], list[Any]]:
-    """The envelopes and typed events of stored rows.
-
-    The envelopes carry what the projector reads (stream, version, type, time); data,
-    metadata, hashes and position stay unread, as in the live path's placeholders
-    (service/commit.py), since the typed event holds the data.
-    """
-    decode = codec.decode_stored
-    recorded: list[RecordedEvent] = []
-    events: list[Any] = []
-    for stream_id, version, type_, type_version, data, recorded_at, command_id in rows:
-        recorded.append(
-            RecordedEvent(
-                global_position=0,
-                stream_id=stream_id,
-                stream_version=version,
-                type=type_,
-                type_version=type_version,
-                data=_NO_DATA,
-                metadata={"command_id": command_id},
-                recorded_at=recorded_at,
-                prev_hash="",
-                hash="",
-            )
-        )
-        events.append(decode(type_, type_version, data))
-    return recorded, events
 
 
 async def _write(conn: Connection, folds: Sequence[_StreamFold]) -> None:
@@ -443,69 +270,3 @@ def _collector_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-async def rebuild_all_in_processes(
-    database_url: str, processes: int | None = None
-) -> tuple[int, int]:
-    """``rebuild_all`` shared out to ``processes`` worker processes (default: one per
-    CPU); returns (streams, events).
-
-    Folding is Python work, which one process does on one core at a time; with workers,
-    each rebuilds ranges of stream ids on connections of its own, taking the next range
-    as it finishes one (several ranges per worker, so that one slow range does not leave
-    the others idle).  Every batch is still one transaction that locks its streams,
-    whichever process runs it.  The workers are ``projections.rebuild_worker``.
-    """
-    workers = processes or os.cpu_count() or 1
-    ranges = deque(_id_ranges(workers * RANGES_PER_PROCESS))
-    try:
-        async with asyncio.TaskGroup() as tasks:
-            runs = [tasks.create_task(_run_worker(database_url, ranges)) for _ in range(workers)]
-    except ExceptionGroup as failed:
-        raise failed.exceptions[0] from None  # the first failure is the cause
-    done = [run.result() for run in runs]
-    return sum(streams for streams, _ in done), sum(events for _, events in done)
-
-
-async def _run_worker(database_url: str, ranges: deque[tuple[UUID, UUID]]) -> tuple[int, int]:
-    """One worker process, fed ranges from ``ranges`` until none is left."""
-    path = os.pathsep.join(filter(None, [_CODE_ROOT, os.environ.get("PYTHONPATH")]))
-    worker = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "projections.rebuild_worker",
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        env={**os.environ, "PYTHONPATH": path},
-    )
-    assert worker.stdin is not None and worker.stdout is not None and worker.stderr is not None
-    errors = asyncio.create_task(worker.stderr.read())
-    streams = events = 0
-    try:
-        worker.stdin.write(msgspec.json.encode(database_url) + b"\n")
-        while ranges:
-            worker.stdin.write(msgspec.json.encode(ranges.popleft()) + b"\n")
-            await worker.stdin.drain()
-            answer = await worker.stdout.readline()
-            if not answer:  # it ended without answering
-                raise RuntimeError(f"a rebuild worker failed:\n{(await errors).decode()}")
-            rebuilt = msgspec.json.decode(answer, type=tuple[int, int])
-            streams, events = streams + rebuilt[0], events + rebuilt[1]
-        worker.stdin.close()
-        if await worker.wait() != 0:
-            raise RuntimeError(f"a rebuild worker failed:\n{(await errors).decode()}")
-    finally:
-        if worker.returncode is None:  # failed or cancelled here: stop it
-            worker.kill()
-            await worker.wait()
-        await errors
-    return streams, events
-
-
-def _id_ranges(count: int) -> list[tuple[UUID, UUID]]:
-    """``count`` ranges of equal width covering every stream id (ids are random)."""
-    width = (LAST_ID.int + 1) // count
-    bounds = [n * width for n in range(count)] + [LAST_ID.int + 1]
-    return [(UUID(int=lo), UUID(int=hi - 1)) for lo, hi in pairwise(bounds)]

@@ -1,4 +1,4 @@
-"""A worker process of ``projections.rebuild.rebuild_all_in_processes``.
+"""A worker process of ``projections.rebuild_processes.rebuild_all_in_processes``.
 
 Started as ``python -m projections.rebuild_worker`` rather than by multiprocessing: a
 spawned multiprocessing worker first imports its parent's main module again (for the

@@ -1,6 +1,6 @@
 """Deep verify: refold a stream's events and compare the read models stored for it.
 
-The expected rows come from the rebuild's fold (projections/rebuild.py ``_StreamFold``,
+The expected rows come from the rebuild's fold (projections/stream_fold.py ``_StreamFold``,
 itself the live path's ``applied_steps`` and ``read_model_rows``), which writes row for
 row and byte for byte what the live path wrote (tests/integration/
 test_rebuild_matches_live.py).  So any stored row that differs from it was written by
@@ -17,7 +17,7 @@ import msgspec
 
 from events.db import Database
 from events.scan import read_tails
-from projections.rebuild import LOG_COLUMNS, ROLL_COLUMNS, STATE_COLUMNS, _pieces, _StreamFold
+from projections.stream_fold import LOG_COLUMNS, ROLL_COLUMNS, STATE_COLUMNS, _pieces, _StreamFold
 
 
 class ReadModelDifference(msgspec.Struct, frozen=True):

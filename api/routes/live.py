@@ -30,7 +30,8 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from api.auth import bearer_token
 from api.headers import stream_version
-from api.live import Live, channel_of, revoked_token
+from api.live import Live
+from api.live_channels import channel_of, revoked_token
 from api.problems import problem
 from api.routes.base import EncounterRoutes
 from api.routes.reads import ensure_version, events_as_seen

@@ -1,4 +1,5 @@
-"""Reads of one encounter: its events, replay log, roll ledger and the verification."""
+"""Reads of one encounter: its events, replay log and roll ledger (its verification is
+api/routes/verify.py)."""
 
 from __future__ import annotations
 
@@ -13,19 +14,15 @@ from litestar.params import FromPath, QueryParameter
 from api.headers import chain_head
 from api.problems import problem
 from api.routes.base import EncounterRoutes
-from api.schemas import EventOut, EventPage, LogPage, RollPage, VerifyReport
+from api.schemas import EventOut, EventPage, LogPage, RollPage
 from api.state import Services
 from events.envelope import RecordedEvent
 from events.errors import StreamNotFound
 from events.store import SignedHead, read_stream, signed_head
-from events.upcasting import MissingUpcaster
-from events.verify import verify_chain, verify_head, verify_pin
 from projections.queries import LogEntry, log_entries, read_marks, rolls
 from projections.redaction import redact_event, redact_metadata
-from projections.verify import verify_read_models
-from service.fairness import DiceReport, verify_dice
 from service.loading import VersionNotReached, ruleset_of
-from service.registry import codec_for, get_ruleset
+from service.registry import get_ruleset
 from service.ruleset import Ruleset
 from service.tokens import Viewer
 
@@ -84,30 +81,6 @@ async def _log(
     )
 
 
-PinVersion = Annotated[
-    int | None,
-    QueryParameter(
-        ge=0,
-        description="A head you saw (the version of an `Aeon-Chain-Head` header): verify "
-        "proves the chain still holds it with `hash` and extends it to the current head.",
-    ),
-]
-PinHash = Annotated[
-    str | None,
-    QueryParameter(
-        max_length=64,
-        description="The hash of the pinned head (the hash of an `Aeon-Chain-Head` header).",
-    ),
-]
-Deep = Annotated[
-    bool,
-    QueryParameter(
-        description="Also refold every event and compare the stored state, log and roll "
-        "ledger with what the events give, naming the first difference.",
-    ),
-]
-
-
 async def events_as_seen(
     services: Services,
     encounter_id: UUID,
@@ -148,7 +121,7 @@ def _redacted(
 
 
 class EncounterReads(EncounterRoutes):
-    """Reads of one encounter: its events, replay log, roll ledger and verification."""
+    """Reads of one encounter: its events, replay log and roll ledger."""
 
     tags = ("reads",)
 
@@ -244,58 +217,3 @@ class EncounterReads(EncounterRoutes):
             rolls=found, next_after_version=_next([int(r["version"]) for r in found], limit)
         )
         return Response(page, headers=head_headers(head))
-
-    @get(
-        "/verify",
-        operation_id="verifyEncounter",
-        summary="Verify chain, head signature, dice and (deep) read models",
-    )
-    async def verify(
-        self,
-        encounter_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        viewer: NamedDependency[Viewer],
-        version: PinVersion = None,
-        hash: PinHash = None,
-        deep: Deep = False,
-    ) -> VerifyReport:
-        """Recomputes the hash chain (naming the first broken link), checks the head's
-        signature under the service's key (`head.signed` is false when the service has no
-        AEON_CHAIN_KEY), every server roll of the epochs whose seed has been revealed, with
-        `version` and `hash` that the chain still extends that pinned head, and with
-        `deep=true` the stored read models against the events (docs/tamper-evidence.md)."""
-        if (version is None) != (hash is None):
-            raise problem(
-                400, "bad-pin", "A pinned head needs both version and hash (Aeon-Chain-Head)."
-            )
-        await ensure_version(services, encounter_id)
-        # One snapshot for every check: a command committing meanwhile cannot look like a
-        # head that moved without its events, or read models ahead of their events.
-        async with (
-            services.pool.acquire() as conn,
-            conn.transaction(isolation="repeatable_read", readonly=True),
-        ):
-            head = verify_head(
-                encounter_id,
-                await signed_head(conn, encounter_id),
-                services.settings.chain_key_bytes,
-            )
-            chain = await verify_chain(conn, encounter_id)
-            pin = None
-            if version is not None and hash is not None:
-                pin = await verify_pin(conn, encounter_id, chain, version, hash)
-            codec = codec_for(await ruleset_of(conn, encounter_id))
-            events = await read_stream(conn, encounter_id)
-            try:
-                dice = verify_dice([codec.from_recorded(e) for e in events])
-            except (msgspec.ValidationError, MissingUpcaster) as exc:
-                # Only a tampered event can fail to decode; the chain report says which.
-                dice = DiceReport(
-                    ok=False, epochs=[], manual_rolls=0, unverifiable_rolls=0, error=str(exc)
-                )
-            read_models = await verify_read_models(conn, encounter_id) if deep else None
-        checks = [chain.ok, dice.ok, head.ok]
-        checks += [r.ok for r in (pin, read_models) if r is not None]
-        return VerifyReport(
-            ok=all(checks), chain=chain, dice=dice, head=head, pin=pin, read_models=read_models
-        )

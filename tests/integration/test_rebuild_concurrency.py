@@ -19,7 +19,7 @@ import pytest
 from api.app import open_pool
 from api.settings import Settings
 from events.scan import read_tails
-from projections import rebuild
+from projections import rebuild, stream_fold
 from projections.inline import read_model_rows
 from projections.rebuild import rebuild_all
 from service.commands import Actor, CommandEnvelope
@@ -129,7 +129,7 @@ async def test_a_command_during_a_batch_waits_and_lands_on_the_rebuilt_rows(
 async def test_commands_while_rebuild_all_runs_are_all_in_the_read_models(
     pool: asyncpg.Pool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(rebuild, "PIECE_EVENTS", 3)
+    monkeypatch.setattr(stream_fold, "PIECE_EVENTS", 3)
     pipeline = CommandPipeline(pool, read_model_rows)
     streams = [await encounter(pipeline, f"busy {n}") for n in range(8)]
     for eid in streams:

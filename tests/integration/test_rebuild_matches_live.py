@@ -19,7 +19,7 @@ import pytest
 
 from api.app import open_pool
 from api.settings import Settings
-from projections import rebuild
+from projections import stream_fold
 from projections.inline import read_model_rows
 from projections.rebuild import rebuild_all, rebuild_all_in_processes, rebuild_stream
 from service.commands import Actor, CommandEnvelope
@@ -169,8 +169,8 @@ async def test_rebuild_all_gives_the_live_rows_back(
 ) -> None:
     _url, pool, streams = played
     live = await dump(pool)
-    monkeypatch.setattr(rebuild, "PIECE_EVENTS", 4)
-    monkeypatch.setattr(rebuild, "CHECKPOINT_EVERY", 5)
+    monkeypatch.setattr(stream_fold, "PIECE_EVENTS", 4)
+    monkeypatch.setattr(stream_fold, "CHECKPOINT_EVERY", 5)
     for eid in streams:
         await damage_read_models(pool, eid)
     assert await dump(pool) != live

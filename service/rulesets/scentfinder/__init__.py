@@ -7,7 +7,13 @@ Module map:
 - ``state``      areas, combatants, conditions, the turn and the pending test
 - ``commands`` / ``events``   the unions; ``evolve`` applies events, no rules
 - ``decide``     setting the table, initiative, turns, Delay, end of turn, rulings
-- ``actions``    every action: checks, costs, traits, the degree lines, Saves
+- ``actions``    taking an action: turn, cost, traits, target, movement, paying for it
+- ``requirements``  each action's base cost, tested skill and requirements
+- ``untested``   the effect of each action that takes no test
+- ``degrees``    a test's degree (GM's or house dice) sent to its family's degree lines:
+  ``outcomes_attacks``, ``outcomes_movement``, ``outcomes_spells``, ``outcomes_support``
+- ``saves``      Saves, against a named danger or hazardous terrain
+- ``action_helpers``  what those share (pending guard, conditions, moves, damage)
 - ``rules``      shared lookups (turn order, distances) and the event builder
 - ``narrate``    the replay log; ``view`` what players see; ``access``; ``examples``
 """

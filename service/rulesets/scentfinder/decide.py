@@ -1,7 +1,7 @@
 """``decide``: check a command against the rules and return the events it causes.
 
-Setting the table, initiative, turns and rulings live here; actions, tests and Saves
-in ``actions``.
+Setting the table, initiative, turns and rulings live here; taking an action in
+``actions``, the degree of a test in ``degrees``, Saves in ``saves``.
 """
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from typing import assert_never
 
 from service.dice.model import Dice
 from service.ruleset import RuleViolation
-from service.rulesets.scentfinder import actions
+from service.rulesets.scentfinder import actions, degrees, saves
 from service.rulesets.scentfinder import events as ev
+from service.rulesets.scentfinder.action_helpers import no_pending
 from service.rulesets.scentfinder.commands import (
     Act,
     AddCombatant,
@@ -63,11 +64,11 @@ def decide(state: State, command: Command, dice: Dice) -> tuple[ev.Event, ...]:
         case Act():
             return actions.act(state, command, dice)
         case Resolve():
-            return actions.resolve(state, command, dice)
+            return degrees.resolve(state, command, dice)
         case RollTest():
-            return actions.roll_test(state, command, dice)
+            return degrees.roll_test(state, command, dice)
         case Save():
-            return actions.save(state, command, dice)
+            return saves.save(state, command, dice)
         case EndTurn():
             return _end_turn(state, command)
         case Adjudicate():
@@ -297,7 +298,7 @@ def _end_turn(state: State, command: EndTurn) -> tuple[ev.Event, ...]:
     who = combatant(state, command.combatant)
     if state.current != who.id:
         raise RuleViolation(f"It is not {who.name}'s turn")
-    actions.no_pending(state)
+    no_pending(state)
     decrement = state.options.persistent_decrement
     damage = sum(who.persistent)
     after = tuple(v - decrement for v in who.persistent if v - decrement > 0)
