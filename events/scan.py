@@ -1,6 +1,6 @@
 """Reading many streams' events at once, for rebuilding read models.
 
-``events/store.py`` reads one stream, or all streams in commit order, as full envelopes
+``events/reading.py`` reads one stream, or all streams in commit order, as full envelopes
 (data and metadata decoded to dicts, hashes, positions).  A rebuild needs neither: it
 folds stream after stream from version 1 and decodes ``data`` straight into typed events
 itself.  So these readers return raw rows of the few columns that needs, in

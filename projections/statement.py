@@ -1,6 +1,6 @@
 """The inline read models' part of a command's one write statement (service/commit.py).
 
-service/commit.py assembles the statement from the events' part (events/store.py's
+service/commit.py assembles the statement from the events' part (events/append.py's
 INSERT_EVENTS), the guard, snapshot, seed and answer parts of its own, and these: the
 data-modifying CTEs that write the rows ``ReadModelRows`` (projections/rows.py) hold.
 It asks the rows for them (``ReadModelRows.statement_part``), as an event store asks the

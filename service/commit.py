@@ -6,7 +6,7 @@ statement.  Every part is conditional on the stream row still being at the versi
 command was decided on, on the writer's token being unrevoked and on the
 Idempotency-Key being unused, so the statement writes all of it or nothing.
 
-The parts are the events' (events/store.py's INSERT_EVENTS), the read models' (asked of
+The parts are the events' (events/append.py's INSERT_EVENTS), the read models' (asked of
 the rows the projector worked out: ``ProjectedRows``, projections/statement.py) and this
 module's own: the guard, the stream head, snapshots, the seed and the answer.
 
