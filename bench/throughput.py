@@ -11,6 +11,10 @@ each level the ceiling and the service run in alternating windows (``--rounds``)
 ratio between them compares the same minutes of a shared machine.
 """
 
+# This module is the command line and the runs it starts (main, soak); the systems under
+# load are in bench/systems.py, the alternating windows in bench/paired.py and the printed
+# report in bench/report.py (issue 17).  Their public names are re-exported here.
+
 from __future__ import annotations
 
 import argparse
@@ -18,179 +22,32 @@ import asyncio
 import contextlib
 import os
 import time
-from collections import Counter
-from datetime import UTC, datetime
-from typing import NamedTuple
-from uuid import uuid4
-
-import asyncpg
-import msgspec
 
 from bench import peer
-from bench.api import Table, create_encounter, send_command
-from bench.client import Connection
-from bench.harness import (
-    CpuMeter,
-    InstructionMeter,
-    floor,
-    fresh_database,
-    postgres_pids,
-    print_table,
-    service,
-    tree_pids,
-    tree_rss_bytes,
-)
-from bench.load import WARMUP, Operation, Result, closed_loop
-from bench.mix import SETUP, step
+from bench.harness import CpuMeter, floor, fresh_database, print_table, service, tree_rss_bytes
+from bench.load import WARMUP, Result
+from bench.paired import Paired, paired_level
+from bench.report import _per, _print_instructions, _row, _targets
+from bench.systems import Served, baseline, floor_level, service_level, setup_tables
+
+__all__ = [
+    "ENCOUNTERS",
+    "LEVELS",
+    "MemorySampler",
+    "Paired",
+    "Served",
+    "baseline",
+    "cli",
+    "floor_level",
+    "main",
+    "paired_level",
+    "service_level",
+    "setup_tables",
+    "soak",
+]
 
 ENCOUNTERS = 100
 LEVELS = (1, 8, 32)
-_EVENT = msgspec.json.encode(
-    {
-        "attacker": "alda",
-        "target": "brom",
-        "outcome": "hit",
-        "rolls": [
-            {
-                "roll_id": "r12",
-                "roller": "alda",
-                "purpose": "attack on brom",
-                "notation": "1d20+5",
-                "dice": [{"sides": 20, "face": 14, "kept": True}],
-                "modifiers": [{"label": "notation", "value": 5}],
-                "total": 19,
-                "target": 12,
-                "outcome": "hit",
-                "source": "server",
-                "epoch": 1,
-                "index": 40,
-            }
-        ],
-    }
-).decode()
-
-
-# -- the asyncpg ceiling -----------------------------------------------------------------
-
-_BASELINE_DDL = """
-CREATE TABLE IF NOT EXISTS bench_events (
-    global_position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    stream_id uuid NOT NULL, stream_version integer NOT NULL, type text NOT NULL,
-    data jsonb NOT NULL, metadata jsonb NOT NULL, recorded_at timestamptz NOT NULL,
-    UNIQUE (stream_id, stream_version))"""
-_INSERT = (
-    "INSERT INTO bench_events (stream_id, stream_version, type, data, metadata, recorded_at)"
-    " VALUES ($1, $2, 'generic.attack_rolled', $3::jsonb, '{}'::jsonb, $4)"
-)
-
-
-async def baseline(database_url: str, clients: int, seconds: float) -> Result:
-    """asyncpg inserting one event row per transaction (a single autocommitted INSERT:
-    one round trip, one WAL flush), one connection per client."""
-    pool = await asyncpg.create_pool(database_url, min_size=clients, max_size=clients)
-    try:
-        await pool.execute(_BASELINE_DDL)
-
-        def op_for() -> Operation:
-            stream, version = uuid4(), 0
-
-            async def op() -> bool:
-                nonlocal version
-                version += 1
-                await pool.execute(_INSERT, stream, version, _EVENT, datetime.now(UTC))
-                return True
-
-            return op
-
-        return await closed_loop("asyncpg ceiling", [op_for() for _ in range(clients)], seconds)
-    finally:
-        await pool.close()
-
-
-# -- the service -------------------------------------------------------------------------
-
-
-async def setup_tables(url: str, count: int) -> list[Table]:
-    async def one(i: int) -> Table:
-        http = Connection(url)
-        try:
-            table = await create_encounter(http, f"bench table {i}")
-            for command in SETUP:
-                r = await send_command(http, table, command)
-                if r.status != 200:
-                    raise RuntimeError(f"setup command failed: {r.status} {r.body!r}")
-            return table
-        finally:
-            await http.close()
-
-    tables: list[Table] = []
-    for start in range(0, count, 8):
-        tables += await asyncio.gather(*(one(i) for i in range(start, min(count, start + 8))))
-    return tables
-
-
-async def service_level(
-    url: str, tables: list[Table], positions: dict[str, int], clients: int, seconds: float
-) -> Result:
-    connections = [Connection(url) for _ in range(clients)]
-    failures: list[str] = []
-
-    def op_for(i: int) -> Operation:
-        mine, http, j = tables[i::clients], connections[i], 0
-
-        async def op() -> bool:
-            nonlocal j
-            table = mine[j % len(mine)]
-            j += 1
-            n = positions[table.encounter_id]
-            positions[table.encounter_id] = n + 1
-            try:
-                r = await send_command(http, table, step(n))
-            except ConnectionError as exc:
-                failures.append(str(exc))
-                return False
-            if r.status != 200 and len(failures) < 5:
-                failures.append(f"{r.status} {r.body[:200]!r}")
-            return r.status == 200
-
-        return op
-
-    try:
-        result = await closed_loop(
-            "aeon-ledger service", [op_for(i) for i in range(clients)], seconds
-        )
-    finally:
-        for c in connections:
-            await c.close()
-    for f in failures:
-        print(f"  failure: {f}")
-    result.label = "aeon-ledger service"
-    return result
-
-
-# -- the framework floor -----------------------------------------------------------------
-
-
-async def floor_level(url: str, clients: int, seconds: float) -> Result:
-    """bench.floor's bare route under the service's load: the same client, the same
-    attack command body and authorization header, one encounter id per client."""
-    body = msgspec.json.encode({"command": step(2)})
-    headers = {"authorization": "Bearer 1.floor"}
-    connections = [Connection(url) for _ in range(clients)]
-
-    def op_for(http: Connection) -> Operation:
-        path = f"/encounters/{uuid4()}/commands"
-
-        async def op() -> bool:
-            return (await http.request("POST", path, body, headers)).status == 200
-
-        return op
-
-    try:
-        return await closed_loop("Litestar floor", [op_for(c) for c in connections], seconds)
-    finally:
-        for c in connections:
-            await c.close()
 
 
 class MemorySampler:
@@ -215,13 +72,6 @@ class MemorySampler:
         self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
-
-
-def _row(r: Result, ceiling: Result | None = None, peer_r: Result | None = None) -> list[object]:
-    row: list[object] = [r.label, r.clients, r.rate, r.p(50), r.p(95), r.p(99), r.errors]
-    row.append(f"{r.rate / ceiling.rate:.0%}" if ceiling else "")
-    row.append(f"{r.rate / peer_r.rate:.2f}x" if peer_r else "")
-    return row
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -300,95 +150,6 @@ async def main(args: argparse.Namespace) -> None:
     _targets(services, ceilings, peers, cpu)
 
 
-class Served(NamedTuple):
-    """The running service and its benchmark encounters."""
-
-    url: str
-    pid: int
-    tables: list[Table]
-    positions: dict[str, int]
-
-
-class Paired(NamedTuple):
-    """One level's ceiling and service, measured in alternating windows."""
-
-    ceiling: Result | None
-    service: Result | None
-    ratios: list[float]
-    """Service over ceiling in each pair of windows: how steady the ratio is."""
-    cores: dict[str, float]
-    """Cores each part kept busy during the service's windows."""
-    instructions: dict[str, dict[str, int]]
-    """Instructions per part, summed over the windows of "ceiling" and of "service"."""
-
-
-async def paired_level(
-    db_url: str,
-    ours: Served | None,
-    with_ceiling: bool,
-    clients: int,
-    seconds: float,
-    rounds: int,
-) -> Paired:
-    """The ceiling and the service in ``rounds`` alternating windows each (ceiling first,
-    then service first, and so on), so that a shared machine's drift over the minutes of a
-    run weighs on both alike.  Each window has its own warm-up."""
-    window = seconds / rounds
-    ceiling_parts: list[Result] = []
-    service_parts: list[Result] = []
-    cores: list[dict[str, float]] = []
-    instructions: dict[str, Counter[str]] = {"ceiling": Counter(), "service": Counter()}
-    for r in range(rounds):
-        for system in ("ceiling", "service") if r % 2 == 0 else ("service", "ceiling"):
-            if system == "ceiling" and with_ceiling:
-                counter = InstructionMeter(_counted())
-                ceiling_parts.append(await baseline(db_url, clients, window))
-                instructions["ceiling"].update(counter.stop())
-            elif system == "service" and ours is not None:
-                meter = CpuMeter(ours.pid)
-                counter = InstructionMeter(_counted(ours.pid))
-                service_parts.append(
-                    await service_level(ours.url, ours.tables, ours.positions, clients, window)
-                )
-                instructions["service"].update(counter.stop())
-                cores.append(meter.cores())
-    ratios = [s.rate / c.rate for s, c in zip(service_parts, ceiling_parts, strict=False)]
-    return Paired(
-        Result.merged(ceiling_parts) if ceiling_parts else None,
-        Result.merged(service_parts) if service_parts else None,
-        ratios,
-        {name: sum(c[name] for c in cores) / len(cores) for name in cores[0]} if cores else {},
-        {system: dict(counts) for system, counts in instructions.items()},
-    )
-
-
-def _per(cores: dict[str, float], result: Result) -> str:
-    return ", ".join(
-        f"{name} {used / result.rate * 1e6:,.0f} us ({used:.2f} cores)"
-        for name, used in cores.items()
-    )
-
-
-def _counted(service_pid: int | None = None) -> dict[str, list[int]]:
-    groups = {"PostgreSQL": postgres_pids(), "load generator": [os.getpid()]}
-    return {"service": tree_pids(service_pid), **groups} if service_pid else groups
-
-
-def _print_instructions(paired: dict[int, Paired], timed: float) -> None:
-    """Instructions per command (per row for the ceiling), where ``perf`` can count them:
-    the figure to compare between runs on a busy machine.  ``timed`` is a level's
-    seconds per system, warm-ups included (each runs at about the measured rate)."""
-    for c, p in paired.items():
-        for system, result in (("ceiling", p.ceiling), ("service", p.service)):
-            done = result.rate * timed if result else 0
-            if p.instructions[system] and done:
-                per = ", ".join(
-                    f"{name} {n / done / 1e3:,.0f}k" for name, n in p.instructions[system].items()
-                )
-                unit = "row" if system == "ceiling" else "command"
-                print(f"instructions per {unit}, {system} at {c} clients: {per}")
-
-
 def _peer_levels(db_url: str, levels: tuple[int, ...], seconds: float) -> dict[int, Result]:
     app = peer.make_app(db_url, max(levels))
     try:
@@ -397,30 +158,6 @@ def _peer_levels(db_url: str, levels: tuple[int, ...], seconds: float) -> dict[i
         return {c: peer.run(app, ids, positions, c, seconds) for c in levels}
     finally:
         app.close()
-
-
-def _targets(
-    ours: dict[int, Result],
-    ceilings: dict[int, Result],
-    peers: dict[int, Result],
-    cpu: dict[int, dict[str, float]],
-) -> None:
-    print("\ntargets:")
-    if 32 in ours and 32 in ceilings:
-        share = ours[32].rate / ceilings[32].rate
-        print(
-            f"  32 clients >= 35% of ceiling: {share:.0%} {'holds' if share >= 0.35 else 'MISSED'}"
-        )
-        if 32 in cpu:  # what 35% leaves each command, with every process on the same cores
-            budget = (os.cpu_count() or 1) / (0.35 * ceilings[32].rate) * 1e6
-            used = sum(cpu[32].values()) / ours[32].rate * 1e6
-            print(f"    (35% of it leaves {budget:,.0f} us of CPU per command; used: {used:,.0f})")
-    if 32 in ours and 32 in peers:
-        ratio = ours[32].rate / peers[32].rate
-        print(f"  32 clients >= 2x peer: {ratio:.2f}x {'holds' if ratio >= 2 else 'MISSED'}")
-    if 8 in ours:
-        p99 = ours[8].p(99)
-        print(f"  p99 at 8 clients < 25 ms: {p99:.1f} ms {'holds' if p99 < 25 else 'MISSED'}")
 
 
 async def soak(args: argparse.Namespace) -> None:
