@@ -22,7 +22,10 @@ Module map:
 - ``mind``      called checks (also behind the screen), sanity, recovery, karma, xp
 - ``reroll``    karma "reroll dice" on any open roll, decided again from before it
 - ``rulings``   Narrator adjudication; ``decide`` dispatch; ``evolve`` applies events
-- ``narrate``   the replay log; ``view`` what players see; ``access``; ``examples``
+- ``narrate``   the replay log, one line per event (and its secret variant)
+- ``narrate_parts``   names, capitals, rolls announced, attack / limit / karma lines
+- ``narrate_secret``  the line of an event whose rolls are still secret
+- ``view``      what players see; ``access``; ``examples``
 """
 
 from __future__ import annotations
