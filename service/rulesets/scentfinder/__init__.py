@@ -19,7 +19,9 @@ Module map:
 - ``saves``      Saves, against a named danger or hazardous terrain
 - ``action_helpers``  what those share (pending guard, conditions, moves, damage)
 - ``rules``      shared lookups (turn order, distances) and the event builder
-- ``narrate``    the replay log; ``view`` what players see; ``access``; ``examples``
+- ``narrate``    the replay log, one line per event
+- ``narrate_parts``  names, roll and condition text, action taken / resolved lines
+- ``view``       what players see; ``access``; ``examples``
 """
 
 from __future__ import annotations
