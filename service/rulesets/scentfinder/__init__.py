@@ -6,7 +6,11 @@ Module map:
 - ``options``    one option per ambiguity (SCF-A*), with the notes GET /rulesets shows
 - ``state``      areas, combatants, conditions, the turn and the pending test
 - ``commands`` / ``events``   the unions; ``evolve`` applies events, no rules
-- ``decide``     setting the table, initiative, turns, Delay, end of turn, rulings
+- ``decide``     the dispatch: each command to the module that decides it
+- ``setup``      setting the table: areas and combatants
+- ``initiative`` initiative, beginning combat, reordering a phase, Delay
+- ``turns``      starting the next turn (and round), ending a turn
+- ``rulings``    GM rulings (Adjudicate)
 - ``actions``    taking an action: turn, cost, traits, target, movement, paying for it
 - ``requirements``  each action's base cost, tested skill and requirements
 - ``untested``   the effect of each action that takes no test
@@ -15,7 +19,9 @@ Module map:
 - ``saves``      Saves, against a named danger or hazardous terrain
 - ``action_helpers``  what those share (pending guard, conditions, moves, damage)
 - ``rules``      shared lookups (turn order, distances) and the event builder
-- ``narrate``    the replay log; ``view`` what players see; ``access``; ``examples``
+- ``narrate``    the replay log, one line per event
+- ``narrate_parts``  names, roll and condition text, action taken / resolved lines
+- ``view``       what players see; ``access``; ``examples``
 """
 
 from __future__ import annotations

@@ -14,7 +14,11 @@ Module map (each module has one job):
 - ``commands`` / ``events``   the unions; ``evolve`` applies events, no rules
 - ``decide``    dispatch; ``rules`` lookups, zone distance, range bands, the wound track
 - ``roster``    setting the table; ``turns`` rounds, turn start (shields), turn end
-- ``combat``    Maneuver, Press (areas), React, resolution; ``rulings`` GM adjudication
+- ``combat``    acting on one's turn: Maneuver, declaring a Press, React
+- ``areas``     who a Press hits: explosions, chain, cloud, splash
+- ``resolution``  resolving a pending Press (Agility, soak) and the GM's Check
+- ``wounds``    wounds taken: shields, the wound track, Presses a death voids
+- ``rulings``   GM adjudication
 - ``narrate``   the replay log and its secret variant; ``view`` the player view and the
   fields of secret events; ``access`` who may issue what; ``examples`` the docs
 """

@@ -6,7 +6,7 @@ from typing import assert_never
 
 from service.dice.model import Dice
 from service.ruleset import RuleViolation
-from service.rulesets.tactics import combat, roster, rulings, turns
+from service.rulesets.tactics import combat, resolution, roster, rulings, turns
 from service.rulesets.tactics import commands as cmd
 from service.rulesets.tactics import events as ev
 from service.rulesets.tactics.state import Ended, State
@@ -50,9 +50,9 @@ def decide(state: State, command: cmd.Command, dice: Dice) -> tuple[ev.Event, ..
         case cmd.React():
             return combat.react(state, command)
         case cmd.Resolve():
-            return combat.resolve(state, command, dice)
+            return resolution.resolve(state, command, dice)
         case cmd.Check():
-            return combat.check(state, command, dice)
+            return resolution.check(state, command, dice)
         case cmd.Adjudicate():
             return rulings.adjudicate(state, command)
         case cmd.EndEncounter():

@@ -7,9 +7,9 @@ from typing import assert_never
 from service.ruleset import RuleViolation
 from service.rulesets.tactics import commands as cmd
 from service.rulesets.tactics import events as ev
-from service.rulesets.tactics.combat import take_wounds, void_if_dead
 from service.rulesets.tactics.rules import combatant
 from service.rulesets.tactics.state import Bonus, State
+from service.rulesets.tactics.wounds import take_wounds, void_if_dead
 
 
 def adjudicate(state: State, c: cmd.Adjudicate) -> tuple[ev.Event, ...]:

@@ -15,11 +15,17 @@ Module map:
 - ``rules``     shared lookups: whose turn, what a Fast or Slow turn still allows
 - ``rolls``     which dice a character rolls (Shaken, karma, penalties, untrained)
 - ``table``     characters, distances, rounds and turns, moving, bleeding
-- ``combat``    attacks, defences, damage, the checks above a limit
+- ``combat``    declaring and answering an attack, resolving it once answered
+- ``exchange``  how an attack's dice fall: the melee exchange, the shot (dive, Rapid Fire)
+- ``damage``    each hit's damage against Toughness and Piercing; the AttackResolved
+- ``limits``    the checks above the wound and stress limits; a karma boost used up
 - ``mind``      called checks (also behind the screen), sanity, recovery, karma, xp
 - ``reroll``    karma "reroll dice" on any open roll, decided again from before it
 - ``rulings``   Narrator adjudication; ``decide`` dispatch; ``evolve`` applies events
-- ``narrate``   the replay log; ``view`` what players see; ``access``; ``examples``
+- ``narrate``   the replay log, one line per event (and its secret variant)
+- ``narrate_parts``   names, capitals, rolls announced, attack / limit / karma lines
+- ``narrate_secret``  the line of an event whose rolls are still secret
+- ``view``      what players see; ``access``; ``examples``
 """
 
 from __future__ import annotations

@@ -12,7 +12,6 @@ from service.dice.model import Dice
 from service.ruleset import RuleViolation
 from service.rulesets.untold_aeons import events as ev
 from service.rulesets.untold_aeons import rolls
-from service.rulesets.untold_aeons.combat import spent, stress_checks
 from service.rulesets.untold_aeons.commands import (
     Advance,
     CallCheck,
@@ -22,6 +21,7 @@ from service.rulesets.untold_aeons.commands import (
     SanityCheck,
     SpendKarma,
 )
+from service.rulesets.untold_aeons.limits import spent, stress_checks
 from service.rulesets.untold_aeons.rules import able, character
 from service.rulesets.untold_aeons.state import CHARACTERISTICS, CalledCheck, Character, State
 

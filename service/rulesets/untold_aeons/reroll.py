@@ -12,7 +12,7 @@ made behind the screen (a hidden command) are not rerolled: a reroll would show 
 The reroll rolls the character's own dice of that roll again, once per character; the
 difficulty dice and every other roll are kept. The same thing is then decided again from
 the state before the roll (``combat.resolve``, ``mind.sanity_check``,
-``mind.daily_recovery``, ``combat.wound_checks`` / ``stress_checks`` with
+``mind.daily_recovery``, ``limits.wound_checks`` / ``stress_checks`` with
 ``rolls.Replay`` as the dice), so the hit, the damage, the stress and the checks that
 follow come out of the same code as the first time. A check the new result asks for
 again unchanged (same roller, purpose and dice) keeps its dice; a check it asks for
@@ -29,9 +29,10 @@ from service.dice.model import Dice, RollRecord
 from service.ruleset import RuleViolation, rolls_of
 from service.rulesets.untold_aeons import events as ev
 from service.rulesets.untold_aeons import mind
-from service.rulesets.untold_aeons.combat import resolve, stress_checks, wound_checks
+from service.rulesets.untold_aeons.combat import resolve
 from service.rulesets.untold_aeons.commands import DailyRecovery, SanityCheck
 from service.rulesets.untold_aeons.evolve import evolve
+from service.rulesets.untold_aeons.limits import stress_checks, wound_checks
 from service.rulesets.untold_aeons.rolls import Replay
 from service.rulesets.untold_aeons.rules import able, character
 from service.rulesets.untold_aeons.state import Character, OpenRolls, State

@@ -8,7 +8,6 @@ import msgspec
 from service.dice.model import Dice
 from service.ruleset import RuleViolation
 from service.rulesets.untold_aeons import events as ev
-from service.rulesets.untold_aeons.combat import wound_checks
 from service.rulesets.untold_aeons.commands import (
     AddCharacter,
     BeginRound,
@@ -19,6 +18,7 @@ from service.rulesets.untold_aeons.commands import (
     SetDistance,
     StandUp,
 )
+from service.rulesets.untold_aeons.limits import wound_checks
 from service.rulesets.untold_aeons.rules import (
     able,
     acting,
