@@ -13,6 +13,10 @@ Module map (each module has one job):
 - ``plan``       the actions a character declares (Major / Minor)
 - ``state``      the folded state: characters, bands, tokens, the phase of the round
 - ``commands`` / ``events``   the unions; ``evolve`` applies events, no rules
+- ``evolve_roster``  characters added, removed, values set; ``evolve_round`` a round
+  started, a declaration; ``evolve_tokens`` Tactical Tokens claimed and spent;
+  ``evolve_combat`` attacks, damage, moves, Suppress, Shock, effects ended;
+  ``evolve_common`` the helpers they share
 - ``decide``     dispatch; ``rules`` shared lookups and the resolution order
 - ``rolls``      Attribute x Skill + d20 with labelled modifiers, cap, halving, tiers
 - ``roster``     setting the table; ``rounds`` phases and Cleanup; ``initiative``
