@@ -23,7 +23,9 @@ Module map (each module has one job):
 - ``declare``    the Declare Phase; ``reactions`` the Fast Phase and Breakaway;
   ``resolve``    the Slow Phase; ``movement`` bands, zones, terrain; ``combat`` attacks,
   defences, damage, Wounds; ``rulings`` GM adjudication
-- ``narrate``    the replay log; ``access`` who may issue what; ``examples`` the docs
+- ``narrate``    the replay log, one line per event; ``narrate_parts`` names, rolls
+  announced, Initiative, declarations, actions, tokens spent
+- ``access`` who may issue what; ``examples`` the docs
 """
 
 from __future__ import annotations
