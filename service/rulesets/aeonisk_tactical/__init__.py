@@ -21,7 +21,9 @@ Module map (each module has one job):
 - ``rolls``      Attribute x Skill + d20 with labelled modifiers, cap, halving, tiers
 - ``roster``     setting the table; ``rounds`` phases and Cleanup; ``initiative``
 - ``declare``    the Declare Phase; ``reactions`` the Fast Phase and Breakaway;
-  ``resolve``    the Slow Phase; ``movement`` bands, zones, terrain; ``combat`` attacks,
+  ``resolve``    the Slow Phase step and its attacks (Attack, Charge, Suppress);
+  ``resolve_actions`` its other actions (moves, tasks, claims, Disengage, Bond Rally);
+  ``movement`` bands, zones, terrain; ``combat`` attacks,
   defences, damage, Wounds; ``rulings`` GM adjudication
 - ``narrate``    the replay log, one line per event; ``narrate_parts`` names, rolls
   announced, Initiative, declarations, actions, tokens spent
