@@ -24,6 +24,7 @@ Module map:
 - ``karma``     karma spent from either pool; xp spent to advance
 - ``reroll``    karma "reroll dice" on any open roll, decided again from before it
 - ``rulings``   Narrator adjudication; ``decide`` dispatch; ``evolve`` applies events
+- ``reroll_window``  which rolls stay open to a karma reroll after an event (UAE-A6)
 - ``narrate``   the replay log, one line per event (and its secret variant)
 - ``narrate_parts``   names, capitals, rolls announced, attack / limit / karma lines
 - ``narrate_secret``  the line of an event whose rolls are still secret
