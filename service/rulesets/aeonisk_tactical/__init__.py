@@ -27,7 +27,9 @@ Module map (each module has one job):
   defences, damage, Wounds; ``rulings`` GM adjudication
 - ``narrate``    the replay log, one line per event; ``narrate_parts`` names, rolls
   announced, Initiative, declarations, actions, tokens spent
-- ``access`` who may issue what; ``examples`` the docs
+- ``narrate_secret``  what players see of a secret event and its log line
+- ``view``       what players see of the state; ``access`` who may issue what;
+  ``examples`` the docs
 """
 
 from __future__ import annotations
