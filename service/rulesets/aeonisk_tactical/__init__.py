@@ -23,8 +23,9 @@ Module map (each module has one job):
 - ``declare``    the Declare Phase; ``reactions`` the Fast Phase and Breakaway;
   ``resolve``    the Slow Phase step and its attacks (Attack, Charge, Suppress);
   ``resolve_actions`` its other actions (moves, tasks, claims, Disengage, Bond Rally);
-  ``movement`` bands, zones, terrain; ``combat`` attacks,
-  defences, damage, Wounds; ``rulings`` GM adjudication
+  ``movement`` bands, zones, terrain; ``combat`` attacks
+  and defences; ``damage`` damage, Wounds, Shock, the Health check; ``rulings`` GM
+  adjudication
 - ``narrate``    the replay log, one line per event; ``narrate_parts`` names, rolls
   announced, Initiative, declarations, actions, tokens spent
 - ``narrate_secret``  what players see of a secret event and its log line
