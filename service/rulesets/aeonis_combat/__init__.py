@@ -15,7 +15,8 @@ Module map (each module has one job):
 - ``rules``     lookups and checks shared by several commands
 - ``setup``     hexes, sides, units, movement
 - ``rounds``    Round Start and Cleanup & Checks
-- ``declare``   declaring an attack, the defence, targets, siege reinforcements
+- ``declare``   declaring an attack and the defence, setting targets
+- ``commitment`` units committed, the Battle Line, siege reinforcements, targets checked
 - ``combat``    one battle round and the Victory Check
 - ``aftermath`` Retreat Check, Press the Attack, pausing, lifting, occupation
 - ``rulings``   GM adjudication

@@ -26,7 +26,7 @@ from service.rulesets.aeonis_combat.commands import (
     Retreat,
     Stand,
 )
-from service.rulesets.aeonis_combat.declare import reinforcements
+from service.rulesets.aeonis_combat.commitment import reinforcements
 from service.rulesets.aeonis_combat.events import (
     AttackActionEnded,
     BattleEnded,

@@ -23,7 +23,7 @@ from msgspec.structs import replace
 from service.dice.model import Dice, Modifier, RollRecord
 from service.ruleset import RuleViolation
 from service.rulesets.aeonis_combat.commands import Fight
-from service.rulesets.aeonis_combat.declare import check_targets
+from service.rulesets.aeonis_combat.commitment import check_targets
 from service.rulesets.aeonis_combat.events import (
     BattleEnded,
     BattleRoundFought,

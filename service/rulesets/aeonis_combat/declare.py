@@ -12,14 +12,15 @@
 - Sieges (6.1, AEC-25): a Fortress always; a City when the defender Holds the Walls.
   A later Attack action on a paused siege is a new siege round in which each side may
   add up to 3 units to its Reserves (6.4, AEC-28/A10).
+
+This module declares the attack and the defence; ``commitment`` checks what each side
+commits, its Battle Line, siege reinforcements and targets.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from service.ruleset import RuleViolation
-from service.rulesets.aeonis_combat import hexes
+from service.rulesets.aeonis_combat import commitment, hexes
 from service.rulesets.aeonis_combat.commands import Attack, Defend, SetTargets
 from service.rulesets.aeonis_combat.events import (
     AttackDeclared,
@@ -35,14 +36,12 @@ from service.rulesets.aeonis_combat.rules import (
     ensure_side_in_battle,
     hex_of,
     label,
-    no_duplicates,
     open_action,
     side_name,
     side_of,
-    unit_of,
     units_in,
 )
-from service.rulesets.aeonis_combat.state import LINE_CAP, SIEGE_REINFORCEMENTS, Battle, Hex, State
+from service.rulesets.aeonis_combat.state import LINE_CAP, Battle, Hex, State
 
 
 def attack(state: State, command: Attack) -> tuple[Event, ...]:
@@ -88,9 +87,9 @@ def _declare(state: State, command: Attack, cost: int) -> tuple[Event, ...]:
             )
     if not command.commit:
         raise RuleViolation("an attack commits at least one unit from an adjacent hex (3.2)")
-    _check_commit(state, command.side, command.hex, command.commit)
+    commitment.check_commit(state, command.side, command.hex, command.commit)
     cap = LINE_CAP[target.kind]
-    line = _line(state, command.side, command.commit, command.line, cap, target)
+    line = commitment.line(state, command.side, command.commit, command.line, cap, target)
     if command.assault:
         if not state.options.assault_variant:
             raise RuleViolation(
@@ -128,7 +127,7 @@ def _renew(state: State, command: Attack, battle: Battle, cost: int) -> tuple[Ev
         )
     if command.assault:
         raise RuleViolation("an Assault is declared instead of a siege, not during one (section 7)")
-    added = reinforcements(state, command.side, command.hex, command.commit, battle)
+    added = commitment.reinforcements(state, command.side, command.hex, command.commit, battle)
     return (
         AttackRenewed(
             hex=command.hex,
@@ -172,7 +171,9 @@ def defend(state: State, command: Defend) -> tuple[Event, ...]:
             raise RuleViolation(
                 "Battle Lines change only in Reinforce, when a line is under the cap (AEC-A8)"
             )
-        reserves = reinforcements(state, command.side, command.hex, command.commit, battle)
+        reserves = commitment.reinforcements(
+            state, command.side, command.hex, command.commit, battle
+        )
         line: tuple[str, ...] = ()
     else:
         present = units_in(state, command.hex, command.side)
@@ -181,11 +182,11 @@ def defend(state: State, command: Defend) -> tuple[Event, ...]:
                 raise RuleViolation(
                     f"{label(state, unit_id)} is in {command.hex} and so committed already (3.2)"
                 )
-        _check_commit(state, command.side, command.hex, command.commit)
+        commitment.check_commit(state, command.side, command.hex, command.commit)
         committed = (*present, *command.commit)
-        line = _line(state, command.side, committed, command.line, battle.cap, target)
+        line = commitment.line(state, command.side, committed, command.line, battle.cap, target)
         reserves = tuple(u for u in committed if u not in line)
-    check_targets(
+    commitment.check_targets(
         state,
         battle,
         command.side,
@@ -209,35 +210,8 @@ def set_targets(state: State, command: SetTargets) -> tuple[Event, ...]:
     battle = battle_at(state, command.hex)
     ensure_side_in_battle(state, battle, command.side, command.hex)
     enemy_line = battle.line(battle.opponent(command.side))
-    check_targets(state, battle, command.side, command.targets, enemy_line=enemy_line)
+    commitment.check_targets(state, battle, command.side, command.targets, enemy_line=enemy_line)
     return (TargetsSet(hex=command.hex, side=command.side, targets=dict(command.targets)),)
-
-
-def check_targets(
-    state: State,
-    battle: Battle,
-    side: str,
-    targets: dict[str, str],
-    *,
-    enemy_line: Sequence[str],
-    own: Sequence[str] = (),
-) -> None:
-    """Strikers are the side's committed units (and ``own``, about to be committed);
-    targets are enemy Battle Line units (AEC-A9)."""
-    mine = (*battle.committed(side), *own)
-    enemy = battle.opponent(side)
-    for striker, target in targets.items():
-        if striker not in mine:
-            raise RuleViolation(
-                f"{label(state, striker)} is not committed to this battle on "
-                f"{side_name(state, side)}'s side"
-            )
-        if target not in enemy_line:
-            where = "in the Reserves" if target in battle.reserves(enemy) else "not committed"
-            raise RuleViolation(
-                f"{label(state, target)} is {where}; only enemy Battle Line units can be "
-                "targeted (sections 4.2, 4.3)"
-            )
 
 
 def _defender(state: State, side: str, hex_key: str, target: Hex) -> str:
@@ -251,72 +225,3 @@ def _defender(state: State, side: str, hex_key: str, target: Hex) -> str:
             f"no other side holds or has units in {hex_key}: there is no one to fight"
         )
     raise RuleViolation(f"several sides have units in {hex_key}; the GM sets its control first")
-
-
-def _check_commit(state: State, side: str, hex_key: str, commit: Sequence[str]) -> None:
-    """Units a side commits from adjacent hexes (3.2, AEC-04)."""
-    no_duplicates(commit, "the committed units")
-    owner = side_name(state, side)
-    for unit_id in commit:
-        unit = unit_of(state, unit_id)
-        if unit.side != side:
-            raise RuleViolation(f"{label(state, unit_id)} is not {owner}'s to commit")
-        if unit.kind == "lord" and state.sides[side].lord_captured_by is not None:
-            raise RuleViolation(
-                f"{label(state, unit_id)} is captured and cannot commit to battles (section 2.1.4)"
-            )
-        if unit.hex is None or not hexes.adjacent(unit.hex, hex_key):
-            where = "off the map" if unit.hex is None else f"in {unit.hex}"
-            raise RuleViolation(
-                f"{label(state, unit_id)} is {where}, not adjacent to {hex_key}; units commit "
-                "from adjacent hexes (section 3.2)"
-            )
-        elsewhere = battle_of_unit(state, unit_id)
-        if elsewhere is not None:
-            raise RuleViolation(
-                f"{label(state, unit_id)} is already committed to the battle at {elsewhere}"
-            )
-
-
-def _line(
-    state: State,
-    side: str,
-    committed: Sequence[str],
-    chosen: Sequence[str] | None,
-    cap: int,
-    target: Hex,
-) -> tuple[str, ...]:
-    """The Battle Line: the chosen committed units, or the first ones, up to the cap."""
-    if chosen is None:
-        return tuple(committed[:cap])
-    no_duplicates(chosen, "the Battle Line")
-    for unit_id in chosen:
-        if unit_id not in committed:
-            raise RuleViolation(
-                f"{label(state, unit_id)} is not committed, so it cannot be on the Battle Line"
-            )
-    if len(chosen) > cap:
-        where = "a standard hex" if target.kind == "standard" else f"a {target.kind.title()}"
-        raise RuleViolation(
-            f"{side_name(state, side)}'s Battle Line holds at most {cap} units on {where} "
-            f"(section 1.2); {len(chosen)} given"
-        )
-    return tuple(chosen)
-
-
-def reinforcements(
-    state: State, side: str, hex_key: str, commit: Sequence[str], battle: Battle
-) -> tuple[str, ...]:
-    """Units added to the Reserves at the start of a siege round (6.4, AEC-28)."""
-    if commit and not battle.siege:
-        raise RuleViolation(
-            "only a siege takes reinforcements between battle rounds (section 6.4); this battle "
-            "keeps the units committed when it was declared"
-        )
-    if len(commit) > SIEGE_REINFORCEMENTS:
-        raise RuleViolation(
-            f"each side may add up to {SIEGE_REINFORCEMENTS} units per siege round (section 6.4); "
-            f"{len(commit)} given"
-        )
-    _check_commit(state, side, hex_key, commit)
-    return tuple(commit)

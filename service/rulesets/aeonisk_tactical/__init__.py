@@ -13,13 +13,24 @@ Module map (each module has one job):
 - ``plan``       the actions a character declares (Major / Minor)
 - ``state``      the folded state: characters, bands, tokens, the phase of the round
 - ``commands`` / ``events``   the unions; ``evolve`` applies events, no rules
+- ``evolve_roster``  characters added, removed, values set; ``evolve_round`` a round
+  started, a declaration; ``evolve_tokens`` Tactical Tokens claimed and spent;
+  ``evolve_combat`` attacks, damage, moves, Suppress, Shock, effects ended;
+  ``evolve_common`` the helpers they share
 - ``decide``     dispatch; ``rules`` shared lookups and the resolution order
 - ``rolls``      Attribute x Skill + d20 with labelled modifiers, cap, halving, tiers
 - ``roster``     setting the table; ``rounds`` phases and Cleanup; ``initiative``
 - ``declare``    the Declare Phase; ``reactions`` the Fast Phase and Breakaway;
-  ``resolve``    the Slow Phase; ``movement`` bands, zones, terrain; ``combat`` attacks,
-  defences, damage, Wounds; ``rulings`` GM adjudication
-- ``narrate``    the replay log; ``access`` who may issue what; ``examples`` the docs
+  ``resolve``    the Slow Phase step and its attacks (Attack, Charge, Suppress);
+  ``resolve_actions`` its other actions (moves, tasks, claims, Disengage, Bond Rally);
+  ``movement`` bands, zones, terrain; ``combat`` attacks
+  and defences; ``damage`` damage, Wounds, Shock, the Health check; ``rulings`` GM
+  adjudication
+- ``narrate``    the replay log, one line per event; ``narrate_parts`` names, rolls
+  announced, Initiative, declarations, actions, tokens spent
+- ``narrate_secret``  what players see of a secret event and its log line
+- ``view``       what players see of the state; ``access`` who may issue what;
+  ``examples`` the docs
 """
 
 from __future__ import annotations

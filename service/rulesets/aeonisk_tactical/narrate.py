@@ -2,32 +2,23 @@
 
 Given the state *before* the event.  Rolls are said by ``service.dice.announce``: the
 raw d20, then every modifier with its label, the total and what it was against
-(section 10, AEK-05); this module adds what the rules made of them.
+(section 10, AEK-05); this module adds what the rules made of them, and
+``narrate_parts`` builds the parts the longer lines share.
 """
 
 from __future__ import annotations
 
 from typing import assert_never
 
-from service.dice.announce import announce, announce_hidden
-from service.dice.model import RollRecord
 from service.rulesets.aeonisk_tactical import events as ev
+from service.rulesets.aeonisk_tactical import narrate_parts
 from service.rulesets.aeonisk_tactical.fields import TOKEN_NAMES, title
-from service.rulesets.aeonisk_tactical.plan import (
-    AnyAction,
-    Attack,
-    BondRally,
-    Charge,
-    Claim,
-    Declaration,
-    Disengage,
-    Move,
-    Overwatch,
-    Reload,
-    Stand,
-    Suppress,
-    Swap,
-    Task,
+from service.rulesets.aeonisk_tactical.narrate_parts import (
+    Names,
+    action,
+    declared,
+    rolls,
+    spend,
 )
 from service.rulesets.aeonisk_tactical.state import State
 
@@ -39,7 +30,7 @@ _PHASES = {
 
 
 def narrate(state: State, event: ev.Event) -> str:
-    n = _Names(state)
+    n = Names(state)
     match event:
         case ev.CharacterAdded():
             traits = ", ".join(f"{title(k)} {v}" for k, v in event.attributes.items())
@@ -61,16 +52,16 @@ def narrate(state: State, event: ev.Event) -> str:
                 f"Round {event.round} begins. Declare Phase: declarations in ascending Initiative"
             )
         case ev.InitiativeRolled():
-            order = ", ".join(f"{n(c)} {_init(event, c, state)}" for c in event.order)
+            order = ", ".join(f"{n(c)} {narrate_parts.init(event, c, state)}" for c in event.order)
             note = f" ({event.note})" if event.note else ""
-            return f"{_rolls(state, event.rolls)}. Initiative order: {order}{note}"
+            return f"{rolls(state, event.rolls)}. Initiative order: {order}{note}"
         case ev.PhaseStarted():
             return f"Round {event.round}, {_PHASES[event.phase]}"
         case ev.Declared():
-            return _declared(state, event.declaration)
+            return declared(state, event.declaration)
         case ev.InitiativeRerolled():
             return (
-                f"{_rolls(state, event.rolls)}: {n(event.character)}'s Initiative is now "
+                f"{rolls(state, event.rolls)}: {n(event.character)}'s Initiative is now "
                 f"{event.total}"
             )
         case ev.ActionBegan():
@@ -78,7 +69,7 @@ def narrate(state: State, event: ev.Event) -> str:
             init = f" (Initiative {who.initiative})" if who else ""
             return (
                 f"{n(event.character)}{init} resolves their {event.slot.title()}: "
-                f"{_action(state, event.action)}"
+                f"{action(state, event.action)}"
             )
         case ev.ActionFailed():
             return f"{n(event.character)}'s {event.slot.title()} action fails: {event.reason}"
@@ -94,7 +85,7 @@ def narrate(state: State, event: ev.Event) -> str:
         case ev.TokenSpent():
             return (
                 f"{n(event.character)} spends {TOKEN_NAMES[event.kind]} as a Reaction: "
-                f"{_spend(event, n)}"
+                f"{spend(event, n)}"
             )
         case ev.BondedDefenceGiven():
             return (
@@ -110,7 +101,7 @@ def narrate(state: State, event: ev.Event) -> str:
             )
         case ev.AttackRolled():
             verb = "hits" if event.outcome == "hit" else "misses"
-            return f"{_rolls(state, event.rolls)}: {n(event.attacker)} {verb} {n(event.target)}"
+            return f"{rolls(state, event.rolls)}: {n(event.attacker)} {verb} {n(event.target)}"
         case ev.DamageRolled():
             target = state.characters[event.target]
             over = event.damage - event.soak
@@ -123,7 +114,7 @@ def narrate(state: State, event: ev.Event) -> str:
                 else f"below Soak {event.soak}: no Wound"
             )
             return (
-                f"{_rolls(state, event.rolls)}; {verdict} "
+                f"{rolls(state, event.rolls)}; {verdict} "
                 f"({target.name} {target.wounds} -> {event.wounds_after} Wounds)"
             )
         case ev.FatalCheck():
@@ -131,9 +122,9 @@ def narrate(state: State, event: ev.Event) -> str:
                 fate = "survives"
             else:
                 fate = "fails and dies" if event.dead else "fails: the GM rules what follows"
-            return f"{_rolls(state, event.rolls)}: {n(event.character)} {fate}"
+            return f"{rolls(state, event.rolls)}: {n(event.character)} {fate}"
         case ev.CheckRolled():
-            return _rolls(state, event.rolls)
+            return rolls(state, event.rolls)
         case ev.Moved():
             if event.zone is not None:
                 return f"{n(event.character)} moves to {event.zone}"
@@ -239,121 +230,3 @@ _EFFECTS = {
     "charge": "the Charge's -2 to defences",
     "charge_bonus": "the Charge's +2 damage",
 }
-
-
-class _Names:
-    def __init__(self, state: State) -> None:
-        self._state = state
-
-    def __call__(self, ident: str | None) -> str:
-        if ident is None:
-            return "GM"
-        found = self._state.characters.get(ident)
-        return found.name if found else ident
-
-
-def _rolls(state: State, rolls: tuple[RollRecord, ...]) -> str:
-    name = _Names(state)
-    return "; ".join(
-        announce_hidden(r) if r.hidden else announce(r, name=name(r.roller)) for r in rolls
-    )
-
-
-def _init(event: ev.InitiativeRolled, character: str, state: State) -> str:
-    rolled = next((r for r in event.results if r.character == character), None)
-    if rolled is None:
-        found = state.characters.get(character)
-        return str(found.initiative if found else "?")
-    return (
-        f"{rolled.total} (natural 1: all skill checks halved, all actions Slow)"
-        if rolled.natural_one
-        else str(rolled.total)
-    )
-
-
-def _declared(state: State, d: Declaration) -> str:
-    n = _Names(state)
-    who = n(d.character)
-    if d.forfeit:
-        parts = ["forfeits the turn to re-roll Initiative"]
-    else:
-        major = _action(state, d.major) if d.major else "none"
-        minor = _action(state, d.minor) if d.minor else "none"
-        parts = [
-            f"Minor: {minor}; Major: {major}"
-            if d.minor_first
-            else f"Major: {major}; Minor: {minor}"
-        ]
-    if d.defence_token is None:
-        parts.append("no Defence Token allocated (every attacker gains Flanking)")
-    else:
-        burn = " with a Heroic Burn (-4)" if d.heroic_burn else ""
-        parts.append(f"Defence Token on {n(d.defence_token)}{burn}")
-    if d.defence != "active":
-        parts.append(f"{d.defence} defence")
-    if d.stance is not None:
-        parts.append(f"stance {d.stance}")
-    return f"{who} declares: " + "; ".join(parts)
-
-
-def _action(state: State, action: AnyAction) -> str:
-    n = _Names(state)
-    match action:
-        case Attack():
-            extra = "".join(
-                [
-                    ", running" if action.running else "",
-                    ", with a Void Surge" if action.void_surge else "",
-                ]
-            )
-            return f"attack {n(action.target)} with {action.weapon}{extra}"
-        case Charge():
-            return f"charge {n(action.target)} with {action.weapon}"
-        case Suppress():
-            return f"suppress {n(action.target)} with {action.weapon}"
-        case Move():
-            to = "closer to" if action.direction == "closer" else "away from"
-            where = f"to {action.zone}" if action.zone else f"{to} {n(action.reference)}"
-            terrain = f" through {title(action.terrain)}" if action.terrain else ""
-            return f"shift {action.bands} band{'s' if action.bands != 1 else ''} {where}{terrain}"
-        case Task():
-            return f"{action.label} (DC {action.dc})"
-        case Reload():
-            return f"reload {action.weapon}"
-        case Claim():
-            return f"claim {_token(state, action.token)}"
-        case Swap():
-            return f"swap for {_token(state, action.token)}"
-        case Overwatch():
-            return f"set up Overwatch over {', '.join(n(a) for a in action.arc)}"
-        case Stand():
-            return "stand up from Prone"
-        case Disengage():
-            return f"disengage from {n(action.foe)}"
-        case BondRally():
-            return f"Bond Rally for {n(action.ally)}"
-
-
-def _token(state: State, token_id: str) -> str:
-    token = state.tokens.get(token_id)
-    return f"the {TOKEN_NAMES[token.kind]} token" if token else token_id
-
-
-def _spend(event: ev.TokenSpent, n: _Names) -> str:
-    match event.kind:
-        case "cover":
-            return "+2 Soak against the next incoming attack"
-        case "high_ground":
-            return "+2 to this round's attack, ignoring the Near range penalty"
-        case "energy_hub":
-            return "+2 banked for the next damage or effect roll"
-        case "vent":
-            return "the area is obscured"
-        case "ley_node":
-            return "+2 to this round's Dreamwork or Ritual roll"
-        case "void_slick":
-            return f"{n(event.target)} must make an Agility save or fall Prone"
-        case "sprint_lane":
-            return "an extra band shift right now"
-        case _:
-            assert_never(event.kind)

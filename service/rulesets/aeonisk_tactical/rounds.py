@@ -13,7 +13,7 @@ from __future__ import annotations
 from service.dice.model import Dice
 from service.ruleset import RuleViolation
 from service.rulesets.aeonisk_tactical import events as ev
-from service.rulesets.aeonisk_tactical.combat import fatal_check
+from service.rulesets.aeonisk_tactical.damage import fatal_check
 from service.rulesets.aeonisk_tactical.fields import FATAL_WOUNDS
 from service.rulesets.aeonisk_tactical.initiative import roll_initiative
 from service.rulesets.aeonisk_tactical.rules import next_pending, resolution_order

@@ -28,6 +28,13 @@ def living(state: State, character_id: str) -> Character:
     return found
 
 
+def alive_target(state: State, target_id: str) -> Character:
+    target = character(state, target_id)
+    if not target.alive:
+        raise RuleViolation(f"{target.name} is dead: the action has no target")
+    return target
+
+
 def are_foes(a: Character, b: Character) -> bool:
     return a.side != b.side
 

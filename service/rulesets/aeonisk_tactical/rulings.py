@@ -11,7 +11,6 @@ from typing import assert_never
 
 from service.ruleset import RuleViolation
 from service.rulesets.aeonisk_tactical import events as ev
-from service.rulesets.aeonisk_tactical.combat import shock
 from service.rulesets.aeonisk_tactical.commands import (
     Adjudicate,
     ClearObscurement,
@@ -23,6 +22,7 @@ from service.rulesets.aeonisk_tactical.commands import (
     SetValue,
     VoidSplash,
 )
+from service.rulesets.aeonisk_tactical.damage import shock
 from service.rulesets.aeonisk_tactical.rules import character
 from service.rulesets.aeonisk_tactical.state import State
 

@@ -19,9 +19,12 @@ Module map:
 - ``exchange``  how an attack's dice fall: the melee exchange, the shot (dive, Rapid Fire)
 - ``damage``    each hit's damage against Toughness and Piercing; the AttackResolved
 - ``limits``    the checks above the wound and stress limits; a karma boost used up
-- ``mind``      called checks (also behind the screen), sanity, recovery, karma, xp
+- ``mind``      called checks (also behind the screen), rolled, rerolled
+- ``sanity``    sanity checks and stress, hardening notches, daily recovery
+- ``karma``     karma spent from either pool; xp spent to advance
 - ``reroll``    karma "reroll dice" on any open roll, decided again from before it
 - ``rulings``   Narrator adjudication; ``decide`` dispatch; ``evolve`` applies events
+- ``reroll_window``  which rolls stay open to a karma reroll after an event (UAE-A6)
 - ``narrate``   the replay log, one line per event (and its secret variant)
 - ``narrate_parts``   names, capitals, rolls announced, attack / limit / karma lines
 - ``narrate_secret``  the line of an event whose rolls are still secret

@@ -7,7 +7,7 @@ from typing import assert_never
 
 from service.dice.model import Dice
 from service.ruleset import RuleViolation
-from service.rulesets.untold_aeons import combat, mind, reroll, rulings, table
+from service.rulesets.untold_aeons import combat, karma, mind, reroll, rulings, sanity, table
 from service.rulesets.untold_aeons import events as ev
 from service.rulesets.untold_aeons.commands import (
     AddCharacter,
@@ -65,13 +65,13 @@ def decide(state: State, command: Command, dice: Dice) -> tuple[ev.Event, ...]:
         case RollDifficulty():
             return mind.roll_difficulty(state, command, dice)
         case SanityCheck():
-            return mind.sanity_check(state, command, dice)
+            return sanity.sanity_check(state, command, dice)
         case SpendKarma():
-            return mind.spend_karma(state, command, dice, reroll.reroll)
+            return karma.spend_karma(state, command, dice, reroll.reroll)
         case DailyRecovery():
-            return mind.daily_recovery(state, command, dice)
+            return sanity.daily_recovery(state, command, dice)
         case Advance():
-            return mind.advance(state, command)
+            return karma.advance(state, command)
         case Rule():
             return rulings.rule(state, command)
         case EndEncounter():

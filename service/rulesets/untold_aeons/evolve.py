@@ -1,6 +1,7 @@
 """``evolve``: apply one event. Events are facts ``decide`` checked; every number is
 copied as is. One mechanical step: a karma boost is used up by the next pool roll of the
-character it was bought for (the roll's ``roller``)."""
+character it was bought for (the roll's ``roller``); ``reroll_window`` says which rolls
+stay open to a karma reroll."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from msgspec.structs import replace
 from service.dice.model import RollRecord
 from service.ruleset import rolls_of
 from service.rulesets.untold_aeons import events as ev
+from service.rulesets.untold_aeons.reroll_window import open_rolls
 from service.rulesets.untold_aeons.state import (
     Boost,
     CalledCheck,
@@ -19,7 +21,6 @@ from service.rulesets.untold_aeons.state import (
     Distance,
     Hardened,
     LastCheck,
-    OpenRolls,
     PendingAttack,
     State,
     pair_key,
@@ -27,7 +28,7 @@ from service.rulesets.untold_aeons.state import (
 
 
 def evolve(state: State, event: ev.Event) -> State:
-    opened = _open_rolls(state, event)
+    opened = open_rolls(state, event)
     rolls: tuple[RollRecord, ...] = rolls_of(event)
     if rolls and state.boosts:
         rollers = {r.roller for r in rolls if r.pool is not None}
@@ -43,63 +44,6 @@ def evolve(state: State, event: ev.Event) -> State:
         )
     state = _apply(state, event)
     return state if state.open_rolls is opened else replace(state, open_rolls=opened)
-
-
-def _open_rolls(state: State, event: ev.Event) -> OpenRolls | None:
-    """UAE-A6: the rolls open to a karma reroll after ``event``. A roll with consequences
-    opens them (with the state before it); the checks, notches and turn end that follow
-    it, and the karma point spent on a reroll, keep them open; anything else closes them."""
-    current = state.open_rolls
-    before = replace(state, open_rolls=None)
-    match event:
-        case ev.AttackResolved():
-            return OpenRolls(
-                kind="attack",
-                before=before,
-                records=event.rolls,
-                response=event.response,
-                back_weapon=event.back_weapon or "unarmed",
-            )
-        case ev.SanityChecked():
-            return OpenRolls(
-                kind="sanity",
-                before=before,
-                records=event.rolls,
-                character=event.character,
-                cause=event.cause,
-                difficulty=event.difficulty,
-                category=event.category,
-            )
-        case ev.Recovered():
-            return OpenRolls(
-                kind="recovery",
-                before=before,
-                records=event.rolls,
-                character=event.character,
-                track=event.track,
-            )
-        case ev.LimitChecked() if current is not None:
-            return replace(current, records=(*current.records, *event.rolls))
-        case ev.LimitChecked():
-            return OpenRolls(
-                kind="limit",
-                before=before,
-                records=event.rolls,
-                character=event.character,
-                track=event.track,
-            )
-        case ev.NotchGained() | ev.TurnEnded():
-            return current
-        case ev.KarmaSpent() if event.use == "reroll":
-            return current
-        case ev.RollRerolled() if current is not None:
-            known = {r.roll_id: r for r in (*current.records, *event.rolls)}
-            return replace(
-                current,
-                records=tuple(known[i] for i in event.sequence),
-                rerolled_by=(*current.rerolled_by, event.character),
-            )
-    return None
 
 
 def _update(state: State, ident: str, change: Callable[[Character], Character]) -> State:

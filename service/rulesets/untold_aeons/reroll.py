@@ -11,8 +11,8 @@ made behind the screen (a hidden command) are not rerolled: a reroll would show 
 
 The reroll rolls the character's own dice of that roll again, once per character; the
 difficulty dice and every other roll are kept. The same thing is then decided again from
-the state before the roll (``combat.resolve``, ``mind.sanity_check``,
-``mind.daily_recovery``, ``limits.wound_checks`` / ``stress_checks`` with
+the state before the roll (``combat.resolve``, ``sanity.sanity_check``,
+``sanity.daily_recovery``, ``limits.wound_checks`` / ``stress_checks`` with
 ``rolls.Replay`` as the dice), so the hit, the damage, the stress and the checks that
 follow come out of the same code as the first time. A check the new result asks for
 again unchanged (same roller, purpose and dice) keeps its dice; a check it asks for
@@ -28,7 +28,7 @@ from functools import reduce
 from service.dice.model import Dice, RollRecord
 from service.ruleset import RuleViolation, rolls_of
 from service.rulesets.untold_aeons import events as ev
-from service.rulesets.untold_aeons import mind
+from service.rulesets.untold_aeons import mind, sanity
 from service.rulesets.untold_aeons.combat import resolve
 from service.rulesets.untold_aeons.commands import DailyRecovery, SanityCheck
 from service.rulesets.untold_aeons.evolve import evolve
@@ -96,9 +96,9 @@ def _decide_again(batch: OpenRolls, dice: Replay) -> tuple[ev.Event, ...]:
                 difficulty=batch.difficulty,
                 category=batch.category,
             )
-            return mind.sanity_check(before, command, dice)
+            return sanity.sanity_check(before, command, dice)
         case "recovery":
-            return mind.daily_recovery(
+            return sanity.daily_recovery(
                 before, DailyRecovery(character=batch.character, track=batch.track), dice
             )
         case "limit":
