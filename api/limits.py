@@ -38,6 +38,7 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from events import access
 from events.db import Database
 from service.lru import LRU
 
@@ -94,12 +95,8 @@ async def _stored_id(db: Database, token: str) -> str | None:
     token_id, _, secret = token.partition(".")
     if not secret or len(token_id) > 64:
         return None
-    found = await db.fetchval(
-        "SELECT token_id FROM access_tokens WHERE token_id = $1 AND secret_sha256 = $2 LIMIT 1",
-        token_id,
-        hashlib.sha256(secret.encode()).digest(),
-    )
-    return str(found) if found is not None else None
+    stored = await access.is_stored(db, token_id, hashlib.sha256(secret.encode()).digest())
+    return token_id if stored else None
 
 
 def _digest(token: str) -> bytes:

@@ -62,6 +62,26 @@ async def token_live(db: Database, encounter_id: UUID, token_id: str) -> bool:
     return bool(live)
 
 
+async def is_stored(db: Database, token_id: str, secret_sha256: bytes) -> bool:
+    """Whether a token with this id and secret digest was ever minted (revoked or not)."""
+    found = await db.fetchval(
+        "SELECT true FROM access_tokens WHERE token_id = $1 AND secret_sha256 = $2 LIMIT 1",
+        token_id,
+        secret_sha256,
+    )
+    return bool(found)
+
+
+async def player_combatants(db: Database, encounter_id: UUID) -> frozenset[str]:
+    """Combatants some live player token of the encounter is bound to."""
+    rows = await db.fetch(
+        """SELECT DISTINCT unnest(combatants) AS id FROM access_tokens
+           WHERE encounter_id = $1 AND role = 'player' AND revoked_at IS NULL""",
+        encounter_id,
+    )
+    return frozenset(r["id"] for r in rows)
+
+
 async def encounters_of_token(db: Database, token_id: str, secret_sha256: bytes) -> list[UUID]:
     """The encounters an unrevoked token with this id and secret digest opens."""
     rows = await db.fetch(

@@ -49,13 +49,13 @@ def read_model_rows(codec: EventCodec, applied: Sequence[AppliedEvent]) -> ReadM
         version = rec.stream_version
         round_no = round_of(step.after.game)
         gm_text: str | None = None
-        hidden: list[str] = secret.get(rec.metadata.get("command_id"), []) if secret else []
+        command_id = rec.metadata.get("command_id") if secret else None
+        hidden: list[str] = secret.get(command_id, []) if secret else []
         if hidden:
             # Everything this command decided derives from its secret roll: players read
             # the line that says only what was attempted (the command's first event), the
             # GM (and everyone, once every roll of the command is revealed) the full one.
             # Which events follow (damage only after a hit) is itself an outcome.
-            command_id = rec.metadata.get("command_id")
             if command_id in told:
                 text = HIDDEN_SEQUEL
             else:

@@ -10,28 +10,19 @@ the state remembers of rolls.
 from __future__ import annotations
 
 from typing import Any
-from uuid import UUID
 
 import msgspec
 
-from events.db import Database
+from events.access import player_combatants
 from service.codec import EventCodec
 from service.encounter import Encounter
 from service.secrecy import Audience
 
+__all__ = ["audience_of", "encounter_as_seen", "game_as_seen", "player_combatants"]
+
 NO_PLAYER_VIEW = {"hidden": "this ruleset has no player view of its state"}
 """Shown in place of ``game`` for a ruleset without ``player_state``: nothing, rather
 than the GM's state."""
-
-
-async def player_combatants(db: Database, encounter_id: UUID) -> frozenset[str]:
-    """Combatants some live player token is bound to: the player characters."""
-    rows = await db.fetch(
-        """SELECT DISTINCT unnest(combatants) AS id FROM access_tokens
-           WHERE encounter_id = $1 AND role = 'player' AND revoked_at IS NULL""",
-        encounter_id,
-    )
-    return frozenset(r["id"] for r in rows)
 
 
 def game_as_seen(codec: EventCodec, encounter: Encounter[Any], audience: Audience) -> Any:

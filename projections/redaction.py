@@ -1,12 +1,12 @@
 """What players may not see: what secret GM rolls decided until revealed (design sections
 3 and 5), GM-only notes, and other actors' idempotency keys.
 
-A secret roll shows that it happened, who rolled, why and with which dice; its faces,
-modifiers, total and outcome stay hidden until the GM reveals it.  Every event its command
-appended is derived from it, so each of them shows players only the fields its ruleset
-lists in ``shown_when_secret`` (service/secrecy.py).  The GM sees all.  The same
-functions serve the roll ledger, the log, the event listing, round replays and live
-updates, so no path can leak what another hides.
+A secret roll shows that it happened and who rolled; its dice, faces, modifiers, total and
+outcome stay hidden until the GM reveals it.  Every event its command appended is derived
+from it, so the command's first event shows players only the fields its ruleset lists in
+``shown_when_secret`` (service/secrecy.py), and its later events nothing at all.  The GM
+sees all.  The same functions serve the roll ledger, the log, the event listing, round
+replays and live updates, so no path can leak what another hides.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from events.envelope import NewEvent, RecordedEvent
 from events.upcasting import Upcasters
 from service.core_events import CORE_EVENT_TYPES
 from service.encounter import Encounter
-from service.ruleset import Ruleset
+from service.ruleset import Ruleset, RuleViolation, tag_of
 
 
 class EventCodec:
@@ -82,3 +82,11 @@ class EventCodec:
 
     def owns_command(self, command: msgspec.Struct) -> bool:
         return isinstance(command, self.ruleset.command_types)
+
+    def ensure_owns(self, command: msgspec.Struct) -> None:
+        """Refuse a command of another ruleset than the encounter's, saying so."""
+        if not self.owns_command(command):
+            raise RuleViolation(
+                f"{tag_of(type(command))} is not a command of the "
+                f"{self.ruleset.name!r} ruleset this encounter runs"
+            )

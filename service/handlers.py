@@ -39,7 +39,7 @@ from service.loading import load_at, read_outline
 from service.prepare import Decision, Respond
 from service.registry import codec_for, get_ruleset
 from service.requests import approved_envelope, refusal, request_made
-from service.ruleset import RuleViolation, tag_of
+from service.ruleset import RuleViolation
 from service.secrecy import NpcHealth
 from service.state_cache import Seeds
 
@@ -134,11 +134,7 @@ def ruleset_command(
 ) -> Decision:
     """A command of the encounter's ruleset, decided by it; ``player`` is what a player
     token is bound to (None: the GM)."""
-    if not codec.owns_command(envelope.command):
-        raise RuleViolation(
-            f"{tag_of(type(envelope.command))} is not a command of the "
-            f"{codec.ruleset.name!r} ruleset this encounter runs"
-        )
+    codec.ensure_owns(envelope.command)
     if player is not None:
         authorize_player(codec.ruleset, encounter, envelope, player)
     dice = dice_for(seeds, encounter_id, encounter, envelope)

@@ -20,7 +20,7 @@ from service.codec import EventCodec
 from service.commands import CommandEnvelope
 from service.core_events import RequestAnswered, RequestMade
 from service.encounter import Encounter
-from service.ruleset import RuleViolation, tag_of
+from service.ruleset import RuleViolation
 
 
 def request_made(
@@ -33,10 +33,7 @@ def request_made(
     """The request a player (bound to ``bound``; None for the GM) may make: any command
     of the ruleset, for their own combatants or for the table, never in secret."""
     command = envelope.command
-    if not codec.owns_command(command):
-        raise RuleViolation(
-            f"{tag_of(type(command))} is not a command of the {codec.ruleset.name!r} ruleset"
-        )
+    codec.ensure_owns(command)
     if envelope.hidden:
         raise Forbidden("only the GM may roll in secret")
     if bound is not None:
