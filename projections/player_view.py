@@ -10,15 +10,26 @@ the state remembers of rolls.
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 import msgspec
 
 from events.access import player_combatants
+from events.db import Database
+from projections.queries import current_state, read_marks
 from service.codec import EventCodec
 from service.encounter import Encounter
+from service.loading import load_at, load_public
+from service.registry import codec_for
 from service.secrecy import Audience
 
-__all__ = ["audience_of", "encounter_as_seen", "game_as_seen", "player_combatants"]
+__all__ = [
+    "audience_of",
+    "encounter_as_seen",
+    "game_as_seen",
+    "player_combatants",
+    "public_encounter",
+]
 
 NO_PLAYER_VIEW = {"hidden": "this ruleset has no player view of its state"}
 """Shown in place of ``game`` for a ruleset without ``player_state``: nothing, rather
@@ -35,6 +46,22 @@ def encounter_as_seen(codec: EventCodec, encounter: Encounter[Any], audience: Au
     the ids of secret rolls), the game through the ruleset's player view."""
     wrapper = msgspec.structs.replace(encounter, game=game_as_seen(codec, encounter, audience))
     return msgspec.json.encode(wrapper)
+
+
+async def public_encounter(
+    db: Database, encounter_id: UUID, version: int, *, at: int | None
+) -> Encounter[Any]:
+    """The encounter at ``version`` as players know it: the public fold while secret
+    rolls shaped it; else the stored state row when it is at that version (no fold at
+    all, the common case), or the fold up to ``at``."""
+    secret = (await read_marks(db, encounter_id, up_to_version=at, secrets=True)).secret_versions()
+    if secret:
+        return await load_public(db, encounter_id, version, secret)
+    if at is None and (row := await current_state(db, encounter_id)) is not None:
+        stored = codec_for(row.ruleset).decode_state(row.state)
+        if stored.version == version:
+            return stored
+    return await load_at(db, encounter_id, version)
 
 
 def audience_of(encounter: Encounter[Any], players: frozenset[str]) -> Audience:

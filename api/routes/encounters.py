@@ -23,10 +23,15 @@ from api.state import Services
 from api.writes import answer_headers
 from events.idempotency import request_fingerprint
 from events.store import signed_head
-from projections.player_view import audience_of, encounter_as_seen, player_combatants
-from projections.queries import current_state, list_encounters, read_marks
+from projections.player_view import (
+    audience_of,
+    encounter_as_seen,
+    player_combatants,
+    public_encounter,
+)
+from projections.queries import current_state, list_encounters
 from service.commands import Actor, CreatedEncounter
-from service.loading import VersionNotReached, load_at, load_public
+from service.loading import VersionNotReached, load_at
 from service.pipeline import Opened
 from service.registry import codec_for
 from service.tokens import Viewer, encounters_opened_by
@@ -133,11 +138,7 @@ async def _player_view(
     tag = etag(version)
     if at is None and if_none_match is not None and if_none_match.strip() == tag:
         return json_bytes(b"", status_code=304, headers={"ETag": tag})
-    secret = (await read_marks(db, encounter_id, up_to_version=at, secrets=True)).secret_versions()
-    if secret:
-        encounter = await load_public(db, encounter_id, version, secret)
-    else:
-        encounter = await load_at(db, encounter_id, version)
+    encounter = await public_encounter(db, encounter_id, version, at=at)
     codec = codec_for(encounter.ruleset)
     audience = audience_of(encounter, await player_combatants(db, encounter_id))
     view = EncounterView(
