@@ -28,12 +28,14 @@ from api.problems import problem_details_config
 from api.routes import (
     commands,
     encounters,
+    exports,
     health,
     history,
     live,
     reads,
     requests,
     rulesets,
+    stats,
     tokens,
     verify,
 )
@@ -161,6 +163,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             tokens.EncounterTokens,
             history.EncounterHistory,
             reads.EncounterReads,
+            exports.EncounterExport,
+            stats.EncounterStatistics,
             verify.EncounterVerify,
             live.EncounterLive,
             rulesets.list_rulesets,

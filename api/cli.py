@@ -100,6 +100,49 @@ def _demo(args: argparse.Namespace) -> int:
     return run_demo(args.url)
 
 
+def _import(args: argparse.Namespace) -> int:
+    from api.app import open_pool
+    from api.archive_import import Imported, import_archive
+    from events.archive import BrokenArchive, StreamExists
+    from service.registry import UnknownRuleset
+
+    if args.file == "-":
+        lines = sys.stdin.buffer.read().splitlines()
+    else:
+        with open(args.file, "rb") as source:
+            lines = source.read().splitlines()
+    handle, url = _database_url(args)
+    settings = Settings.from_env()
+
+    async def run() -> Imported:
+        pool = await open_pool(Settings(database_url=url))  # (applies migrations first)
+        try:
+            return await import_archive(pool, lines, settings.chain_key_bytes)
+        finally:
+            await pool.close()
+
+    try:
+        imported = asyncio.run(run())
+    except (BrokenArchive, StreamExists, UnknownRuleset) as exc:
+        print(f"aeon-ledger import: nothing was imported: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        del handle
+    info = imported.gm_token.info
+    print(
+        f"imported encounter {imported.encounter_id}"
+        f" ({imported.events} events, hash chain verified)"
+    )
+    print(f"GM token {info.token_id}: {imported.gm_token.token}")
+    if not imported.server_dice:
+        print(
+            "the open dice epoch's seed was not in the archive (a GM export): server rolls"
+            " are refused, enter dice by hand; export with the service key and seeds=all"
+            " to move a game with its server dice"
+        )
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="aeon-ledger", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -127,6 +170,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.add_argument("--database-url")
         p.add_argument("--data-dir")
         p.set_defaults(func=func)
+
+    load = sub.add_parser(
+        "import", help="take an encounter archive (GET /encounters/{id}/export) into this service"
+    )
+    load.add_argument("file", help="the .jsonl archive, or - for standard input")
+    load.add_argument("--database-url")
+    load.add_argument("--data-dir")
+    load.set_defaults(func=_import)
 
     projections = sub.add_parser("projections", help="read-model maintenance")
     proj_sub = projections.add_subparsers(dest="action", required=True)

@@ -33,6 +33,7 @@ from service.core_events import (
 )
 from service.dice import ManualFaces, RollingDice, ServerFaces
 from service.dice.fair import commitment, new_seed
+from service.dice.unseeded import UnseededFaces
 from service.encounter import Encounter
 from service.history import plan_redo, plan_undo
 from service.loading import load_at, read_outline
@@ -153,7 +154,11 @@ def reveal_seed(
     dice = encounter.dice
     seed = seeds.get((encounter_id, dice.epoch))
     secret = seeds.get((encounter_id, -dice.epoch))
-    assert seed is not None  # the write path loaded it first
+    if seed is None:
+        raise RuleViolation(
+            f"the seed of dice epoch {dice.epoch} did not come with this encounter's import,"
+            " so this service cannot publish it"
+        )
     fresh = new_epoch(dice.epoch + 1, next_client_seed or dice.client_seed)
     # The secret seed only when no roll drawn from it is still hidden: else it is
     # published with the reveal of the last of them.
@@ -249,13 +254,16 @@ def dice_for(
 ) -> RollingDice:
     dice = encounter.dice
     if envelope.manual_dice is not None:
-        faces: ManualFaces | ServerFaces = ManualFaces(envelope.manual_dice)
+        faces: ManualFaces | ServerFaces | UnseededFaces = ManualFaces(envelope.manual_dice)
     else:
         secret = envelope.hidden and dice.secret_commitment is not None
         seed = seeds.get((encounter_id, -dice.epoch if secret else dice.epoch))
-        assert seed is not None  # the write path made sure it is cached
         index = dice.next_secret_index if secret else dice.next_index
-        faces = ServerFaces(seed, dice.client_seed, dice.epoch, index)
+        faces = (
+            UnseededFaces(dice.epoch)
+            if seed is None  # imported from an archive without its seeds
+            else ServerFaces(seed, dice.client_seed, dice.epoch, index)
+        )
     return RollingDice(faces, next_roll_number=dice.rolls_made + 1, hidden=envelope.hidden)
 
 

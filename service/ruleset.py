@@ -13,6 +13,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
+from service.combat_facts import CombatFact, no_facts
 from service.dice.model import Dice, RollRecord
 from service.secrecy import Audience
 
@@ -121,6 +122,10 @@ class Ruleset(Generic[StateT, CommandT, EventT, OptionsT]):
     player_state: Callable[[StateT, Audience], Any] | None = None
     """The state as a player or spectator sees it (a msgspec Struct or plain data): health
     per ``Audience`` (service.secrecy.health_view) and nothing remembered of rolls."""
+    combat_facts: Callable[[StateT, EventT], Sequence[CombatFact]] = no_facts
+    """What an event means for the combat statistics (service/combat_facts.py), given the
+    state before it: attacks with their hit, critical and fumble, damage and healing with
+    who dealt them, turns begun.  Events the statistics need not know give ()."""
     examples: tuple[msgspec.Struct, ...] = ()
     """One realistic instance of every command and event type, shown in the OpenAPI
     document and ``GET /rulesets/{name}``; a test checks that none is missing."""

@@ -19,6 +19,7 @@ from api.state import Services
 from events.envelope import RecordedEvent
 from events.errors import StreamNotFound
 from events.store import SignedHead, read_stream, signed_head
+from projections.log_text import log_markdown
 from projections.queries import LogEntry, log_entries, read_marks, rolls
 from projections.redaction import redact_event, redact_metadata
 from service.loading import VersionNotReached, ruleset_of
@@ -191,6 +192,29 @@ class EncounterReads(EncounterRoutes):
             undone = f"[undone at #{e.undone.undo_version}] " if e.undone else ""
             lines.append(f"#{e.version:<4} [{where}] {undone}{e.text}\n")
         return Response("".join(lines), media_type=MediaType.TEXT, headers=head_headers(head))
+
+    @get(
+        "/log.md",
+        operation_id="getLogMarkdown",
+        summary="Replay log as Markdown",
+        media_type="text/markdown",
+    )
+    async def get_log_markdown(
+        self,
+        encounter_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+        after_version: After = 0,
+        limit: Limit = 1000,
+        at: At = None,
+    ) -> Response[str]:
+        """The log for a campaign wiki: a heading per round, one item per entry, entries an
+        undo took back struck through with the version of the undo. Redacted for players
+        as the other log views are."""
+        head, entries = await _log(services, viewer, encounter_id, after_version, limit, at)
+        return Response(
+            log_markdown(entries), media_type="text/markdown", headers=head_headers(head)
+        )
 
     @get("/rolls", operation_id="listRolls", summary="Roll ledger")
     async def get_rolls(

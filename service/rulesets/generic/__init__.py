@@ -32,6 +32,7 @@ from service.rulesets.generic.examples import EXAMPLES
 from service.rulesets.generic.narrate import narrate
 from service.rulesets.generic.options import OPTION_NOTES, GenericOptions
 from service.rulesets.generic.state import State, initial_state, round_of
+from service.rulesets.generic.stats import combat_facts
 from service.rulesets.generic.view import SHOWN_WHEN_SECRET, narrate_secret, player_state
 
 STATE_SCHEMA_VERSION = 1
@@ -60,6 +61,7 @@ RULESET: Ruleset[State, Command, Event, GenericOptions] = Ruleset(
     shown_when_secret=SHOWN_WHEN_SECRET,
     narrate_secret=narrate_secret,
     player_state=player_state,
+    combat_facts=combat_facts,
     examples=EXAMPLES,
 )
 

@@ -1,0 +1,67 @@
+"""The whole encounter as a portable archive (events/archive.py; docs/exports.md)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Literal
+from uuid import UUID
+
+from litestar import get
+from litestar.di import NamedDependency
+from litestar.params import FromPath, QueryParameter
+from litestar.response import Stream
+
+from api.auth import require_gm
+from api.routes.base import EncounterRoutes
+from api.routes.reads import ensure_version, head_headers
+from api.state import Services
+from events.archive import archive_lines
+from service.authorize import Forbidden
+from service.tokens import Viewer
+
+ARCHIVE_MEDIA_TYPE = "application/jsonl"
+
+Seeds = Annotated[
+    Literal["revealed", "all"],
+    QueryParameter(
+        description="`revealed` (the default): the seeds the events have published. `all`"
+        " (service key only): every stored seed as well, to move a game in progress to"
+        " another service with its server dice."
+    ),
+]
+
+
+class EncounterExport(EncounterRoutes):
+    tags = ("exports",)
+
+    @get(
+        "/export",
+        operation_id="exportEncounter",
+        summary="The encounter as a JSON Lines archive",
+        media_type=ARCHIVE_MEDIA_TYPE,
+    )
+    async def export(
+        self,
+        encounter_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+        seeds: Seeds = "revealed",
+    ) -> Stream:
+        """Every event with its hash links, as stored, then (with `seeds=all`) the stored dice
+        seeds, then an end line with the count and last hash; `aeon-ledger import` takes it
+        into another service after checking the chain. GM or service key: the events are
+        shown unredacted."""
+        require_gm(viewer, "export the encounter")
+        if seeds == "all" and viewer.role != "service":
+            raise Forbidden(
+                "only the service key may export unpublished dice seeds: the GM must never"
+                " know a seed before its reveal"
+            )
+        head = await ensure_version(services, encounter_id)
+        lines = archive_lines(
+            services.pool, encounter_id, head, now=datetime.now(UTC), with_seeds=seeds == "all"
+        )
+        headers = head_headers(head) | {
+            "Content-Disposition": f'attachment; filename="encounter-{encounter_id}.jsonl"'
+        }
+        return Stream(lines, media_type=ARCHIVE_MEDIA_TYPE, headers=headers)
