@@ -50,7 +50,15 @@ class TurnBegun(msgspec.Struct, frozen=True, kw_only=True, tag="turn"):
     combatant: str
 
 
-CombatFact = Attack | Damage | Healing | TurnBegun
+class TurnEnded(msgspec.Struct, frozen=True, kw_only=True, tag="turn_ended"):
+    """``combatant`` ended a turn, for rulesets whose turns have no start of their own
+    (characters of a side acting in any order): its time runs from the turn before it
+    ended."""
+
+    combatant: str
+
+
+CombatFact = Attack | Damage | Healing | TurnBegun | TurnEnded
 
 
 def no_facts(state: Any, event: Any) -> tuple[CombatFact, ...]:

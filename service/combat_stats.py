@@ -12,7 +12,7 @@ from datetime import datetime
 
 import msgspec
 
-from service.combat_facts import Attack, CombatFact, Damage, Healing, TurnBegun
+from service.combat_facts import Attack, CombatFact, Damage, Healing, TurnBegun, TurnEnded
 from service.dice.model import RollRecord
 
 
@@ -31,7 +31,8 @@ class CombatantStats(msgspec.Struct, kw_only=True):
     """Rolls this combatant made (the roller of the roll record)."""
     turns: int = 0
     turn_seconds: float = 0.0
-    """Wall-clock time of the turns that have ended (a turn ends when the next begins)."""
+    """Wall-clock time of the turns that have ended: from a turn's start to the next
+    turn's, or (rulesets whose turns only end) from the turn ended before it."""
     mean_turn_seconds: float | None = None
 
 
@@ -77,6 +78,8 @@ class Tally:
         self._rolls = 0
         self._faces: dict[str, dict[int, list[int]]] = {"server": {}, "manual": {}}
         self._turn: tuple[str, datetime] | None = None
+        self._last_end: datetime | None = None
+        self._timed: dict[str, int] = {}
         self._command: object = None
         self._attacker: str | None = None
 
@@ -125,14 +128,19 @@ class Tally:
                 if fact.source is not None:
                     self._of(fact.source).healing_done += fact.amount
             case TurnBegun():
-                self._end_turn(at)
+                if self._turn is not None:
+                    self._time_turn(self._turn[0], self._turn[1], at)
                 self._of(fact.combatant).turns += 1
                 self._turn = (fact.combatant, at)
+            case TurnEnded():
+                self._of(fact.combatant).turns += 1
+                if self._last_end is not None:
+                    self._time_turn(fact.combatant, self._last_end, at)
+                self._last_end = at
 
-    def _end_turn(self, at: datetime) -> None:
-        if self._turn is not None:
-            combatant, began = self._turn
-            self._of(combatant).turn_seconds += (at - began).total_seconds()
+    def _time_turn(self, combatant: str, began: datetime, ended: datetime) -> None:
+        self._of(combatant).turn_seconds += (ended - began).total_seconds()
+        self._timed[combatant] = self._timed.get(combatant, 0) + 1
 
     def _roll(self, roll: RollRecord) -> None:
         self._rolls += 1
@@ -146,9 +154,9 @@ class Tally:
     def result(self, version: int) -> EncounterStats:
         combatants = []
         for stats in sorted(self._by.values(), key=lambda s: s.combatant):
-            ended = stats.turns - (1 if self._turn and self._turn[0] == stats.combatant else 0)
-            if ended > 0:
-                stats.mean_turn_seconds = stats.turn_seconds / ended
+            timed = self._timed.get(stats.combatant, 0)
+            if timed > 0:
+                stats.mean_turn_seconds = stats.turn_seconds / timed
             combatants.append(stats)
         return EncounterStats(
             version=version,

@@ -30,6 +30,7 @@ from typing import Any, get_args
 import msgspec
 import pytest
 
+from service.combat_facts import Attack, CombatFact, TurnBegun, TurnEnded
 from service.dice.model import RollRecord
 from service.registry import RULESETS
 from service.ruleset import Ruleset, tag_of
@@ -322,3 +323,20 @@ def test_player_state_is_set_and_encodes_to_json(ruleset: AnyRuleset) -> None:
             for npc_health in ("exact", "descriptor", "hidden"):
                 audience = Audience(npc_health=npc_health)
                 msgspec.json.encode(ruleset.player_state(state, audience))
+
+
+@each_ruleset
+def test_combat_facts_name_the_stories_attacks_and_turns(ruleset: AnyRuleset) -> None:
+    """Every ruleset tells the statistics (docs/statistics.md) what its events mean: each
+    event of the stories gives facts without failing, and the stories (a fight) give at
+    least one attack and one turn, so a ruleset's damage meter is never silently empty."""
+    facts = [
+        fact
+        for state, event in _replay(ruleset)
+        if event is not None
+        for fact in ruleset.combat_facts(state, event)
+    ]
+    assert all(isinstance(f, CombatFact) for f in facts)
+    kinds = {type(f) for f in facts}
+    assert Attack in kinds, "no event of the stories is an attack"
+    assert kinds & {TurnBegun, TurnEnded}, "no event of the stories begins or ends a turn"

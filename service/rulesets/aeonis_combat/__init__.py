@@ -37,6 +37,7 @@ from service.rulesets.aeonis_combat.examples import EXAMPLES
 from service.rulesets.aeonis_combat.narrate import narrate
 from service.rulesets.aeonis_combat.options import OPTION_NOTES, AeonisOptions
 from service.rulesets.aeonis_combat.state import State, initial_state, round_of
+from service.rulesets.aeonis_combat.stats import combat_facts
 from service.rulesets.aeonis_combat.view import SHOWN_WHEN_SECRET, narrate_secret, player_state
 
 STATE_SCHEMA_VERSION = 2
@@ -81,6 +82,7 @@ RULESET: Ruleset[State, Command, Event, AeonisOptions] = Ruleset(
     shown_when_secret=SHOWN_WHEN_SECRET,
     narrate_secret=narrate_secret,
     player_state=player_state,
+    combat_facts=combat_facts,
     examples=EXAMPLES,
 )
 

@@ -45,6 +45,7 @@ from service.rulesets.aeonisk_tactical.examples import EXAMPLES
 from service.rulesets.aeonisk_tactical.narrate import narrate
 from service.rulesets.aeonisk_tactical.options import OPTION_NOTES, AeoniskOptions
 from service.rulesets.aeonisk_tactical.state import State, initial_state, round_of
+from service.rulesets.aeonisk_tactical.stats import combat_facts
 from service.rulesets.aeonisk_tactical.view import SHOWN_WHEN_SECRET, narrate_secret, player_state
 
 STATE_SCHEMA_VERSION = 2
@@ -85,6 +86,7 @@ RULESET: Ruleset[State, Command, Event, AeoniskOptions] = Ruleset(
     shown_when_secret=SHOWN_WHEN_SECRET,
     narrate_secret=narrate_secret,
     player_state=player_state,
+    combat_facts=combat_facts,
     examples=EXAMPLES,
 )
 

@@ -36,6 +36,7 @@ from service.rulesets.scentfinder.examples import EXAMPLES
 from service.rulesets.scentfinder.narrate import narrate
 from service.rulesets.scentfinder.options import OPTION_NOTES, ScentfinderOptions
 from service.rulesets.scentfinder.state import State, initial_state, round_of
+from service.rulesets.scentfinder.stats import combat_facts
 from service.rulesets.scentfinder.view import SHOWN_WHEN_SECRET, narrate_secret, player_state
 
 STATE_SCHEMA_VERSION = 1
@@ -71,6 +72,7 @@ RULESET: Ruleset[State, Command, Event, ScentfinderOptions] = Ruleset(
     shown_when_secret=SHOWN_WHEN_SECRET,
     narrate_secret=narrate_secret,
     player_state=player_state,
+    combat_facts=combat_facts,
     examples=EXAMPLES,
 )
 

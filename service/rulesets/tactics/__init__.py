@@ -35,6 +35,7 @@ from service.rulesets.tactics.examples import EXAMPLE_OPTIONS, EXAMPLES
 from service.rulesets.tactics.narrate import narrate, narrate_secret
 from service.rulesets.tactics.options import OPTION_NOTES, TacticsOptions
 from service.rulesets.tactics.state import State, initial_state, round_of
+from service.rulesets.tactics.stats import combat_facts
 from service.rulesets.tactics.view import SHOWN_WHEN_SECRET, player_state
 
 STATE_SCHEMA_VERSION = 1
@@ -70,6 +71,7 @@ RULESET: Ruleset[State, Command, Event, TacticsOptions] = Ruleset(
     shown_when_secret=SHOWN_WHEN_SECRET,
     narrate_secret=narrate_secret,
     player_state=player_state,
+    combat_facts=combat_facts,
     examples=EXAMPLES,
 )
 

@@ -43,6 +43,7 @@ from service.rulesets.untold_aeons.examples import EXAMPLES
 from service.rulesets.untold_aeons.narrate import narrate, narrate_secret
 from service.rulesets.untold_aeons.options import OPTION_NOTES, UntoldOptions
 from service.rulesets.untold_aeons.state import State, initial_state, round_of
+from service.rulesets.untold_aeons.stats import combat_facts
 from service.rulesets.untold_aeons.view import SHOWN_WHEN_SECRET, player_state
 
 STATE_SCHEMA_VERSION = 1
@@ -81,6 +82,7 @@ RULESET: Ruleset[State, Command, Event, UntoldOptions] = Ruleset(
     shown_when_secret=SHOWN_WHEN_SECRET,
     narrate_secret=narrate_secret,
     player_state=player_state,
+    combat_facts=combat_facts,
     examples=EXAMPLES,
 )
 

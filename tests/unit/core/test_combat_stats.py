@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from service.combat_facts import Attack, Damage, Healing, TurnBegun
+from service.combat_facts import Attack, Damage, Healing, TurnBegun, TurnEnded
 from service.combat_stats import Tally, chi_square_p_value, die_stats
 from service.dice.model import DieResult, RollRecord
 
@@ -94,3 +94,17 @@ def test_faces_are_counted_per_die_size_and_per_source() -> None:
     assert [(d.sides, d.faces) for d in result.dice.manual] == [(6, [0, 0, 1, 1, 0, 0])]
     assert result.rolls == 3
     assert {s.combatant: s.rolls for s in result.combatants} == {"aria": 2}
+
+
+def test_turns_that_only_end_are_timed_from_the_turn_ended_before() -> None:
+    tally = Tally()
+    tally.add([TurnEnded(combatant="ada")], [], T0, "c1")  # no earlier end: not timed
+    tally.add([TurnEnded(combatant="ben")], [], T0 + timedelta(seconds=12), "c2")
+    tally.add([TurnEnded(combatant="ada")], [], T0 + timedelta(seconds=20), "c3")
+    stats = {s.combatant: s for s in tally.result(3).combatants}
+    assert (stats["ada"].turns, stats["ada"].turn_seconds, stats["ada"].mean_turn_seconds) == (
+        2,
+        8,
+        8,
+    )
+    assert stats["ben"].mean_turn_seconds == 12
