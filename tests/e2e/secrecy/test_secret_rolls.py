@@ -141,6 +141,24 @@ async def test_log_lines_and_the_ledger_say_nothing_the_roll_decided(table: Tabl
     assert ledger and all(set(r) <= _ROLL_KEYS for r in ledger)
 
 
+async def test_the_statistics_and_the_markdown_log_count_nothing_of_the_secret(
+    table: Table,
+) -> None:
+    """The damage meter and dice figures players read are those of the table before the
+    secret command (its dice, hits and damage are outcomes too); the export, which carries
+    the events unredacted, is the GM's alone."""
+    before = await table.get(f"/stats?at={table.before}")
+    now = await table.get("/stats")
+    assert {k: v for k, v in now.items() if k != "version"} == {
+        k: v for k, v in before.items() if k != "version"
+    }
+    markdown = await table.get(f"/log.md?after_version={table.before}")
+    body = re.sub(r"^- \*\*#\d+\*\*", "", markdown, flags=re.M)
+    assert not _mentions(re.sub(r"^## .*$", "", body, flags=re.M), table.numbers()), markdown
+    export = await table.client.get(f"/encounters/{table.eid}/export", headers=bearer(table.player))
+    assert export.status_code == 403
+
+
 async def test_the_round_replay_steps_through_the_public_table(table: Table) -> None:
     gm_log = (await table.get("/log", player=False))["entries"]
     rounds = {e["round"] for e in gm_log if e["version"] > table.before and e["round"]}
