@@ -39,8 +39,8 @@ from service.rulesets.aeonis_combat.options import OPTION_NOTES, AeonisOptions
 from service.rulesets.aeonis_combat.state import State, initial_state, round_of
 from service.rulesets.aeonis_combat.view import SHOWN_WHEN_SECRET, narrate_secret, player_state
 
-STATE_SCHEMA_VERSION = 2
-"""2: Battle lost ``rounds_this_action`` (never read)."""
+STATE_SCHEMA_VERSION = 3
+"""3: Lord Sheet abilities and their uses, Battle's Reinforce choices."""
 
 SUMMARY = (
     "Aeonis: The Shattered Empire combat: hex battles with Battle Lines (cap 3, or 5 on "

@@ -30,7 +30,6 @@ from service.rulesets.aeonis_combat.commitment import reinforcements
 from service.rulesets.aeonis_combat.events import (
     AttackActionEnded,
     BattleEnded,
-    BattleWon,
     Event,
     HexOccupied,
     Pressed,
@@ -45,6 +44,7 @@ from service.rulesets.aeonis_combat.rules import (
     no_duplicates,
     restored,
     side_name,
+    won,
 )
 from service.rulesets.aeonis_combat.state import Battle, State, Step
 
@@ -84,7 +84,7 @@ def retreat(state: State, command: Retreat) -> tuple[Event, ...]:
             reason=why,
         )
         return (retreated, ended)
-    return (retreated, BattleWon(hex=command.hex, side=battle.attacker))
+    return (retreated, won(battle, command.hex))
 
 
 def stand(state: State, command: Stand) -> tuple[Event, ...]:
@@ -182,10 +182,12 @@ def can_defender_retreat(state: State, battle: Battle, hex_key: str) -> bool:
         _defender_may_retreat(state, battle, hex_key)
     except RuleViolation:
         return False
-    return any(_controller(state, h) == battle.defender for h in hexes.neighbours(hex_key))
+    return True
 
 
 def _defender_may_retreat(state: State, battle: Battle, hex_key: str) -> None:
+    """Why the defender cannot retreat from ``hex_key`` at all, whatever the step: the
+    Retreat Check skips a defender who cannot, and its refusal gives this reason."""
     if battle.assault:
         raise RuleViolation("defenders cannot retreat during an Assault (section 7)")
     kind = state.hexes[hex_key].kind
@@ -193,6 +195,12 @@ def _defender_may_retreat(state: State, battle: Battle, hex_key: str) -> None:
         raise RuleViolation(
             f"defenders cannot retreat from a {kind.title()} (section 4.4) unless a card, "
             "spell or motion allows it"
+        )
+    if not any(_controller(state, h) == battle.defender for h in hexes.neighbours(hex_key)):
+        raise RuleViolation(
+            f"{side_name(state, battle.defender)} controls no hex adjacent to {hex_key}, so "
+            "it cannot retreat (section 4.4: the defender's Battle Line units move to an "
+            "adjacent hex they control; if none, defender cannot retreat)"
         )
 
 
