@@ -129,6 +129,11 @@ async def test_a_siege_over_three_rounds(client: Client) -> None:
     await command(client, eid, _cmd("defend", **blue))
     won = await command(client, eid, _cmd("fight", **red), manual=_dice(5, 2))
     assert [e["type"] for e in won["events"]] == ["aeonis.battle_round_fought", "aeonis.battle_won"]
+    # The Siege marker goes with the capture (6.5), before the occupation command.
+    assert won["events"][1]["data"]["siege_removed"] is True
+    taken = (await _game(client, eid))["state"]["game"]
+    assert taken["battles"][FORT]["siege"] is False
+    assert taken["battles"][FORT]["step"] == "occupation"
     await command(client, eid, _cmd("occupy", units=["r-inf-1", "r-arch", "r-inf-3"], **red))
     game = (await _game(client, eid))["state"]["game"]
     assert game["hexes"][FORT]["controller"] == "red" and game["battles"] == {}
@@ -152,9 +157,11 @@ async def test_get_ruleset_lists_commands_and_options(client: Client) -> None:
     assert info["name"] == "aeonis" and "Press the Attack" in info["summary"]
     options = {o["key"]: o["default"] for o in info["options"]}
     assert options["attack_ap_cost"] == 2 and options["standard_battle_persistence"] == "none"
+    assert options["reinforce_unchosen"] == "fill"
     assert all(o["description"] for o in info["options"])
     commands = {c["type"] for c in info["commands"]}
     assert {"aeonis.attack", "aeonis.press", "aeonis.lift_siege", "aeonis.occupy"} <= commands
-    assert len(commands) == 17 and len(info["events"]) == 26
+    assert {"aeonis.reinforce", "aeonis.use_ability", "aeonis.set_lord_abilities"} <= commands
+    assert len(commands) == 20 and len(info["events"]) == 29
     listed = (await client.get("/rulesets")).json()
     assert "aeonis" in {r["name"] for r in listed}
