@@ -87,8 +87,8 @@ def use(state: State, command: UseLordAbility) -> tuple[Event, ...]:
     uses = side.abilities_used.get(ability.name, 0) + 1
     if ability.per_round is not None and uses > ability.per_round:
         raise RuleViolation(
-            f"{ability.name} is used at most {ability.per_round} time(s) per round (the Lord "
-            f"Sheet: {ability.timing}); {side.name} has used it {uses - 1} time(s) in round "
+            f"{ability.name} may be used {_times(ability.per_round)} per round (the Lord "
+            f"Sheet: {ability.timing}); {side.name} has used it {_times(uses - 1)} in round "
             f"{state.round}"
         )
     return (
@@ -103,3 +103,7 @@ def use(state: State, command: UseLordAbility) -> tuple[Event, ...]:
             uses=uses,
         ),
     )
+
+
+def _times(count: int) -> str:
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")

@@ -74,12 +74,12 @@ def check(state: State, battle: Battle, side: str, promote: Sequence[str]) -> No
 def promotion(state: State, battle: Battle, side: str) -> tuple[str, ...]:
     """The Reserves ``side`` promotes in the coming Reinforce: its choice, or what
     ``reinforce_unchosen`` says for a side that made none."""
+    room = max(0, battle.cap - len(battle.line(side)))
     chosen = battle.reinforce.get(side)
-    if chosen is not None:
-        return tuple(u for u in chosen if u in battle.reserves(side))
+    if chosen is not None:  # checked when chosen; a ruling may have removed units since
+        return tuple(u for u in chosen if u in battle.reserves(side))[:room]
     if state.options.reinforce_unchosen == "none":
         return ()
-    room = max(0, battle.cap - len(battle.line(side)))
     return battle.reserves(side)[:room]
 
 

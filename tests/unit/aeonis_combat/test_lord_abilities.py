@@ -188,8 +188,8 @@ def test_uses_per_round_are_counted_and_reset_at_round_start() -> None:
     rally = UseLordAbility(side="blue", ability="Rally", hex=TARGET)
     history += play([rally], history=history)
     given(RULESET, *history).when(rally).rejected(
-        r"Rally is used at most 1 time\(s\) per round \(the Lord Sheet: once per round, in a "
-        r"battle he is committed to\); Blue has used it 1 time\(s\) in round 1"
+        r"Rally may be used once per round \(the Lord Sheet: once per round, in a battle he "
+        r"is committed to\); Blue has used it once in round 1"
     )
     history += play(
         [
