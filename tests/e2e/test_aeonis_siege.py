@@ -49,6 +49,7 @@ async def _setup(client: Client) -> str:
     await command(client, eid, _cmd("add_hexes", hexes=hexes))
     for side, home in (("red", "-2,0"), ("blue", "1,-1")):
         lord = {"name": f"{side} lord", "attack_die": "d8", "defense_die": "d6", "hp": 3}
+        lord["abilities"] = [{"name": "Counsel", "timing": "Action Phase", "effect": "scry"}]
         await command(
             client,
             eid,
@@ -83,7 +84,12 @@ async def test_a_siege_over_three_rounds(client: Client) -> None:
         client, eid, _cmd("attack", commit=["r-cav", "r-inf-1", "r-arch"], **red)
     )
     assert declared["events"][0]["data"]["siege"] is True
+    # A Fortress is always held: declining is refused with the reason and writes nothing.
+    refused = await command(client, eid, _cmd("defend", hold_the_walls=False, **blue), expect=422)
+    assert "is a Fortress: the battle is automatically a Siege" in str(refused)
     await command(client, eid, _cmd("defend", **blue))
+    used = await command(client, eid, _cmd("use_ability", side="blue", ability="Counsel"))
+    assert used["events"][0]["data"]["effect"] == "scry"
     fought = await command(
         client, eid, _cmd("fight", **red), manual=_dice(2, 5, 6, 3, 8, 2, 3, 3, 4, 5)
     )
@@ -101,6 +107,7 @@ async def test_a_siege_over_three_rounds(client: Client) -> None:
     await command(client, eid, _cmd("start_round"))
     await command(client, eid, _cmd("attack", commit=["r-inf-3"], **red))
     await command(client, eid, _cmd("defend", commit=["b-inf-3"], **blue))
+    await command(client, eid, _cmd("reinforce", promote=["r-inf-3"], **red))
     fought = await command(
         client, eid, _cmd("fight", **red), manual=_dice(1, 1, 2, 2, 1, 6, 2, 2, 6, 1, 6, 1)
     )
