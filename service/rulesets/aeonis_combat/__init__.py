@@ -17,8 +17,10 @@ Module map (each module has one job):
 - ``rounds``    Round Start and Cleanup & Checks
 - ``declare``   declaring an attack and the defence, setting targets
 - ``commitment`` units committed, the Battle Line, siege reinforcements, targets checked
+- ``reinforce`` each side's Reinforce choice and the line it leaves for the round
 - ``combat``    one battle round and the Victory Check
 - ``aftermath`` Retreat Check, Press the Attack, pausing, lifting, occupation
+- ``lords``     Lord Sheet abilities and their use
 - ``rulings``   GM adjudication
 - ``narrate``   one replay-log line per event
 - ``access``    which side a player must hold to issue each command

@@ -4,8 +4,10 @@ pausing, lifting a siege, and occupation after a victory.
 - Retreat Check (4.4, AEC-20/21, AEC-A16): the attacker decides first; its retreat ends
   the battle and the defender holds (5.2).  Then the defender, only on a standard hex
   (or with a GM ruling for a card, spell or motion), only into an adjacent hex it
-  controls, and never during an Assault; when it cannot retreat it is not asked.  A
-  defender retreat takes its line and the Reserves inside the hex along (AEC-A4).
+  controls, and never during an Assault; when it cannot retreat it is not asked, and a
+  retreat it sends anyway is refused with the reason (for no adjacent hex it controls:
+  "if none, defender cannot retreat").  A defender retreat takes its line and the
+  Reserves inside the hex along (AEC-A4).
 - After both stood, the battle goes on: the attacker Presses the Attack (+1 AP, once per
   Attack action, AEC-16/A14), ends the Attack action (the battle pauses, AEC-15/A1) or,
   in a siege, lifts the siege (6.3).  In an Assault the next round follows at no cost

@@ -9,7 +9,8 @@
   commit (2.1.4); a unit fights in one battle at a time.
 - Lines (3.3, AEC-06/07): up to the cap (3, or 5 on a City/Fortress), Lords included;
   the attacker forms its line first, then the defender, both in the open (AEC-A6).
-- Sieges (6.1, AEC-25): a Fortress always; a City when the defender Holds the Walls.
+- Sieges (6.1, AEC-25): a Fortress always (a defence that declines is refused, not
+  ignored); a City when the defender Holds the Walls, which it may decline.
   A later Attack action on a paused siege is a new siege round in which each side may
   add up to 3 units to its Reserves (6.4, AEC-28/A10).
 
