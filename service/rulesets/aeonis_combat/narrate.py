@@ -119,10 +119,8 @@ def narrate(state: State, event: Event) -> str:
             )
             return f"{side(event.side)} chooses targets: {chosen}"
         case ReinforceChosen():
-            return (
-                f"{side(event.side)} will promote {units(event.promote)} to its Battle Line "
-                f"at {event.hex} in Reinforce"
-            )
+            whom = units(event.promote) if event.promote else "nobody"
+            return f"{side(event.side)} will promote {whom} in Reinforce at {event.hex}"
         case BattleRoundFought():
             return _round(state, event)
         case LordCaptured():

@@ -176,3 +176,15 @@ def test_a_target_the_enemy_then_keeps_in_reserve_falls_back() -> None:
     )
     events = given(RULESET, *history).when(Fight(**RED), faces(*[1] * 10)).events
     assert ("counterstrike", "t-inf-1", "b-cav", 1, 1, 0, 2) in strikes(events)
+
+
+def test_the_log_says_whom_a_side_promotes() -> None:
+    state = state_after(_under_cap())
+    assert (
+        RULESET.narrate(state, ReinforceChosen(hex=TARGET, side="red", promote=("a-inf-2",)))
+        == "Red will promote a-inf-2 in Reinforce at 0,0"
+    )
+    assert (
+        RULESET.narrate(state, ReinforceChosen(hex=TARGET, side="blue"))
+        == "Blue will promote nobody in Reinforce at 0,0"
+    )
