@@ -49,6 +49,7 @@ async def _setup(client: Client) -> str:
     await command(client, eid, _cmd("add_hexes", hexes=hexes))
     for side, home in (("red", "-2,0"), ("blue", "1,-1")):
         lord = {"name": f"{side} lord", "attack_die": "d8", "defense_die": "d6", "hp": 3}
+        lord["abilities"] = [{"name": "Counsel", "timing": "Action Phase", "effect": "scry"}]
         await command(
             client,
             eid,
@@ -83,7 +84,12 @@ async def test_a_siege_over_three_rounds(client: Client) -> None:
         client, eid, _cmd("attack", commit=["r-cav", "r-inf-1", "r-arch"], **red)
     )
     assert declared["events"][0]["data"]["siege"] is True
+    # A Fortress is always held: declining is refused with the reason and writes nothing.
+    refused = await command(client, eid, _cmd("defend", hold_the_walls=False, **blue), expect=422)
+    assert "is a Fortress: the battle is automatically a Siege" in str(refused)
     await command(client, eid, _cmd("defend", **blue))
+    used = await command(client, eid, _cmd("use_ability", side="blue", ability="Counsel"))
+    assert used["events"][0]["data"]["effect"] == "scry"
     fought = await command(
         client, eid, _cmd("fight", **red), manual=_dice(2, 5, 6, 3, 8, 2, 3, 3, 4, 5)
     )
@@ -101,6 +107,7 @@ async def test_a_siege_over_three_rounds(client: Client) -> None:
     await command(client, eid, _cmd("start_round"))
     await command(client, eid, _cmd("attack", commit=["r-inf-3"], **red))
     await command(client, eid, _cmd("defend", commit=["b-inf-3"], **blue))
+    await command(client, eid, _cmd("reinforce", promote=["r-inf-3"], **red))
     fought = await command(
         client, eid, _cmd("fight", **red), manual=_dice(1, 1, 2, 2, 1, 6, 2, 2, 6, 1, 6, 1)
     )
@@ -129,6 +136,11 @@ async def test_a_siege_over_three_rounds(client: Client) -> None:
     await command(client, eid, _cmd("defend", **blue))
     won = await command(client, eid, _cmd("fight", **red), manual=_dice(5, 2))
     assert [e["type"] for e in won["events"]] == ["aeonis.battle_round_fought", "aeonis.battle_won"]
+    # The Siege marker goes with the capture (6.5), before the occupation command.
+    assert won["events"][1]["data"]["siege_removed"] is True
+    taken = (await _game(client, eid))["state"]["game"]
+    assert taken["battles"][FORT]["siege"] is False
+    assert taken["battles"][FORT]["step"] == "occupation"
     await command(client, eid, _cmd("occupy", units=["r-inf-1", "r-arch", "r-inf-3"], **red))
     game = (await _game(client, eid))["state"]["game"]
     assert game["hexes"][FORT]["controller"] == "red" and game["battles"] == {}
@@ -152,9 +164,11 @@ async def test_get_ruleset_lists_commands_and_options(client: Client) -> None:
     assert info["name"] == "aeonis" and "Press the Attack" in info["summary"]
     options = {o["key"]: o["default"] for o in info["options"]}
     assert options["attack_ap_cost"] == 2 and options["standard_battle_persistence"] == "none"
+    assert options["reinforce_unchosen"] == "fill"
     assert all(o["description"] for o in info["options"])
     commands = {c["type"] for c in info["commands"]}
     assert {"aeonis.attack", "aeonis.press", "aeonis.lift_siege", "aeonis.occupy"} <= commands
-    assert len(commands) == 17 and len(info["events"]) == 26
+    assert {"aeonis.reinforce", "aeonis.use_ability", "aeonis.set_lord_abilities"} <= commands
+    assert len(commands) == 20 and len(info["events"]) == 29
     listed = (await client.get("/rulesets")).json()
     assert "aeonis" in {r["name"] for r in listed}

@@ -17,8 +17,10 @@ Module map (each module has one job):
 - ``rounds``    Round Start and Cleanup & Checks
 - ``declare``   declaring an attack and the defence, setting targets
 - ``commitment`` units committed, the Battle Line, siege reinforcements, targets checked
+- ``reinforce`` each side's Reinforce choice and the line it leaves for the round
 - ``combat``    one battle round and the Victory Check
 - ``aftermath`` Retreat Check, Press the Attack, pausing, lifting, occupation
+- ``lords``     Lord Sheet abilities and their use
 - ``rulings``   GM adjudication
 - ``narrate``   one replay-log line per event
 - ``access``    which side a player must hold to issue each command
@@ -40,8 +42,8 @@ from service.rulesets.aeonis_combat.state import State, initial_state, round_of
 from service.rulesets.aeonis_combat.stats import combat_facts
 from service.rulesets.aeonis_combat.view import SHOWN_WHEN_SECRET, narrate_secret, player_state
 
-STATE_SCHEMA_VERSION = 2
-"""2: Battle lost ``rounds_this_action`` (never read)."""
+STATE_SCHEMA_VERSION = 3
+"""3: Lord Sheet abilities and their uses, Battle's Reinforce choices."""
 
 SUMMARY = (
     "Aeonis: The Shattered Empire combat: hex battles with Battle Lines (cap 3, or 5 on "
@@ -51,12 +53,17 @@ SUMMARY = (
     "and sieges that persist across turns. "
     "Flow of an Attack action: aeonis.attack (attacker: commit adjacent units, form the "
     "line) -> aeonis.defend (defender: commit adjacent units, line, Hold the Walls on a "
-    "City) -> aeonis.fight (attacker: Reinforce, Archer Pre-Strike, Strike, Counterstrike; "
-    "manual dice per strike: attack die then defence die) -> aeonis.retreat / aeonis.stand "
-    "(attacker first; the defender is asked only where it may retreat) -> aeonis.press, "
-    "aeonis.end_attack or aeonis.lift_siege; after a victory aeonis.occupy. "
-    "Choices where the text is silent: targets chosen per striker, falling back to the first "
-    "surviving enemy Battle Line unit; Reserves promoted in commitment order; lines formed "
+    "City; a Fortress is always held) -> aeonis.reinforce (either side, optional: which "
+    "Reserves to promote, or none) -> aeonis.fight (attacker: Reinforce, Archer Pre-Strike, "
+    "Strike, Counterstrike; manual dice per strike: attack die then defence die) -> "
+    "aeonis.retreat / aeonis.stand (attacker first; the defender is asked only where it may "
+    "retreat) -> aeonis.press, aeonis.end_attack or aeonis.lift_siege; after a victory "
+    "(the Siege marker goes with it) aeonis.occupy. Lord Sheet abilities are data "
+    "(aeonis.add_side, aeonis.set_lord_abilities) used with aeonis.use_ability while the "
+    "Lord is not captured; the GM applies their effects by ruling. "
+    "Choices where the text is silent: targets chosen per striker (units promoted in this "
+    "round's Reinforce included), falling back to the first surviving enemy Battle Line "
+    "unit when the target has fallen or was not promoted after all; lines formed "
     "attacker first and in the open (AEC-A6; hidden lines are not offered because the "
     "service has no hidden state besides GM rolls); a hex whose units fight in another "
     "battle cannot be attacked until that battle ends; movement is recorded without AP "

@@ -1,8 +1,8 @@
 """Which side a player must be bound to for each command.
 
-A side's commands (attacking, defending, targets, retreat, pressing, occupying and moving
-its units) act for that side.  Map setup, Round Start, Cleanup & Checks and rulings speak
-for the table and are the GM's.
+A side's commands (attacking, defending, targets, Reinforce, retreat, pressing, occupying,
+moving its units and using its Lord's abilities) act for that side.  Map setup, Lord
+Sheets, Round Start, Cleanup & Checks and rulings speak for the table and are the GM's.
 """
 
 from __future__ import annotations
@@ -17,9 +17,11 @@ from service.rulesets.aeonis_combat.commands import (
     MoveUnits,
     Occupy,
     Press,
+    Reinforce,
     Retreat,
     SetTargets,
     Stand,
+    UseLordAbility,
 )
 from service.rulesets.aeonis_combat.state import State
 
@@ -28,6 +30,7 @@ SIDE_COMMANDS = (
     Attack,
     Defend,
     SetTargets,
+    Reinforce,
     Fight,
     Retreat,
     Stand,
@@ -35,6 +38,7 @@ SIDE_COMMANDS = (
     EndAttack,
     LiftSiege,
     Occupy,
+    UseLordAbility,
 )
 
 

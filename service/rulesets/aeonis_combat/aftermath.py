@@ -4,8 +4,10 @@ pausing, lifting a siege, and occupation after a victory.
 - Retreat Check (4.4, AEC-20/21, AEC-A16): the attacker decides first; its retreat ends
   the battle and the defender holds (5.2).  Then the defender, only on a standard hex
   (or with a GM ruling for a card, spell or motion), only into an adjacent hex it
-  controls, and never during an Assault; when it cannot retreat it is not asked.  A
-  defender retreat takes its line and the Reserves inside the hex along (AEC-A4).
+  controls, and never during an Assault; when it cannot retreat it is not asked, and a
+  retreat it sends anyway is refused with the reason (for no adjacent hex it controls:
+  "if none, defender cannot retreat").  A defender retreat takes its line and the
+  Reserves inside the hex along (AEC-A4).
 - After both stood, the battle goes on: the attacker Presses the Attack (+1 AP, once per
   Attack action, AEC-16/A14), ends the Attack action (the battle pauses, AEC-15/A1) or,
   in a siege, lifts the siege (6.3).  In an Assault the next round follows at no cost
@@ -30,7 +32,6 @@ from service.rulesets.aeonis_combat.commitment import reinforcements
 from service.rulesets.aeonis_combat.events import (
     AttackActionEnded,
     BattleEnded,
-    BattleWon,
     Event,
     HexOccupied,
     Pressed,
@@ -45,6 +46,7 @@ from service.rulesets.aeonis_combat.rules import (
     no_duplicates,
     restored,
     side_name,
+    won,
 )
 from service.rulesets.aeonis_combat.state import Battle, State, Step
 
@@ -84,7 +86,7 @@ def retreat(state: State, command: Retreat) -> tuple[Event, ...]:
             reason=why,
         )
         return (retreated, ended)
-    return (retreated, BattleWon(hex=command.hex, side=battle.attacker))
+    return (retreated, won(battle, command.hex))
 
 
 def stand(state: State, command: Stand) -> tuple[Event, ...]:
@@ -182,10 +184,12 @@ def can_defender_retreat(state: State, battle: Battle, hex_key: str) -> bool:
         _defender_may_retreat(state, battle, hex_key)
     except RuleViolation:
         return False
-    return any(_controller(state, h) == battle.defender for h in hexes.neighbours(hex_key))
+    return True
 
 
 def _defender_may_retreat(state: State, battle: Battle, hex_key: str) -> None:
+    """Why the defender cannot retreat from ``hex_key`` at all, whatever the step: the
+    Retreat Check skips a defender who cannot, and its refusal gives this reason."""
     if battle.assault:
         raise RuleViolation("defenders cannot retreat during an Assault (section 7)")
     kind = state.hexes[hex_key].kind
@@ -193,6 +197,12 @@ def _defender_may_retreat(state: State, battle: Battle, hex_key: str) -> None:
         raise RuleViolation(
             f"defenders cannot retreat from a {kind.title()} (section 4.4) unless a card, "
             "spell or motion allows it"
+        )
+    if not any(_controller(state, h) == battle.defender for h in hexes.neighbours(hex_key)):
+        raise RuleViolation(
+            f"{side_name(state, battle.defender)} controls no hex adjacent to {hex_key}, so "
+            "it cannot retreat (section 4.4: the defender's Battle Line units move to an "
+            "adjacent hex they control; if none, defender cannot retreat)"
         )
 
 

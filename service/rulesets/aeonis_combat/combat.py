@@ -1,9 +1,10 @@
 """One battle round, steps 1-4 of section 4 (AEC-14, AEC-17..19), and the Victory Check
 that follows when a side has nothing left.
 
-Order and timing (AEC-A3): Reinforce fills each line from its Reserves in the order they
-were committed; attacking Archers on the line roll first, then defending Archers; then
-every attacking line unit strikes in line order, then every defending one counterstrikes.
+Order and timing (AEC-A3): Reinforce promotes the Reserves each side chose (``reinforce``),
+and they strike and may be struck this very round; attacking Archers on the line roll
+first, then defending Archers; then every attacking line unit strikes in line order, then
+every defending one counterstrikes.
 Damage applies at once: a unit at 0 HP leaves the line, cannot be targeted and does not
 roll later in the round (with ``archer_prestrike_simultaneous`` defending Archers roll
 even if the attacking Archers destroyed them).  Archers roll only in the Pre-Strike
@@ -22,12 +23,12 @@ from msgspec.structs import replace
 
 from service.dice.model import Dice, Modifier, RollRecord
 from service.ruleset import RuleViolation
+from service.rulesets.aeonis_combat import reinforce
 from service.rulesets.aeonis_combat.commands import Fight
 from service.rulesets.aeonis_combat.commitment import check_targets
 from service.rulesets.aeonis_combat.events import (
     BattleEnded,
     BattleRoundFought,
-    BattleWon,
     Event,
     LordCaptured,
     Strike,
@@ -38,6 +39,7 @@ from service.rulesets.aeonis_combat.rules import (
     restored,
     short,
     side_name,
+    won,
 )
 from service.rulesets.aeonis_combat.state import (
     CAPTURE_RENOWN,
@@ -62,8 +64,15 @@ def fight(state: State, command: Fight, dice: Dice) -> tuple[Event, ...]:
     ensure_attacker(state, battle, command.side, command.hex, "resolve the battle round")
     if battle.step != "ready":
         raise RuleViolation(_not_ready(state, battle, command.hex))
+    if command.promote is not None:
+        reinforce.check(state, battle, command.side, command.promote)
+        battle = replace(battle, reinforce={**battle.reinforce, command.side: command.promote})
     check_targets(
-        state, battle, command.side, command.targets, enemy_line=battle.line(battle.defender)
+        state,
+        battle,
+        command.side,
+        command.targets,
+        enemy_line=reinforce.line_after(state, battle, battle.defender),
     )
     resolution = _Round(state, battle, {**battle.targets, **command.targets}, dice)
     fought = resolution.run(command.hex)
@@ -147,16 +156,15 @@ class _Round:
             healed = restored(self.state, after, self.hp)
             return (BattleEnded(hex=hex_key, outcome="defender_held", healed=healed),)
         if not (self.lines[defender] or self.reserves[defender]):
-            return (BattleWon(hex=hex_key, side=attacker),)
+            return (won(self.battle, hex_key),)
         return ()
 
     def _reinforce(self, side: str) -> tuple[str, ...]:
-        """4.1: promote Reserves, in commitment order, until the line reaches the cap."""
-        room = self.battle.cap - len(self.lines[side])
-        promoted = self.reserves[side][: max(0, room)]
+        """4.1: promote the Reserves the side chose (or ``reinforce_unchosen``'s)."""
+        promoted = reinforce.promotion(self.state, self.battle, side)
         self.lines[side].extend(promoted)
-        del self.reserves[side][: len(promoted)]
-        return tuple(promoted)
+        self.reserves[side] = [u for u in self.reserves[side] if u not in promoted]
+        return promoted
 
     def _archers(self, side: str) -> list[str]:
         return [u for u in self.lines[side] if self.state.units[u].kind == "archers"]

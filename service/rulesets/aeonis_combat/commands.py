@@ -20,6 +20,7 @@ from service.rulesets.aeonis_combat.fields import (
     HexKey,
     HexKind,
     Id,
+    LongText,
     SideId,
     Targets,
     Text,
@@ -54,14 +55,50 @@ class AddHexes(_Command, frozen=True, kw_only=True, tag="aeonis.add_hexes"):
     hexes: Annotated[tuple[HexSpec, ...], Meta(min_length=1, max_length=500)]
 
 
+class LordAbilitySpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One ability as the Lord Sheet words it (the sheets are not part of the text, 2.1.1).
+    The service records each use; the GM applies the effect by ruling."""
+
+    name: Annotated[Text, Meta(examples=["Rally"])]
+    timing: Annotated[
+        Text,
+        Meta(
+            description="When the sheet says it may be used, in its words.",
+            examples=["once per round, in a battle she is committed to"],
+        ),
+    ]
+    effect: Annotated[
+        LongText,
+        Meta(
+            description="What it does; the GM applies it by ruling.",
+            examples=["one Infantry on her Battle Line rerolls its Attack Die"],
+        ),
+    ]
+    passive: Annotated[
+        bool, Meta(description="Always on while the Lord is not captured; never used.")
+    ] = False
+    requires_committed: Annotated[
+        bool,
+        Meta(description="The sheet says the Lord must be committed to a battle (2.1.2)."),
+    ] = False
+    per_round: Annotated[
+        Annotated[int, Meta(ge=1, le=20)] | None,
+        Meta(description="Uses per game round, when the sheet limits them."),
+    ] = None
+
+
+LordAbilities = Annotated[tuple[LordAbilitySpec, ...], Meta(max_length=20)]
+
+
 class LordSheetSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """The Lord unit's stats from the Lord Sheet (section 2.1.1)."""
+    """The Lord unit's stats and abilities from the Lord Sheet (section 2.1.1)."""
 
     name: Annotated[Text, Meta(examples=["Lady Vess"])]
     attack_die: Die
     defense_die: Die
     hp: Annotated[int, Meta(ge=1, le=20)]
     movement: Annotated[int, Meta(ge=0, le=20, description="Movement Range in hexes.")]
+    abilities: LordAbilities = ()
 
 
 class AddSide(_Command, frozen=True, kw_only=True, tag="aeonis.add_side"):
@@ -149,7 +186,13 @@ class Defend(_Command, frozen=True, kw_only=True, tag="aeonis.defend"):
     hex: HexKey
     commit: UnitIds = ()
     line: UnitIds | None = None
-    hold_the_walls: bool = False
+    hold_the_walls: Annotated[
+        bool | None,
+        Meta(
+            description="City: true holds the walls (a siege), false or absent declines. "
+            "Fortress: always held (6.1); false is refused."
+        ),
+    ] = None
     targets: Targets = {}
 
 
@@ -161,6 +204,17 @@ class SetTargets(_Command, frozen=True, kw_only=True, tag="aeonis.set_targets"):
     targets: Targets
 
 
+class Reinforce(_Command, frozen=True, kw_only=True, tag="aeonis.reinforce"):
+    """Choose which Reserves to promote onto the Battle Line in the coming battle round's
+    Reinforce (4.1), or none (an empty list): at most as many as the line is under its
+    cap. Sent before ``aeonis.fight``; the last choice counts. Promoted units are on the
+    line for that round's strikes, so they may be targeted (4.2, 4.3)."""
+
+    side: SideId
+    hex: HexKey
+    promote: UnitIds
+
+
 class Fight(_Command, frozen=True, kw_only=True, tag="aeonis.fight"):
     """Resolve one battle round (section 4): Reinforce, Archer Pre-Strike, Strike,
     Counterstrike. Dice, in order: for each strike the striker's Attack Die, then the
@@ -169,6 +223,10 @@ class Fight(_Command, frozen=True, kw_only=True, tag="aeonis.fight"):
     side: SideId
     hex: HexKey
     targets: Targets = {}
+    promote: Annotated[
+        UnitIds | None,
+        Meta(description="The attacker's Reinforce choice, as aeonis.reinforce (4.1)."),
+    ] = None
 
 
 class Retreat(_Command, frozen=True, kw_only=True, tag="aeonis.retreat"):
@@ -218,6 +276,33 @@ class Occupy(_Command, frozen=True, kw_only=True, tag="aeonis.occupy"):
     side: SideId
     hex: HexKey
     units: UnitIds = ()
+
+
+class UseLordAbility(_Command, frozen=True, kw_only=True, tag="aeonis.use_ability"):
+    """Use an ability of the side's Lord Sheet. Refused while the Lord is captured
+    (2.1.2, 2.1.4), for a passive ability, without the battle the ability says the Lord
+    must be committed to, and beyond its uses per round. The GM applies the effect."""
+
+    side: SideId
+    ability: Annotated[Text, Meta(examples=["Rally"])]
+    hex: Annotated[
+        HexKey | None,
+        Meta(
+            description="The battle it is used in, if any (required when "
+            "the ability needs the Lord committed)."
+        ),
+    ] = None
+    note: Annotated[Text | None, Meta(description="What the player says: a target, a choice.")] = (
+        None
+    )
+
+
+class SetLordAbilities(_Command, frozen=True, kw_only=True, tag="aeonis.set_lord_abilities"):
+    """GM: replace the abilities of a side's Lord Sheet (a sheet entered late, or changed
+    by a card)."""
+
+    side: Id
+    abilities: LordAbilities
 
 
 class _Ruling(
@@ -288,6 +373,7 @@ Command = (
     | Attack
     | Defend
     | SetTargets
+    | Reinforce
     | Fight
     | Retreat
     | Stand
@@ -295,6 +381,8 @@ Command = (
     | EndAttack
     | LiftSiege
     | Occupy
+    | UseLordAbility
+    | SetLordAbilities
     | Adjudicate
 )
 
@@ -308,6 +396,7 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     Attack,
     Defend,
     SetTargets,
+    Reinforce,
     Fight,
     Retreat,
     Stand,
@@ -315,5 +404,7 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     EndAttack,
     LiftSiege,
     Occupy,
+    UseLordAbility,
+    SetLordAbilities,
     Adjudicate,
 )

@@ -28,7 +28,8 @@ def check_targets(
     own: Sequence[str] = (),
 ) -> None:
     """Strikers are the side's committed units (and ``own``, about to be committed);
-    targets are enemy Battle Line units (AEC-A9)."""
+    targets are units of ``enemy_line``: the enemy Battle Line as this round's Reinforce
+    leaves it (AEC-A9, 4.3)."""
     mine = (*battle.committed(side), *own)
     enemy = battle.opponent(side)
     for striker, target in targets.items():
@@ -38,7 +39,11 @@ def check_targets(
                 f"{side_name(state, side)}'s side"
             )
         if target not in enemy_line:
-            where = "in the Reserves" if target in battle.reserves(enemy) else "not committed"
+            where = (
+                "in the Reserves and not promoted in this round's Reinforce (4.1)"
+                if target in battle.reserves(enemy)
+                else "not committed"
+            )
             raise RuleViolation(
                 f"{label(state, target)} is {where}; only enemy Battle Line units can be "
                 "targeted (sections 4.2, 4.3)"

@@ -10,7 +10,16 @@ from __future__ import annotations
 from typing import assert_never
 
 from service.dice.model import Dice
-from service.rulesets.aeonis_combat import aftermath, combat, declare, rounds, rulings, setup
+from service.rulesets.aeonis_combat import (
+    aftermath,
+    combat,
+    declare,
+    lords,
+    reinforce,
+    rounds,
+    rulings,
+    setup,
+)
 from service.rulesets.aeonis_combat.commands import (
     AddHexes,
     AddSide,
@@ -26,10 +35,13 @@ from service.rulesets.aeonis_combat.commands import (
     MoveUnits,
     Occupy,
     Press,
+    Reinforce,
     Retreat,
+    SetLordAbilities,
     SetTargets,
     Stand,
     StartRound,
+    UseLordAbility,
 )
 from service.rulesets.aeonis_combat.events import Event
 from service.rulesets.aeonis_combat.state import State
@@ -56,6 +68,8 @@ def decide(state: State, command: Command, dice: Dice) -> tuple[Event, ...]:
             return declare.defend(state, command)
         case SetTargets():
             return declare.set_targets(state, command)
+        case Reinforce():
+            return reinforce.choose(state, command)
         case Fight():
             return combat.fight(state, command, dice)
         case Retreat():
@@ -70,6 +84,10 @@ def decide(state: State, command: Command, dice: Dice) -> tuple[Event, ...]:
             return aftermath.lift_siege(state, command)
         case Occupy():
             return aftermath.occupy(state, command)
+        case UseLordAbility():
+            return lords.use(state, command)
+        case SetLordAbilities():
+            return lords.set_abilities(state, command)
         case Adjudicate():
             return rulings.adjudicate(state, command)
         case _:

@@ -9,7 +9,8 @@
   commit (2.1.4); a unit fights in one battle at a time.
 - Lines (3.3, AEC-06/07): up to the cap (3, or 5 on a City/Fortress), Lords included;
   the attacker forms its line first, then the defender, both in the open (AEC-A6).
-- Sieges (6.1, AEC-25): a Fortress always; a City when the defender Holds the Walls.
+- Sieges (6.1, AEC-25): a Fortress always (a defence that declines is refused, not
+  ignored); a City when the defender Holds the Walls, which it may decline.
   A later Attack action on a paused siege is a new siege round in which each side may
   add up to 3 units to its Reserves (6.4, AEC-28/A10).
 
@@ -20,7 +21,7 @@ commits, its Battle Line, siege reinforcements and targets.
 from __future__ import annotations
 
 from service.ruleset import RuleViolation
-from service.rulesets.aeonis_combat import commitment, hexes
+from service.rulesets.aeonis_combat import commitment, hexes, reinforce
 from service.rulesets.aeonis_combat.commands import Attack, Defend, SetTargets
 from service.rulesets.aeonis_combat.events import (
     AttackDeclared,
@@ -153,6 +154,8 @@ def defend(state: State, command: Defend) -> tuple[Event, ...]:
         raise RuleViolation(f"the defence of {command.hex} is not called for now")
     target = state.hexes[command.hex]
     siege = battle.siege
+    if command.hold_the_walls is False and siege:
+        raise RuleViolation(_walls_held(state, battle, command.hex, target))
     if command.hold_the_walls and not siege:
         if battle.rounds_fought:
             raise RuleViolation("Hold the Walls is declared when the attack is declared (6.1)")
@@ -191,7 +194,7 @@ def defend(state: State, command: Defend) -> tuple[Event, ...]:
         battle,
         command.side,
         command.targets,
-        enemy_line=battle.attacker_line,
+        enemy_line=reinforce.line_after(state, battle, battle.attacker),
         own=(*line, *reserves),
     )
     return (
@@ -209,9 +212,23 @@ def defend(state: State, command: Defend) -> tuple[Event, ...]:
 def set_targets(state: State, command: SetTargets) -> tuple[Event, ...]:
     battle = battle_at(state, command.hex)
     ensure_side_in_battle(state, battle, command.side, command.hex)
-    enemy_line = battle.line(battle.opponent(command.side))
+    enemy_line = reinforce.line_after(state, battle, battle.opponent(command.side))
     commitment.check_targets(state, battle, command.side, command.targets, enemy_line=enemy_line)
     return (TargetsSet(hex=command.hex, side=command.side, targets=dict(command.targets)),)
+
+
+def _walls_held(state: State, battle: Battle, hex_key: str, target: Hex) -> str:
+    """Why a defence cannot decline Hold the Walls once the battle is a siege."""
+    if target.kind == "fortress":
+        return (
+            f"{hex_key} is a Fortress: the battle is automatically a Siege and the defender "
+            "is assumed to Hold the Walls (section 6.1); it cannot decline"
+        )
+    return (
+        f"{side_name(state, battle.defender)} held the walls of {hex_key} when the attack was "
+        "declared: the Siege marker remains until the siege is lifted or the defender is "
+        "defeated (sections 6.1, 6.2)"
+    )
 
 
 def _defender(state: State, side: str, hex_key: str, target: Hex) -> str:

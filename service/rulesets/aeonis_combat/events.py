@@ -12,7 +12,7 @@ from typing import Literal
 import msgspec
 
 from service.dice.model import RollRecord
-from service.rulesets.aeonis_combat.state import Hex, LordSheet, Step
+from service.rulesets.aeonis_combat.state import Hex, LordAbility, LordSheet, Step
 
 
 class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
@@ -139,6 +139,15 @@ class TargetsSet(_Event, frozen=True, kw_only=True, tag="aeonis.targets_set"):
     targets: dict[str, str]
 
 
+class ReinforceChosen(_Event, frozen=True, kw_only=True, tag="aeonis.reinforce_chosen"):
+    """A side chose the Reserves it promotes in the coming round's Reinforce (4.1);
+    an empty ``promote`` promotes none."""
+
+    hex: str
+    side: str
+    promote: tuple[str, ...] = ()
+
+
 class Strike(msgspec.Struct, frozen=True, kw_only=True):
     """One unit's roll against its target: Attack Die vs Defense Die (4.3)."""
 
@@ -232,6 +241,8 @@ class BattleWon(_Event, frozen=True, kw_only=True, tag="aeonis.battle_won"):
     side: str
     reason: str | None = None
     """Set for a GM ruling."""
+    siege_removed: bool = False
+    """The Siege marker goes with the capture (6.5), before the occupation."""
 
 
 class HexOccupied(_Event, frozen=True, kw_only=True, tag="aeonis.hex_occupied"):
@@ -299,6 +310,27 @@ class RetreatAllowed(_Event, frozen=True, kw_only=True, tag="aeonis.retreat_allo
     reason: str
 
 
+class LordAbilityUsed(_Event, frozen=True, kw_only=True, tag="aeonis.lord_ability_used"):
+    """A side used an ability of its Lord Sheet; the GM applies ``effect`` (2.1.1)."""
+
+    side: str
+    lord: str
+    ability: str
+    timing: str
+    effect: str
+    hex: str | None = None
+    note: str | None = None
+    uses: int = 1
+    """Uses of this ability in the current game round, this one included."""
+
+
+class LordAbilitiesSet(_Event, frozen=True, kw_only=True, tag="aeonis.lord_abilities_set"):
+    """GM: a side's Lord Sheet now lists these abilities."""
+
+    side: str
+    abilities: tuple[LordAbility, ...] = ()
+
+
 Event = (
     HexesAdded
     | SideAdded
@@ -312,6 +344,7 @@ Event = (
     | AttackRenewed
     | DefenceDeclared
     | TargetsSet
+    | ReinforceChosen
     | BattleRoundFought
     | LordCaptured
     | Retreated
@@ -326,6 +359,8 @@ Event = (
     | UnitRemoved
     | HexSet
     | RetreatAllowed
+    | LordAbilityUsed
+    | LordAbilitiesSet
 )
 
 EVENT_TYPES: tuple[type[Event], ...] = (
@@ -341,6 +376,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     AttackRenewed,
     DefenceDeclared,
     TargetsSet,
+    ReinforceChosen,
     BattleRoundFought,
     LordCaptured,
     Retreated,
@@ -355,4 +391,6 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     UnitRemoved,
     HexSet,
     RetreatAllowed,
+    LordAbilityUsed,
+    LordAbilitiesSet,
 )

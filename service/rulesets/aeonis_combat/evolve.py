@@ -25,10 +25,13 @@ from service.rulesets.aeonis_combat.events import (
     HexesAdded,
     HexOccupied,
     HexSet,
+    LordAbilitiesSet,
+    LordAbilityUsed,
     LordCaptured,
     LordHealed,
     LordReleased,
     Pressed,
+    ReinforceChosen,
     RetreatAllowed,
     Retreated,
     RoundStarted,
@@ -76,7 +79,10 @@ def evolve(state: State, event: Event) -> State:
             moved = replace(state, units=units)
             return replace(moved, battles=_without(moved.battles, event.left_battle))
         case RoundStarted():
-            sides = {k: replace(s, ap=event.ap.get(k, s.ap)) for k, s in state.sides.items()}
+            sides = {
+                k: replace(s, ap=event.ap.get(k, s.ap), abilities_used={})
+                for k, s in state.sides.items()
+            }
             return replace(state, round=event.round, stage="action", sides=sides)
         case LordHealed():
             return replace(
@@ -135,6 +141,12 @@ def evolve(state: State, event: Event) -> State:
             return _battle(
                 state, event.hex, lambda b: replace(b, targets={**b.targets, **event.targets})
             )
+        case ReinforceChosen():
+            return _battle(
+                state,
+                event.hex,
+                lambda b: replace(b, reinforce={**b.reinforce, event.side: event.promote}),
+            )
         case BattleRoundFought():
             return _round_fought(state, event)
         case LordCaptured():
@@ -177,7 +189,11 @@ def evolve(state: State, event: Event) -> State:
             won = _hex(
                 state, event.hex, lambda h: replace(h, controller=event.side, contested=False)
             )
-            return _battle(won, event.hex, lambda b: replace(b, step="occupation"))
+            return _battle(
+                won,
+                event.hex,
+                lambda b: replace(b, step="occupation", siege=b.siege and not event.siege_removed),
+            )
         case HexOccupied():
             into = event.hex
             occupied = _units(state, event.units, lambda u: replace(u, hex=into))
@@ -207,6 +223,20 @@ def evolve(state: State, event: Event) -> State:
             )
         case RetreatAllowed():
             return _battle(state, event.hex, lambda b: replace(b, retreat_allowed=True))
+        case LordAbilityUsed():
+            return _side(
+                state,
+                event.side,
+                lambda s: replace(
+                    s, abilities_used={**s.abilities_used, event.ability: event.uses}
+                ),
+            )
+        case LordAbilitiesSet():
+            return _side(
+                state,
+                event.side,
+                lambda s: replace(s, sheet=replace(s.sheet, abilities=event.abilities)),
+            )
         case _:
             assert_never(event)
 
@@ -220,7 +250,7 @@ def _round_fought(state: State, event: BattleRoundFought) -> State:
             battle = replace(battle, attacker_line=line, attacker_reserves=reserves)
         else:
             battle = replace(battle, defender_line=line, defender_reserves=reserves)
-    battle = replace(battle, rounds_fought=event.number, step="attacker_retreat")
+    battle = replace(battle, rounds_fought=event.number, step="attacker_retreat", reinforce={})
     fallen = (*event.destroyed, *event.captured)
     if fallen:  # a unit fights in one battle at a time: only this one loses them
         battle = _strip(battle, set(fallen))
@@ -259,6 +289,7 @@ def _strip(battle: Battle, gone: Collection[str]) -> Battle:
         defender_line=keep(battle.defender_line),
         defender_reserves=keep(battle.defender_reserves),
         targets={s: t for s, t in battle.targets.items() if s not in gone and t not in gone},
+        reinforce={s: keep(chosen) for s, chosen in battle.reinforce.items()},
     )
 
 

@@ -9,16 +9,18 @@ each type in it, so every example is exactly what the ruleset does.
 The story:
 
 1. The map, the two Houses and their units; round 1 begins.
-2. Red attacks the standard hex 0,0 (2 AP).  Blue commits its Archer from 1,0.  Red's
+2. Red attacks the standard hex 0,0 (2 AP).  Blue commits its Archer from 1,0 and, its
+   line full, promotes nobody in Reinforce.  Red's
    Archer and Cavalry bring down Blue's Lord, who is captured (+2 Renown, +1 VP); Blue's
    Infantry wounds Red's Cavalry.  Red stands, Blue retreats to 1,0, Red occupies 0,0.
 3. Red moves its Lord and Archer next to Blue's Home City 1,-1 and attacks it; Blue
-   Holds the Walls: a siege.  One siege round, then Red Presses the Attack (+1 AP), Blue
-   adds a reinforcement, a second round, and the Attack action ends with the siege on.
+   Holds the Walls: a siege.  Red's Lord uses her Rally.  One siege round, then Red
+   Presses the Attack (+1 AP), Blue adds a reinforcement, a second round, and the Attack
+   action ends with the siege on.
 4. Cleanup & Checks release Blue's Lord to its Home City; round 2 begins and Red's
    wounded Lord heals.  Red attacks the City again (a new siege round), the GM rules
    that a parley lets the defenders retreat, nothing gets through, and Red lifts the
-   siege.  Then a few GM rulings.
+   siege.  Then a few GM rulings, and Blue's Lord Sheet gets an ability.
 """
 
 from __future__ import annotations
@@ -42,25 +44,38 @@ from service.rulesets.aeonis_combat.commands import (
     Fight,
     HexSpec,
     LiftSiege,
+    LordAbilitySpec,
     LordSheetSpec,
     MoveUnits,
     Occupy,
     Press,
+    Reinforce,
     RemoveUnit,
     Retreat,
     SetHex,
+    SetLordAbilities,
     SetSideValue,
     SetTargets,
     SetUnitHp,
     Stand,
     StartRound,
     UnitSpec,
+    UseLordAbility,
 )
 from service.rulesets.aeonis_combat.decide import decide
 from service.rulesets.aeonis_combat.events import Event
 from service.rulesets.aeonis_combat.evolve import evolve
 from service.rulesets.aeonis_combat.options import AeonisOptions
 from service.rulesets.aeonis_combat.state import State, initial_state
+
+RALLY = LordAbilitySpec(
+    name="Rally",
+    timing="once per round, in a battle she is committed to",
+    effect="one Infantry on her Battle Line rerolls its Attack Die",
+    requires_committed=True,
+    per_round=1,
+)
+"""Red's Lord's ability, as her Lord Sheet words it."""
 
 TIE = [[1]] * 12
 """Six strikes that all tie: no damage."""
@@ -86,7 +101,12 @@ SCRIPT: tuple[tuple[Command, Sequence[Sequence[int]]], ...] = (
             name="House Red",
             lord_id="red-lord",
             lord=LordSheetSpec(
-                name="Lady Vess", attack_die="d8", defense_die="d8", hp=3, movement=2
+                name="Lady Vess",
+                attack_die="d8",
+                defense_die="d8",
+                hp=3,
+                movement=2,
+                abilities=(RALLY,),
             ),
             lord_hex="-1,0",
             home_city="-2,0",
@@ -172,6 +192,7 @@ SCRIPT: tuple[tuple[Command, Sequence[Sequence[int]]], ...] = (
         ),
         (),
     ),
+    (Reinforce(side="blue", hex="0,0", promote=()), ()),
     (Fight(side="red", hex="0,0"), [[5], [2], [4], [4], [7], [3], [2], [5], [6], [1]]),
     (Stand(side="red", hex="0,0"), ()),
     (Retreat(side="blue", hex="0,0", to="1,0"), ()),
@@ -185,6 +206,7 @@ SCRIPT: tuple[tuple[Command, Sequence[Sequence[int]]], ...] = (
         Defend(side="blue", hex="1,-1", commit=("blue-inf-1", "blue-arch"), hold_the_walls=True),
         (),
     ),
+    (UseLordAbility(side="red", ability="Rally", hex="1,-1", note="for red-inf-1"), ()),
     (Fight(side="red", hex="1,-1"), [[1], [6], [3], [2], [4], [4], [8], [1], [5], [3], [6], [2]]),
     (Stand(side="red", hex="1,-1"), ()),
     (Press(side="red", hex="1,-1"), ()),
@@ -222,6 +244,21 @@ SCRIPT: tuple[tuple[Command, Sequence[Sequence[int]]], ...] = (
         (),
     ),
     (Adjudicate(ruling=RemoveUnit(unit="blue-inf-2"), reason="deserted after the siege"), ()),
+    (
+        SetLordAbilities(
+            side="blue",
+            abilities=(
+                LordAbilitySpec(
+                    name="Stalwart",
+                    timing="passive",
+                    effect="Blue's Home City defenders roll their Defense Die twice, keep the "
+                    "higher",
+                    passive=True,
+                ),
+            ),
+        ),
+        (),
+    ),
     (
         Adjudicate(
             ruling=SetHex(hex="0,-1", controller="red"),

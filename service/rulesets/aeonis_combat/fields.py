@@ -32,6 +32,7 @@ HexKey = Annotated[
     ),
 ]
 Text = Annotated[str, Meta(min_length=1, max_length=200)]
+LongText = Annotated[str, Meta(min_length=1, max_length=1000)]
 Die = Annotated[
     str,
     Meta(

@@ -23,10 +23,13 @@ from service.rulesets.aeonis_combat.events import (
     HexesAdded,
     HexOccupied,
     HexSet,
+    LordAbilitiesSet,
+    LordAbilityUsed,
     LordCaptured,
     LordHealed,
     LordReleased,
     Pressed,
+    ReinforceChosen,
     RetreatAllowed,
     Retreated,
     RoundStarted,
@@ -115,6 +118,9 @@ def narrate(state: State, event: Event) -> str:
                 f"{label(state, a)} -> {label(state, t)}" for a, t in event.targets.items()
             )
             return f"{side(event.side)} chooses targets: {chosen}"
+        case ReinforceChosen():
+            whom = units(event.promote) if event.promote else "nobody"
+            return f"{side(event.side)} will promote {whom} in Reinforce at {event.hex}"
         case BattleRoundFought():
             return _round(state, event)
         case LordCaptured():
@@ -138,6 +144,8 @@ def narrate(state: State, event: Event) -> str:
             return f"The Attack action on {event.hex} ends; {after}"
         case BattleWon():
             line = f"{side(event.side)} wins {event.hex} and takes control"
+            if event.siege_removed:
+                line += "; the Siege marker is removed"
             return _ruling(line, event.reason)
         case HexOccupied():
             return f"{units(event.units)} occupy {event.hex}"
@@ -165,6 +173,16 @@ def narrate(state: State, event: Event) -> str:
             return _ruling(f"{event.hex} is controlled by {owner}{extra}", event.reason)
         case RetreatAllowed():
             return _ruling(f"the defenders of {event.hex} may retreat", event.reason)
+        case LordAbilityUsed():
+            at = f" at {event.hex}" if event.hex else ""
+            note = f" ({event.note})" if event.note else ""
+            return (
+                f"{side(event.side)}'s Lord {label(state, event.lord)} uses {event.ability}"
+                f"{at}{note} [{event.timing}]: {event.effect}; the GM applies it"
+            )
+        case LordAbilitiesSet():
+            names = ", ".join(a.name for a in event.abilities) or "no abilities"
+            return f"{side(event.side)}'s Lord Sheet now lists {names}"
         case _:
             assert_never(event)
 

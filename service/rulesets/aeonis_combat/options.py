@@ -15,6 +15,7 @@ from service.ruleset import RulesetOption
 
 Persistence = Literal["none", "paused"]
 RetreatResult = Literal["attacker_gains_control", "gm"]
+Unchosen = Literal["fill", "none"]
 
 
 class AeonisOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -53,6 +54,10 @@ class AeonisOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     assault_defense_bonus: Annotated[
         int, Meta(ge=0, le=10, description="Added to defending line units' Defense (AEC-A12).")
     ] = 1
+    reinforce_unchosen: Annotated[
+        Unchosen,
+        Meta(description="Reinforce for a side that chose nothing before the round (AEC-17)."),
+    ] = "fill"
 
 
 OPTION_NOTES: tuple[RulesetOption, ...] = (
@@ -135,5 +140,16 @@ OPTION_NOTES: tuple[RulesetOption, ...] = (
         "AEC-A12: 'defenders gain +1 Defense on their Battle Line units during an "
         "Assault' is added to each Defense die result of a defending line unit. 0 disables "
         "it ('Recommended', not mandatory).",
+    ),
+    RulesetOption(
+        "reinforce_unchosen",
+        "fill",
+        "AEC-17: Reinforce is a choice ('you may promote units from your Reserves ... until "
+        "you reach the cap'); each side names the Reserves it promotes, or none, with "
+        "aeonis.reinforce (the attacker also with aeonis.fight's 'promote'). This option "
+        "settles a side that said nothing before the round is resolved: 'fill' promotes "
+        "its Reserves in commitment order up to the cap, what a table does without a word "
+        "and what keeps a battle from stalling on a forgotten choice; 'none' promotes "
+        "nobody, the literal 'may'.",
     ),
 )

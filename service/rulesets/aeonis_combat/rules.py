@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from service.ruleset import RuleViolation
+from service.rulesets.aeonis_combat.events import BattleWon
 from service.rulesets.aeonis_combat.state import (
     OPEN_STEPS,
     UNIT_STATS,
@@ -132,3 +133,9 @@ def restored(state: State, battle: Battle, hp: Mapping[str, int] | None = None) 
         and unit.kind in UNIT_STATS
         and (unit.hp if hp is None else hp[u]) < max_hp(state, unit)
     )
+
+
+def won(battle: Battle, hex_key: str, reason: str | None = None) -> BattleWon:
+    """The attacker wins ``battle``: it takes the hex, and a siege's marker goes with the
+    capture at once (6.5), not when the occupying units move in."""
+    return BattleWon(hex=hex_key, side=battle.attacker, reason=reason, siege_removed=battle.siege)

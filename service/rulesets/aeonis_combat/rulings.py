@@ -21,7 +21,6 @@ from service.rulesets.aeonis_combat.commands import (
 )
 from service.rulesets.aeonis_combat.events import (
     BattleEnded,
-    BattleWon,
     Event,
     HexSet,
     RetreatAllowed,
@@ -36,6 +35,7 @@ from service.rulesets.aeonis_combat.rules import (
     restored,
     side_of,
     unit_of,
+    won,
 )
 from service.rulesets.aeonis_combat.setup import abandoned_battles
 from service.rulesets.aeonis_combat.state import State, max_hp
@@ -96,7 +96,7 @@ def adjudicate(state: State, command: Adjudicate) -> tuple[Event, ...]:
             if battle.step == "occupation":
                 raise RuleViolation(f"the battle at {ruling.hex} is already won; occupy it")
             if ruling.winner == "attacker":
-                return (BattleWon(hex=ruling.hex, side=battle.attacker, reason=reason),)
+                return (won(battle, ruling.hex, reason),)
             return (
                 BattleEnded(
                     hex=ruling.hex, outcome="ruling", healed=restored(state, battle), reason=reason

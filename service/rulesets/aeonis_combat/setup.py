@@ -9,7 +9,7 @@ at most its Movement Range (2.1.1); defenders leave a battle only by retreating 
 from __future__ import annotations
 
 from service.ruleset import RuleViolation
-from service.rulesets.aeonis_combat import hexes
+from service.rulesets.aeonis_combat import hexes, lords
 from service.rulesets.aeonis_combat.commands import AddHexes, AddSide, AddUnits, MoveUnits
 from service.rulesets.aeonis_combat.events import (
     BattleEnded,
@@ -74,6 +74,7 @@ def add_side(state: State, command: AddSide) -> tuple[Event, ...]:
                 defense_die=sheet.defense_die,
                 hp=sheet.hp,
                 movement=sheet.movement,
+                abilities=lords.abilities(sheet.abilities),
             ),
             lord_hex=lord_hex,
             home_city=command.home_city,

@@ -77,6 +77,25 @@ class Hex(msgspec.Struct, frozen=True, kw_only=True):
     """Attackable by scenario rules whoever controls it (section 3.1)."""
 
 
+class LordAbility(msgspec.Struct, frozen=True, kw_only=True):
+    """One ability of a Lord Sheet (2.1.1).  The sheets are not part of the text, so the
+    service keeps what the sheet says as data and the GM applies the effect by ruling;
+    the service enforces only what section 2.1.2 makes general: no ability while the
+    Lord is captured, and the commitment an ability says it needs."""
+
+    name: str
+    timing: str
+    """When the sheet says it may be used, in the sheet's words."""
+    effect: str
+    """What it does, for the GM to apply."""
+    passive: bool = False
+    """Always on while the Lord is free; nothing to use."""
+    requires_committed: bool = False
+    """The sheet says the Lord must be committed to a battle (2.1.2)."""
+    per_round: int | None = None
+    """Uses per game round, when the sheet limits them."""
+
+
 class LordSheet(msgspec.Struct, frozen=True, kw_only=True):
     """The Lord unit's stats from the Lord Sheet (section 2.1.1, AEC-09)."""
 
@@ -85,6 +104,7 @@ class LordSheet(msgspec.Struct, frozen=True, kw_only=True):
     defense_die: str
     hp: int
     movement: int
+    abilities: tuple[LordAbility, ...] = ()
 
 
 class Side(msgspec.Struct, frozen=True, kw_only=True):
@@ -100,6 +120,8 @@ class Side(msgspec.Struct, frozen=True, kw_only=True):
     sheet: LordSheet
     lord_captured_by: str | None = None
     """The capturing side while the Lord is captured; its abilities are disabled then."""
+    abilities_used: dict[str, int] = {}
+    """Lord ability name -> uses in the current game round (for ``per_round`` limits)."""
 
 
 class Unit(msgspec.Struct, frozen=True, kw_only=True):
@@ -131,6 +153,9 @@ class Battle(msgspec.Struct, frozen=True, kw_only=True):
     """Press the Attack was used in the current Attack action (AEC-16)."""
     retreat_allowed: bool = False
     """A GM ruling (card, spell or motion) lets the defender retreat from a City/Fortress."""
+    reinforce: dict[str, tuple[str, ...]] = {}
+    """Side -> the Reserves it chose to promote in the coming round's Reinforce (4.1);
+    a side absent here has not chosen (option ``reinforce_unchosen`` applies)."""
 
     def opponent(self, side: str) -> str:
         """The other side of this battle."""

@@ -57,6 +57,9 @@ SHOWN_WHEN_SECRET: Mapping[str, frozenset[str]] = {
     tag_of(ev.UnitRemoved): frozenset({"unit"}),
     tag_of(ev.HexSet): frozenset({"hex"}),
     tag_of(ev.RetreatAllowed): frozenset({"hex"}),
+    tag_of(ev.ReinforceChosen): frozenset({"hex", "side", "promote"}),
+    tag_of(ev.LordAbilityUsed): frozenset({"side", "lord", "ability", "hex"}),
+    tag_of(ev.LordAbilitiesSet): frozenset({"side"}),
 }
 """Per event tag, the fields players see while the event is secret (a whitelist)."""
 
@@ -104,6 +107,13 @@ _SECRET_LINES: dict[str, Callable[[_Names, _Shown], str]] = {
     tag_of(ev.UnitRemoved): lambda n, s: f"The GM keeps secret what happens to {n[1](s['unit'])}",
     tag_of(ev.HexSet): lambda n, s: f"The GM rules in secret on hex {s['hex']}",
     tag_of(ev.RetreatAllowed): lambda n, s: f"The GM rules in secret on {_at(s)}",
+    tag_of(ev.ReinforceChosen): lambda n, s: (
+        f"{n[0](s['side'])} chooses whom to promote at {s['hex']}"
+    ),
+    tag_of(ev.LordAbilityUsed): lambda n, s: (
+        f"{n[0](s['side'])}'s Lord {n[1](s['lord'])} uses {s['ability']}"
+    ),
+    tag_of(ev.LordAbilitiesSet): lambda n, s: f"The GM changes {n[0](s['side'])}'s Lord Sheet",
 }
 assert set(_SECRET_LINES) == set(SHOWN_WHEN_SECRET) == {tag_of(t) for t in ev.EVENT_TYPES}
 

@@ -144,7 +144,10 @@ def test_reserve_targets_are_refused() -> None:
     """AEC-A9: only enemy Battle Line units are targets."""
     given(RULESET, *attack_on_target()).when(
         SetTargets(side="red", hex=TARGET, targets={"b-cav": "c-inf"})
-    ).rejected(r"c-inf is in the Reserves; only enemy Battle Line units can be targeted")
+    ).rejected(
+        r"c-inf is in the Reserves and not promoted in this round.s Reinforce \(4.1\); only enemy "
+        r"Battle Line units can be targeted"
+    )
     given(RULESET, *attack_on_target()).when(
         Fight(side="red", hex=TARGET, targets={"c-inf": "b-cav"})
     ).rejected("not committed to this battle on Red's side")

@@ -135,6 +135,23 @@ def test_a_defender_with_nowhere_to_go_is_not_asked() -> None:
     assert events == [Stood(hex=TARGET, side="red", step="choice")]
 
 
+def test_a_defender_with_nowhere_to_go_is_told_why_it_cannot_retreat() -> None:
+    """AEC-20 (4.4: 'move the defender's Battle Line units to an adjacent hex they
+    control (if none, defender cannot retreat)'): the refusal gives that reason, before
+    and after the attacker has stood, not 'there is no Retreat Check now'."""
+    history = _after_round(**{"1_0": {"controller": None}, "1_-1": {"controller": None}})
+    why = (
+        r"Blue controls no hex adjacent to 0,0, so it cannot retreat \(section 4.4: the "
+        r"defender's Battle Line units move to an adjacent hex they control; if none, "
+        r"defender cannot retreat\)"
+    )
+    given(RULESET, *history).when(Retreat(side="blue", hex=TARGET, to=C)).rejected(why)
+    history += play([Stand(side="red", hex=TARGET)], history=history)
+    assert state_after(history).battles[TARGET].step == "choice"  # Blue is not asked
+    given(RULESET, *history).when(Retreat(side="blue", hex=TARGET, to=C)).rejected(why)
+    given(RULESET, *history).when(Retreat(side="blue", hex=TARGET)).rejected(why)
+
+
 def test_a_defender_cannot_retreat_from_a_city() -> None:
     """AEC-21 / AEC-A11: a City without Hold the Walls is still no place to retreat from."""
     history = _after_round(**{"0_0": {"kind": "city"}})

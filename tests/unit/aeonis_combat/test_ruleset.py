@@ -5,7 +5,9 @@ of them in ``tests/unit/test_ruleset_conformance.py``."""
 
 from __future__ import annotations
 
-from service.rulesets.aeonis_combat import RULESET, AeonisOptions
+import msgspec
+
+from service.rulesets.aeonis_combat import RULESET, AeonisOptions, Command, Event
 from service.rulesets.aeonis_combat.access import SIDE_COMMANDS
 from service.rulesets.aeonis_combat.commands import (
     AddHexes,
@@ -16,6 +18,7 @@ from service.rulesets.aeonis_combat.commands import (
     SetSideValue,
     StartRound,
 )
+from service.rulesets.aeonis_combat.events import BattleWon, SideAdded
 from service.rulesets.aeonis_combat.examples import (
     COMMANDS,
     EVENTS,
@@ -59,3 +62,23 @@ def test_a_side_acts_for_itself_and_the_table_is_the_gms() -> None:
 
 def test_the_conformance_suite_replays_the_story_from_the_start() -> None:
     assert example_stories() == ((RULESET.initial_state(AeonisOptions()), STORY),)
+
+
+def test_events_stored_before_reinforce_choices_and_lord_abilities_still_decode() -> None:
+    """New fields are additive: an old Lord Sheet has no abilities, an old victory kept
+    its Siege marker until the occupation (as it did when it was stored)."""
+    old_side = (
+        b'{"type":"aeonis.side_added","side":"red","name":"Red","lord":"red-lord",'
+        b'"sheet":{"name":"Vess","attack_die":"d8","defense_die":"d8","hp":3,"movement":2},'
+        b'"lord_hex":null}'
+    )
+    side = msgspec.json.decode(old_side, type=Event)
+    assert isinstance(side, SideAdded) and side.sheet.abilities == ()
+    old_win = b'{"type":"aeonis.battle_won","hex":"0,0","side":"red"}'
+    assert msgspec.json.decode(old_win, type=Event) == BattleWon(
+        hex="0,0", side="red", siege_removed=False
+    )
+    old_defence = b'{"type":"aeonis.defend","side":"blue","hex":"0,0","hold_the_walls":false}'
+    assert msgspec.json.decode(old_defence, type=Command) == Defend(
+        side="blue", hex="0,0", hold_the_walls=False
+    )

@@ -12,6 +12,7 @@ from service.rulesets.aeonis_combat.commands import (
     LiftSiege,
     MoveUnits,
     Press,
+    RemoveUnit,
     Retreat,
     SetSideValue,
     Stand,
@@ -20,6 +21,7 @@ from service.rulesets.aeonis_combat.events import (
     AttackActionEnded,
     AttackRenewed,
     BattleEnded,
+    BattleWon,
     DefenceDeclared,
     Pressed,
     UnitsMoved,
@@ -76,6 +78,95 @@ def test_a_city_is_a_siege_when_the_defender_holds_the_walls() -> None:
     assert given(RULESET, *history).when(
         Defend(side="blue", hex=TARGET, hold_the_walls=True)
     ).events == [DefenceDeclared(hex=TARGET, side="blue", line=("t-inf-1", "t-inf-2"), siege=True)]
+
+
+def test_a_city_defender_may_decline_the_walls() -> None:
+    """AEC-25 (6.1: 'the defender may declare Hold the Walls'): false declines, and the
+    battle is an ordinary one on a City (AEC-A11)."""
+    city = world(**CITY)
+    history = city + play([Attack(side="red", hex=TARGET, commit=("b-cav",))], history=city)
+    events = (
+        given(RULESET, *history)
+        .when(Defend(side="blue", hex=TARGET, hold_the_walls=False))
+        .then(DefenceDeclared(hex=TARGET, side="blue", line=("t-inf-1", "t-inf-2"), siege=False))
+    )
+    assert not state_after(history + events).battles[TARGET].siege
+
+
+def test_a_fortress_defender_cannot_decline_the_walls() -> None:
+    """AEC-25 (6.1: 'If the target hex contains a Fortress, the battle is automatically a
+    Siege (the defender is assumed to Hold the Walls)'): declining is refused with that
+    reason, not silently accepted; saying nothing or true holds them."""
+    fortress = world(**FORTRESS)
+    history = fortress + play([Attack(side="red", hex=TARGET, commit=("b-cav",))], history=fortress)
+    given(RULESET, *history).when(Defend(side="blue", hex=TARGET, hold_the_walls=False)).rejected(
+        r"0,0 is a Fortress: the battle is automatically a Siege and the defender is assumed "
+        r"to Hold the Walls \(section 6.1\); it cannot decline"
+    )
+    for holds in (None, True):
+        assert given(RULESET, *history).when(
+            Defend(side="blue", hex=TARGET, hold_the_walls=holds)
+        ).events == [
+            DefenceDeclared(hex=TARGET, side="blue", line=("t-inf-1", "t-inf-2"), siege=True)
+        ]
+
+
+def test_walls_held_on_a_city_stay_held_in_later_siege_rounds() -> None:
+    """AEC-26: the Siege marker 'remains ... until the siege is lifted or the defender is
+    defeated'; a later siege round's defence cannot decline it."""
+    city = world(**CITY)
+    history = city + play(
+        [
+            Attack(side="red", hex=TARGET, commit=("b-cav",)),
+            Defend(side="blue", hex=TARGET, hold_the_walls=True),
+            (Fight(side="red", hex=TARGET), faces(1, 1, 1, 1, 1, 1)),
+            Stand(side="red", hex=TARGET),
+            EndAttack(side="red", hex=TARGET),
+            Attack(side="red", hex=TARGET),
+        ],
+        history=city,
+    )
+    given(RULESET, *history).when(Defend(side="blue", hex=TARGET, hold_the_walls=False)).rejected(
+        r"Blue held the walls of 0,0 when the attack was declared: the Siege marker remains "
+        r"until the siege is lifted or the defender is defeated \(sections 6.1, 6.2\)"
+    )
+
+
+def test_the_siege_marker_goes_with_the_capture() -> None:
+    """AEC-29 (6.5): when the defender's line and Reserves are eliminated the attacker
+    captures the hex: the Siege marker goes at once, before the occupation command."""
+    fortress = world(**FORTRESS)
+    history = fortress + play(
+        [
+            Adjudicate(ruling=RemoveUnit(unit="t-inf-2"), reason="the plague"),
+            Attack(side="red", hex=TARGET, commit=("b-cav",)),
+            Defend(side="blue", hex=TARGET),
+        ],
+        history=fortress,
+    )
+    assert state_after(history).battles[TARGET].siege
+    events = given(RULESET, *history).when(Fight(side="red", hex=TARGET), faces(8, 1)).events
+    assert events[-1] == BattleWon(hex=TARGET, side="red", siege_removed=True)
+    state = state_after(history + events)
+    battle = state.battles[TARGET]
+    assert not battle.siege and battle.step == "occupation"  # no marker; occupation next
+    assert state.hexes[TARGET].controller == "red"
+    line = RULESET.narrate(state_after(history + events[:-1]), events[-1])
+    assert line == "Red wins 0,0 and takes control; the Siege marker is removed"
+
+
+def test_a_won_battle_that_was_no_siege_removes_no_marker() -> None:
+    """AEC-23: an ordinary battle has no marker to remove."""
+    history = world() + play(
+        [
+            Adjudicate(ruling=RemoveUnit(unit="t-inf-2"), reason="the plague"),
+            Attack(side="red", hex=TARGET, commit=("b-cav",)),
+            Defend(side="blue", hex=TARGET),
+        ],
+        history=world(),
+    )
+    events = given(RULESET, *history).when(Fight(side="red", hex=TARGET), faces(8, 1)).events
+    assert events[-1] == BattleWon(hex=TARGET, side="red", siege_removed=False)
 
 
 def test_hold_the_walls_is_for_cities() -> None:

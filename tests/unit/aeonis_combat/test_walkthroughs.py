@@ -226,7 +226,7 @@ def test_8_2_siege_over_two_attack_actions() -> None:
         ("pre_strike", "a-arch", "c-arch", 5, 1, 1, 0),
         ("strike", "b-inf", "c-inf", 4, 2, 1, 0),
     ]  # a-inf-1 and a-inf-2 have nobody left to strike (AEC-A3)
-    assert BattleWon(hex=TARGET, side="red") in second
+    assert BattleWon(hex=TARGET, side="red", siege_removed=True) in second  # 6.5
     assert second[-1] == HexOccupied(
         hex=TARGET, side="red", units=("b-inf", "a-arch", "a-inf-1", "a-inf-2")
     )
