@@ -19,7 +19,7 @@ import msgspec
 
 from events.db import Connection, Database
 from events.envelope import GENESIS_HASH, RecordedEvent
-from events.hashing import event_hash
+from events.hashing import link_fault
 from events.heads import SignedHead
 from events.reading import read_stream, stream_ruleset
 
@@ -190,29 +190,9 @@ def read_archive(lines: Iterable[bytes]) -> Archive:
 def _check_link(
     number: int, stream_id: UUID, event: ArchivedEvent, expected_version: int, prev: str
 ) -> None:
-    if event.stream_version != expected_version:
-        raise BrokenArchive(
-            f"line {number}: event {event.stream_version} where {expected_version} belongs"
-        )
-    if event.prev_hash != prev:
-        raise BrokenArchive(
-            f"line {number}: event {event.stream_version} does not link to the one before it"
-        )
-    digest = event_hash(
-        prev,
-        stream_id=stream_id,
-        stream_version=event.stream_version,
-        type=event.type,
-        type_version=event.type_version,
-        data=event.data,
-        metadata=event.metadata,
-        recorded_at=event.recorded_at,
-    )
-    if digest != event.hash:
-        raise BrokenArchive(
-            f"line {number}: event {event.stream_version} does not hash to its stored hash"
-            " (it was changed after it was recorded)"
-        )
+    fault = link_fault(event, stream_id=stream_id, prev=prev, expected_version=expected_version)
+    if fault is not None:
+        raise BrokenArchive(f"line {number}: event {event.stream_version}: {fault}")
 
 
 class StreamExists(Exception):

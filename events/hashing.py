@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 from uuid import UUID
 
 import msgspec
@@ -40,3 +40,46 @@ def event_hash(
         }
     )
     return hashlib.sha256(prev_hash.encode("ascii") + canonical).hexdigest()
+
+
+class Link(Protocol):
+    """An event as the chain sees it (a stored event, or one line of an archive)."""
+
+    @property
+    def stream_version(self) -> int: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def type_version(self) -> int: ...
+    @property
+    def data(self) -> dict[str, Any]: ...
+    @property
+    def metadata(self) -> dict[str, Any]: ...
+    @property
+    def recorded_at(self) -> datetime: ...
+    @property
+    def prev_hash(self) -> str: ...
+    @property
+    def hash(self) -> str: ...
+
+
+def link_fault(event: Link, *, stream_id: UUID, prev: str, expected_version: int) -> str | None:
+    """Why ``event`` is not the link that belongs after ``prev`` at ``expected_version``,
+    or None when it is: the one check of a chain, for verify and for imports alike."""
+    if event.stream_version != expected_version:
+        return f"version {expected_version} is missing"
+    if event.prev_hash != prev:
+        return "prev_hash does not match the previous event"
+    recomputed = event_hash(
+        prev,
+        stream_id=stream_id,
+        stream_version=event.stream_version,
+        type=event.type,
+        type_version=event.type_version,
+        data=event.data,
+        metadata=event.metadata,
+        recorded_at=event.recorded_at,
+    )
+    if recomputed != event.hash:
+        return "content does not match its hash (altered)"
+    return None

@@ -8,7 +8,7 @@ import msgspec
 
 from events.db import Database
 from events.envelope import GENESIS_HASH
-from events.hashing import event_hash
+from events.hashing import link_fault
 from events.signing import head_signature_ok
 from events.store import SignedHead, read_stream, stream_head
 
@@ -52,22 +52,12 @@ async def verify_chain(db: Database, stream_id: UUID) -> ChainReport:
     while True:
         page = await read_stream(db, stream_id, after_version=after, limit=_PAGE)
         for event in page:
-            if event.stream_version != expected_version:
-                return broken(expected_version, f"version {expected_version} is missing")
-            if event.prev_hash != prev:
-                return broken(event.stream_version, "prev_hash does not match the previous event")
-            recomputed = event_hash(
-                prev,
-                stream_id=event.stream_id,
-                stream_version=event.stream_version,
-                type=event.type,
-                type_version=event.type_version,
-                data=event.data,
-                metadata=event.metadata,
-                recorded_at=event.recorded_at,
+            fault = link_fault(
+                event, stream_id=stream_id, prev=prev, expected_version=expected_version
             )
-            if recomputed != event.hash:
-                return broken(event.stream_version, "content does not match its hash (altered)")
+            if fault is not None:
+                where = expected_version if event.stream_version != expected_version else None
+                return broken(where or event.stream_version, fault)
             prev, expected_version, checked = event.hash, expected_version + 1, checked + 1
         if len(page) < _PAGE:
             break
