@@ -47,7 +47,7 @@ from service.rulesets.aeonisk_tactical.options import OPTION_NOTES, AeoniskOptio
 from service.rulesets.aeonisk_tactical.state import State, initial_state, round_of
 from service.rulesets.aeonisk_tactical.view import SHOWN_WHEN_SECRET, narrate_secret, player_state
 
-STATE_SCHEMA_VERSION = 2
+STATE_SCHEMA_VERSION = 3
 
 SUMMARY = (
     "Aeonisk Tactical Module v1.2.1 (YAGS): Attribute x Skill + d20 against 10/20/30 with a "

@@ -127,7 +127,10 @@ def test_heroic_burn_as_a_reaction_to_being_attacked() -> None:
     events = table.do(React(character="alice", reaction=HeroicBurn()))
     assert events == [HeroicBurnMade(character="alice", foe="goblin", reaction=True)]
     assert table.state.characters["alice"].reaction_used
-    table.refuse(React(character="alice", reaction=HeroicBurn()), "already used their Reaction")
+    table.refuse(
+        React(character="alice", reaction=HeroicBurn()),
+        "Heroic Burn is once per combat, and Alice has already burned the Defence Token",
+    )
     table.do(NextPhase())
     attack = rolls_of(table.do(Resolve(), [20], [1], [1]))[0]
     assert attack.modifiers[1:] == (Modifier("Alice's Defence Token (Heroic Burn)", -4),)

@@ -13,6 +13,7 @@ from service.rulesets.aeonisk_tactical.commands import (
     Resolve,
     SetBand,
     SetProne,
+    SetValue,
 )
 from service.rulesets.aeonisk_tactical.events import (
     ActionFailed,
@@ -27,6 +28,7 @@ from service.rulesets.aeonisk_tactical.events import (
 from service.rulesets.aeonisk_tactical.options import ZoneLink
 from service.rulesets.aeonisk_tactical.plan import Attack, Charge, Disengage, Move, Reload, Stand
 from service.rulesets.aeonisk_tactical.rules import band
+from service.rulesets.aeonisk_tactical.state import PendingMove
 from tests.unit.aeonisk_tactical.fixtures import Table, alice, goblin, rolls_of
 
 
@@ -171,13 +173,20 @@ def test_disengage_needs_engaged() -> None:
 
 
 def test_leaving_engaged_without_disengaging_provokes_a_free_strike() -> None:
+    """AEK-28: the free strike is 'immediate', against a foe 'you were Engaged with': it
+    resolves before the move completes, and the log reads break, strike, move."""
     table = _duel("engaged")
     table.do(Declare(character="goblin", minor=Reload(weapon="smg")))
     table.declare(
         Declare(character="alice", minor=Move(bands=1, reference="goblin", direction="away"))
     )
     events = table.do(Resolve())
-    assert events[-1] == BreakawayOpened(mover="alice", foes=("goblin",))
+    away = BandChange(other="goblin", before="engaged", after="near")
+    assert events[-1] == BreakawayOpened(
+        mover="alice", foes=("goblin",), move=PendingMove(changes=(away,), slot="minor")
+    )
+    assert not any(isinstance(e, Moved) for e in events)
+    assert band(table.state, "alice", "goblin") == "engaged"
     table.refuse(
         FreeStrike(character="alice", weapon="blade", attribute="agility", skill="melee"),
         "Alice has no Breakaway free strike",
@@ -191,8 +200,36 @@ def test_leaving_engaged_without_disengaging_provokes_a_free_strike() -> None:
     rolled = strike[0]
     assert isinstance(rolled, AttackRolled) and rolled.kind == "free_strike"
     assert rolled.rolls[0].modifiers[1:] == (Modifier("Flanking: Alice has no Defence Token", 2),)
+    assert strike[-2:] == [
+        Moved(character="alice", changes=(away,)),
+        BreakawayClosed(mover="alice"),
+    ]
     assert table.state.characters["goblin"].reaction_used
-    assert table.do(Resolve())[0] == BreakawayClosed(mover="alice")
+    assert band(table.state, "alice", "goblin") == "near"
+    lines = table.narrated(table.history[-len(strike) :])
+    assert lines[0].startswith("Goblin rolls 1d20 for Breakaway free strike on Alice")
+    assert lines[-2] == "Alice moves: Goblin Engaged -> Near"
+
+
+def test_a_free_strike_that_kills_stops_the_move() -> None:
+    table = _duel("engaged")
+    table.do(Declare(character="goblin", minor=Reload(weapon="smg")))
+    table.declare(
+        Declare(character="alice", minor=Move(bands=1, reference="goblin", direction="away"))
+    )
+    table.do(Adjudicate(ruling=SetValue(character="alice", field="wounds", value=4), reason="x"))
+    table.do(Resolve())
+    strike = table.do(
+        FreeStrike(character="goblin", weapon="knife", attribute="agility", skill="melee"),
+        [20],
+        [1],
+        [20],
+        [1],
+    )
+    assert table.state.characters["alice"].status == "dead"
+    assert strike[-1] == BreakawayClosed(mover="alice")
+    assert not any(isinstance(e, Moved) for e in strike)
+    assert band(table.state, "alice", "goblin") == "engaged"
 
 
 def test_the_chance_of_a_free_strike_passes_with_the_next_action() -> None:
@@ -202,7 +239,9 @@ def test_the_chance_of_a_free_strike_passes_with_the_next_action() -> None:
         Declare(character="alice", minor=Move(bands=1, reference="goblin", direction="away"))
     )
     table.do(Resolve())
-    table.do(Resolve())
+    passed = table.do(Resolve())
+    assert [type(e) for e in passed] == [Moved, BreakawayClosed]
+    assert band(table.state, "alice", "goblin") == "near"
     table.refuse(
         FreeStrike(character="goblin", weapon="knife", attribute="agility", skill="melee"),
         "no Breakaway free strike",
