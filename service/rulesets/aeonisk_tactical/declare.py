@@ -130,6 +130,11 @@ def _token(state: State, who: Character, command: Declare) -> None:
         return
     if not who.pc and not state.options.defence_tokens_for_npcs:
         raise RuleViolation("NPCs have no Defence Token in this encounter")
+    if command.heroic_burn and who.burned_round is not None:
+        raise RuleViolation(
+            f"Heroic Burn is once per combat, and {who.name} has already burned the Defence "
+            "Token (section 4)"
+        )
     if who.burned_round is not None:
         raise RuleViolation(
             f"{who.name}'s Defence Token is burned and does not refresh for the remainder "

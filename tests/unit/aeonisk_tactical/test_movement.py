@@ -29,7 +29,7 @@ from service.rulesets.aeonisk_tactical.options import ZoneLink
 from service.rulesets.aeonisk_tactical.plan import Attack, Charge, Disengage, Move, Reload, Stand
 from service.rulesets.aeonisk_tactical.rules import band
 from service.rulesets.aeonisk_tactical.state import PendingMove
-from tests.unit.aeonisk_tactical.fixtures import Table, alice, goblin, rolls_of
+from tests.unit.aeonisk_tactical.fixtures import Table, alice, goblin, nyx, rolls_of
 
 
 def _duel(start: str = "near", options: AeoniskOptions | None = None) -> Table:
@@ -273,6 +273,27 @@ def test_zone_map_bands_and_moves() -> None:
     (_, moved) = table.do(Resolve())
     assert moved == Moved(character="alice", zone="crates")
     assert band(table.state, "alice", "goblin") == "near"
+
+
+def test_zone_map_bands_show_in_the_state_as_the_map_gives_them() -> None:
+    """Section 11 / AEK-29: the state carries the band of each pair on the map, so a
+    client need not compute it; a pair of zones the map leaves out has none until the GM
+    sets it, and that band holds until one of them moves."""
+    table = Table(AeoniskOptions(zone_map=(*ZONES, ZoneLink(a="control", b="tunnel", band="near"))))
+    table.do(alice(zone="catwalk"))
+    table.do(goblin(zone="bay"))
+    table.do(nyx(zone="bay"))
+    assert table.state.bands == {"alice|goblin": "far", "alice|nyx": "far", "goblin|nyx": "engaged"}
+    table.do(PlaceInZone(character="goblin", zone="tunnel"))
+    assert table.state.bands == {"alice|nyx": "far"}
+    table.refuse(
+        SetBand(a="alice", b="nyx", band="near"),
+        "their band follows from their zones \\(catwalk and bay are far\\)",
+    )
+    table.do(SetBand(a="alice", b="goblin", band="extreme"))
+    assert band(table.state, "alice", "goblin") == "extreme"
+    table.do(PlaceInZone(character="goblin", zone="crates"))
+    assert table.state.bands == {"alice|goblin": "near", "alice|nyx": "far", "goblin|nyx": "near"}
 
 
 def test_zone_placement_by_the_gm() -> None:
