@@ -91,16 +91,10 @@ def test_aek_21_a_parry_spends_the_reaction() -> None:
 
 
 def test_aek_14_a_parry_answers_a_declared_attack_on_the_parrier() -> None:
-    table = Table()
-    table.setup(alice(parry=PARRY), goblin(), bands={("alice", "goblin"): "engaged"})
-    table.start_round(12, 4)
-    table.declare(Declare(character="goblin"), Declare(character="alice"))
-    table.refuse(Resolve(), "every declared action has resolved")
-    fast = _fast(parry=PARRY)
-    fast.refuse(
-        React(
-            character="goblin", reaction=Parry(attacker="alice", attribute="agility", skill="melee")
-        ),
+    table = _fast(parry=PARRY)
+    goblin_parries = Parry(attacker="alice", attribute="agility", skill="melee")
+    table.refuse(
+        React(character="goblin", reaction=goblin_parries),
         "Alice has no attack on Goblin still to resolve this round",
     )
 
