@@ -39,6 +39,7 @@ from service.rulesets.aeonisk_tactical.rules import (
     known_band,
     living,
     resolution_order,
+    still_rolling,
 )
 from service.rulesets.aeonisk_tactical.state import Character, Declaring, State, Weapon
 
@@ -47,8 +48,9 @@ def declare(state: State, command: Declare, dice: Dice) -> tuple[ev.Event, ...]:
     who = living(state, command.character)
     if not isinstance(state.phase, Declaring) or who.id in state.declarations:
         refuse_late(state, who, command)
-    if state.initiative_due:
-        names = ", ".join(state.characters[c].name for c in state.initiative_due)
+    rolling = still_rolling(state)
+    if rolling:
+        names = ", ".join(c.name for c in rolling)
         raise RuleViolation(
             f"Initiative is still being rolled ({names} to roll): declarations go in "
             "ascending Initiative once every die has landed (section 1)"

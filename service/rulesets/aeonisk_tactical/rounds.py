@@ -21,7 +21,12 @@ from service.rulesets.aeonisk_tactical.damage import fatal_check
 from service.rulesets.aeonisk_tactical.evolve import fold
 from service.rulesets.aeonisk_tactical.fields import FATAL_WOUNDS
 from service.rulesets.aeonisk_tactical.initiative import roll_initiative
-from service.rulesets.aeonisk_tactical.rules import living, next_pending, resolution_order
+from service.rulesets.aeonisk_tactical.rules import (
+    living,
+    next_pending,
+    resolution_order,
+    still_rolling,
+)
 from service.rulesets.aeonisk_tactical.state import (
     Cleanup,
     Declaring,
@@ -87,8 +92,9 @@ def roll_one(state: State, command: RollInitiative, dice: Dice) -> tuple[ev.Even
 def _close_declare(state: State, number: int, *, close: bool) -> tuple[ev.Event, ...]:
     """Declare -> Fast.  The GM may close the phase before everyone has declared: those
     who have not lapse, with no Defence Token allocated (section 4: flanked by all)."""
-    if state.initiative_due:
-        names = ", ".join(state.characters[c].name for c in state.initiative_due)
+    rolling = still_rolling(state)
+    if rolling:
+        names = ", ".join(c.name for c in rolling)
         raise RuleViolation(f"Initiative is still being rolled: {names} to roll (roll_initiative)")
     waiting = [c for c in reversed(resolution_order(state)) if c.id not in state.declarations]
     if waiting and not close:

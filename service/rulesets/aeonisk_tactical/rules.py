@@ -126,3 +126,9 @@ def pending_action(state: State, character_id: str, slot: Slot) -> AnyAction | N
     if f"{character_id}:{slot}" in state.resolved:
         return None
     return state.declared(character_id, slot)
+
+
+def still_rolling(state: State) -> list[Character]:
+    """Living characters whose Initiative die this round has not landed yet."""
+    found = (state.characters.get(c) for c in state.initiative_due)
+    return [c for c in found if c is not None and c.alive]

@@ -10,6 +10,7 @@ from service.rulesets.aeonisk_tactical.commands import (
     Declare,
     InflictShock,
     NextPhase,
+    RemoveCharacter,
     Resolve,
     RollInitiative,
     SetValue,
@@ -228,3 +229,16 @@ def test_a_roll_initiative_needs_a_round_started_one_at_a_time() -> None:
     table.refuse(RollInitiative(character="alice"), "Initiative is rolled at the start of a round")
     table.start_round(5, 17)
     table.refuse(RollInitiative(character="alice"), "Alice has no Initiative die to roll")
+
+
+def test_a_character_who_leaves_while_the_dice_land_is_not_waited_for() -> None:
+    table = Table()
+    table.setup(alice(), goblin(), nyx(), bands={})
+    table.do(NextPhase(initiative="one_at_a_time"))
+    table.do(RollInitiative(character="alice"), [3])
+    table.do(RemoveCharacter(id="nyx"))
+    table.refuse(
+        Declare(character="alice"), "Initiative is still being rolled \\(Goblin to roll\\)"
+    )
+    table.do(RollInitiative(character="goblin"), [3])
+    table.do(Declare(character="goblin"))

@@ -9,6 +9,7 @@ from service.rulesets.aeonisk_tactical.commands import (
     Adjudicate,
     Declare,
     FreeStrike,
+    NextPhase,
     PlaceInZone,
     Resolve,
     SetBand,
@@ -22,6 +23,7 @@ from service.rulesets.aeonisk_tactical.events import (
     BreakawayClosed,
     BreakawayOpened,
     CheckRolled,
+    DamageRolled,
     Moved,
     ProneChanged,
 )
@@ -29,7 +31,15 @@ from service.rulesets.aeonisk_tactical.options import ZoneLink
 from service.rulesets.aeonisk_tactical.plan import Attack, Charge, Disengage, Move, Reload, Stand
 from service.rulesets.aeonisk_tactical.rules import band
 from service.rulesets.aeonisk_tactical.state import PendingMove
-from tests.unit.aeonisk_tactical.fixtures import Table, alice, goblin, nyx, rolls_of
+from tests.unit.aeonisk_tactical.fixtures import (
+    RULESET,
+    Table,
+    alice,
+    goblin,
+    gunner,
+    nyx,
+    rolls_of,
+)
 
 
 def _duel(start: str = "near", options: AeoniskOptions | None = None) -> Table:
@@ -316,3 +326,70 @@ def test_an_unknown_band_fails_the_attack_and_asks_the_gm() -> None:
     (failed,) = [e for e in table.do(Resolve()) if isinstance(e, ActionFailed)]
     assert "band between Alice and Goblin is not set" in failed.reason
     assert rolls_of(table.history[-1:]) == []
+
+
+def test_the_mover_or_the_gm_completes_a_move_held_by_a_breakaway() -> None:
+    table = _duel("engaged")
+    table.do(Declare(character="goblin", minor=Reload(weapon="smg")))
+    table.declare(
+        Declare(character="alice", minor=Move(bands=1, reference="goblin", direction="away"))
+    )
+    table.do(Resolve())
+    assert RULESET.acts_for(table.state, Resolve()) == frozenset({"alice"})
+    strike = FreeStrike(character="goblin", weapon="knife", attribute="agility", skill="melee")
+    assert RULESET.acts_for(table.state, strike) == frozenset({"goblin"})
+
+
+def test_a_gm_closing_the_slow_phase_completes_a_held_move_first() -> None:
+    table = _duel("engaged")
+    table.do(Declare(character="goblin"))
+    table.declare(
+        Declare(character="alice", minor=Move(bands=1, reference="goblin", direction="away"))
+    )
+    table.do(Resolve())
+    events = table.do(NextPhase())
+    assert [type(e).__name__ for e in events[:3]] == ["Moved", "BreakawayClosed", "PhaseStarted"]
+    assert band(table.state, "alice", "goblin") == "near"
+
+
+def test_a_charge_out_of_engaged_takes_the_free_strike_before_it_arrives() -> None:
+    """AEK-28 with AEK-58: charging from a zone shared with a foe, the foe left behind
+    strikes first; then the charger moves, arrives and attacks."""
+    table = Table(AeoniskOptions(zone_map=(ZoneLink(a="crates", b="bay", band="near"),)))
+    table.do(alice(zone="crates"))
+    table.do(goblin(zone="crates"))
+    table.do(gunner(zone="bay"))
+    table.start_round(12, 4, 4)  # Alice 28, Goblin 12, Gunner 12
+    charge = Charge(target="gunner", weapon="blade", attribute="agility", skill="melee")
+    table.declare(
+        Declare(character="gunner"),
+        Declare(character="goblin"),
+        Declare(character="alice", major=charge),
+    )
+    _, opened = table.do(Resolve())
+    assert opened == BreakawayOpened(
+        mover="alice", foes=("goblin",), move=PendingMove(zone="bay", slot="major")
+    )
+    assert table.state.characters["alice"].zone == "crates"
+    events = table.do(
+        FreeStrike(character="goblin", weapon="knife", attribute="agility", skill="melee"),
+        [1],
+        [19],
+        [15],
+        [2],
+        [5],
+    )
+    assert [type(e).__name__ for e in events] == [
+        "AttackRolled",
+        "Moved",
+        "BreakawayClosed",
+        "ChargeMade",
+        "AttackRolled",
+        "DamageRolled",
+    ]
+    first, _, _, _, charging, damage = events
+    assert isinstance(first, AttackRolled) and first.kind == "free_strike"
+    assert isinstance(charging, AttackRolled) and charging.kind == "charge"
+    assert isinstance(damage, DamageRolled)
+    assert Modifier("Charge", 2) in damage.rolls[0].modifiers
+    assert table.state.characters["alice"].zone == "bay"
