@@ -219,13 +219,19 @@ class _Defence:
 
 
 def _defend(state: State, dice: Dice, s: Strike, flank: list[Modifier]) -> _Defence:
+    """The defence roll; a Parry committed against this attacker's declared attack
+    replaces the usual pairing (and static Defence) with its own (AEK-14, AEK-21)."""
     t = s.target
-    if _static(state, t) and t.static_defence is not None:
+    answered = s.kind in ("attack", "charge", "suppress")
+    parry = next(
+        (p for p in state.parries if (p.by, p.attacker) == (t.id, s.attacker.id) and answered),
+        None,
+    )
+    if parry is None and _static(state, t) and t.static_defence is not None:
         return _Defence(t.static_defence, None)
     bonding = next(
         (b for b in state.bondings if b.ally == t.id and b.attacker == s.attacker.id), None
     )
-    parry = next((p for p in state.parries if p.by == t.id and p.attacker == s.attacker.id), None)
     mods = list(flank)
     if bonding is not None:
         mods.append(Modifier(f"Bonded Defence ({state.characters[bonding.by].name})", 2))

@@ -36,12 +36,19 @@ def refuse_late(state: State, who: Character, command: Declare) -> None:
             "this round, and no Defence Token allocated (section 4)"
         )
     _surge(state, who, command, before)
-    for slot, wanted, declared in (
+    spent = [slot for slot in ("major", "minor") if f"{who.id}:{slot}" in state.failed]
+    if spent and (command.major is not None or command.minor is not None):
+        raise RuleViolation(
+            f"{who.name}'s {spent[0].title()} action failed and is spent: you may not "
+            "substitute another action for it (section 5b)"
+        )
+    slots: tuple[tuple[Slot, AnyAction | None, AnyAction | None], ...] = (
         ("major", command.major, before.major),
         ("minor", command.minor, before.minor),
-    ):
+    )
+    for slot, wanted, declared in slots:
         if wanted is not None and wanted != declared:
-            _slot(state, who, slot, declared)  # type: ignore[arg-type]
+            _slot(state, who, slot, declared)
     if command.defence_token != before.defence_token:
         raise RuleViolation(
             f"{who.name}'s Defence Token allocation lasts for the entire round (section 4)"
@@ -85,11 +92,6 @@ def _surge(state: State, who: Character, command: Declare, before: Declaration) 
 def _slot(state: State, who: Character, slot: Slot, declared: AnyAction | None) -> None:
     key = f"{who.id}:{slot}"
     name = slot.title()
-    if key in state.failed:
-        raise RuleViolation(
-            f"{who.name}'s {name} action failed and is spent: you may not substitute another "
-            "action for it (section 5b)"
-        )
     if declared is not None:
         used = "used" if key in state.resolved else f"declared ({declared.__struct_config__.tag})"
         raise RuleViolation(f"{who.name}'s {name} is {used}: {_SLOT_RULE[slot]}")

@@ -9,13 +9,14 @@ from service.rulesets.aeonisk_tactical import AeoniskOptions
 from service.rulesets.aeonisk_tactical.commands import (
     BondedDefence,
     Declare,
+    FreeStrike,
     NextPhase,
     Parry,
     React,
     Resolve,
 )
 from service.rulesets.aeonisk_tactical.events import AttackRolled, ParryCommitted
-from service.rulesets.aeonisk_tactical.plan import Attack
+from service.rulesets.aeonisk_tactical.plan import Attack, Move
 from service.rulesets.aeonisk_tactical.state import Pairing
 from tests.unit.aeonisk_tactical.fixtures import Table, alice, goblin, rolls_of
 
@@ -131,3 +132,33 @@ def test_a_parry_and_bonded_defence_are_one_reaction_each() -> None:
         React(character="alice", reaction=BondedDefence(ally="goblin", attacker="goblin")),
         "already used their Reaction",
     )
+
+
+def test_aek_14_a_parry_replaces_static_defence_against_that_attack() -> None:
+    table = Table()
+    table.setup(alice(parry=PARRY), goblin(), bands={("alice", "goblin"): "engaged"})
+    table.start_round(12, 4)
+    table.do(Declare(character="goblin", major=STAB))
+    table.do(Declare(character="alice", defence="static"))
+    table.do(NextPhase())
+    table.do(React(character="alice", reaction=Parry(attacker="goblin")))
+    table.do(NextPhase())
+    rolled = next(e for e in table.do(Resolve(), [10], [5]) if isinstance(e, AttackRolled))
+    assert rolled.parried and rolled.defence == 21  # 5 + Agility 4 x Melee 4, not static 15
+
+
+def test_aek_21_a_parry_answers_the_declared_attack_not_a_breakaway_strike() -> None:
+    table = Table()
+    table.setup(alice(parry=PARRY), goblin(), bands={("alice", "goblin"): "engaged"})
+    table.start_round(12, 4)
+    table.do(Declare(character="goblin", major=STAB))
+    step = Move(bands=1, reference="goblin", direction="away")
+    table.do(Declare(character="alice", minor=step, defence_token="goblin"))
+    table.do(NextPhase())
+    table.do(React(character="alice", reaction=Parry(attacker="goblin")))
+    table.do(NextPhase())
+    table.do(Resolve())  # Alice breaks away
+    strike = FreeStrike(character="goblin", weapon="knife", attribute="agility", skill="melee")
+    defence = rolls_of(table.do(strike, [2], [15]))[1]
+    assert defence.purpose == "defence against Goblin"
+    assert table.state.parries[0].attacker == "goblin"

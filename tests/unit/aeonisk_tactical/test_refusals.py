@@ -52,6 +52,13 @@ def test_aek_17_a_failed_claim_may_not_be_replaced_by_another_minor() -> None:
         "Goblin's Minor action failed and is spent: you may not substitute another action for "
         "it \\(section 5b\\)",
     )
+    table.refuse(
+        Declare(
+            character="goblin",
+            major=Attack(target="alice", weapon="smg", attribute="agility", skill="athletics"),
+        ),
+        "Goblin's Minor action failed and is spent: you may not substitute",
+    )
 
 
 def test_aek_19_a_second_minor_is_refused_because_the_minor_is_used() -> None:
