@@ -4,7 +4,9 @@ Declarations go in ascending Initiative (the reverse of resolution order, so the
 tie-break loser declares first: AEK-A8).  Nothing is rolled or resolved (AEK-13), but
 what the rules forbid outright is refused now: a second Major or Minor (the command has
 one slot each), a Charge from Engaged, Suppress without Rate of Fire 3, a Void Surge at
-Void 8, a burned Defence Token, a claim on a token already held.
+Void 8, a burned Defence Token, a claim on a token already held.  A declaration made
+again, or outside the Declare Phase, is refused by ``late`` with the rule it breaks.
+Void Surge, a Free Action, may also join a declared attack later, until its roll.
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
 """Reactions (section 2): one per round, refreshed when the round starts (AEK-A4),
 committed in the Fast Phase in descending Initiative (AEK-14, AEK-A3).
 
-Modifier reactions (Bonded Defence, Cover, High-Ground, Energy Hub, Ley-Node, Heroic
-Burn) attach to a declared action and count when it resolves; immediate ones resolve at
-once: Overwatch fire, the Sprint Lane shift, the Void Slick save, the Vent.  Breakaway
-free strikes are taken in the Slow Phase as the move happens (AEK-28), and the
-suppressed target's Dive or Hunker Down is chosen right after the hit (AEK-57).
+Modifier reactions (Parry, Bonded Defence, Cover, High-Ground, Energy Hub, Ley-Node,
+Heroic Burn) attach to a declared action and count when it resolves; immediate ones
+resolve at once: Overwatch fire (``overwatch``), the Sprint Lane shift, the Void Slick
+save, the Vent.  Breakaway free strikes (``breakaway``) are taken in the Slow Phase
+before the move they answer completes (AEK-28), and the suppressed target's Dive or
+Hunker Down is chosen right after the hit (AEK-57).
 """
 
 from __future__ import annotations
