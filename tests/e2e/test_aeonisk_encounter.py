@@ -264,3 +264,75 @@ async def test_get_rulesets_aeonisk_lists_commands_and_options(client: Client) -
     events = {e["type"] for e in info["events"]}
     assert "aeonisk.token_claimed" in events and len(events) == len(info["events"])
     assert "16 against attack 18" in info["summary"]
+
+
+async def test_a_duel_on_a_zone_map_with_parry_lapse_and_one_die_at_a_time(client: Client) -> None:
+    """Issue 20 over HTTP: the zone map's bands in the state (and a gap the GM fills),
+    Initiative one die at a time, a Declare Phase the GM closes (Kaelia lapses and is
+    flanked), and the Goblin parrying Kaelia's blade in the next round."""
+    zones = [
+        {"a": "catwalk", "b": "crates", "band": "near"},
+        {"a": "crates", "b": "bay", "band": "engaged"},
+    ]
+    eid = await create(client, "Duel", ruleset="aeonisk", options={"zone_map": zones})
+
+    async def do(cmd: dict[str, Any], *faces: int, expect: int = 200) -> dict[str, Any]:
+        manual = [[f] for f in faces] if faces else None
+        return await command(client, eid, cmd, manual=manual, expect=expect)
+
+    await do({**KAELIA, "zone": "crates"})
+    await do({**GOBLIN, "zone": "bay", "parry": {"attribute": "agility", "skill": "melee"}})
+    await do({**NYX, "zone": "catwalk"})
+    game = (await client.get(f"/encounters/{eid}")).json()["state"]["game"]
+    assert game["bands"] == {"goblin|kaelia": "engaged", "kaelia|nyx": "near"}
+    await do({"type": "aeonisk.set_band", "a": "goblin", "b": "nyx", "band": "far"})
+
+    await do({**NEXT, "initiative": "one_at_a_time"})
+    refused = await do(_declare("goblin"), expect=422)
+    assert "Initiative is still being rolled (Kaelia, Goblin, Nyx to roll)" in str(refused)
+    for who, face in (("goblin", 4), ("nyx", 5), ("kaelia", 10)):
+        await do({"type": "aeonisk.roll_initiative", "character": who}, face)
+    stab = _attack("kaelia", "knife", "agility", "melee")
+    await do(_declare("goblin", major=stab, defence_token="kaelia"))
+    await do(_declare("nyx", defence_token="goblin"))
+    lapsed = await do({**NEXT, "close_declarations": True})
+    assert [e["type"] for e in lapsed["events"]] == [
+        "aeonisk.declaration_lapsed",
+        "aeonisk.phase_started",
+    ]
+    await do(NEXT)
+    flanked = await do(RESOLVE, 10, 5, 1)
+    attack = next(e for e in flanked["events"] if e["type"] == "aeonisk.attack_rolled")
+    assert {"label": "Flanking: Kaelia has no Defence Token", "value": 2} in attack["data"][
+        "rolls"
+    ][0]["modifiers"]
+    await do(NEXT)
+
+    await do(NEXT, 10, 4, 5)  # Kaelia 22, Goblin 12, Nyx 17
+    await do(_declare("goblin", defence_token="kaelia"))
+    await do(_declare("nyx", defence_token="goblin"))
+    await do(_declare("kaelia", major=_attack("goblin", "blade", "agility", "melee")))
+    await do(NEXT)
+    parry = {"kind": "parry", "attacker": "kaelia", "bonus": 1}
+    await do({"type": "aeonisk.react", "character": "goblin", "reaction": parry})
+    await do(NEXT)
+    parried = await do(RESOLVE, 10, 15)
+    attack = next(e for e in parried["events"] if e["type"] == "aeonisk.attack_rolled")
+    assert attack["data"]["parried"] is True and attack["data"]["outcome"] == "miss"
+
+    log = (await client.get(f"/encounters/{eid}/log.txt")).text
+    for line in (
+        "Initiative one at a time as the dice land (Kaelia, Goblin, Nyx to roll)",
+        "Kaelia declared nothing before the GM closed the Declare Phase",
+        "Goblin uses their Reaction to Parry Kaelia's attack: Agility x Melee +1 parry bonus",
+        "Goblin rolls 1d20 for parry against Kaelia: d20 [15] +6 Agility 2 x Melee 3 +1 parry "
+        "bonus",
+    ):
+        assert line in log, line
+
+    info = (await client.get("/rulesets/aeonisk")).json()
+    options = {o["key"]: o for o in info["options"]}
+    assert options["parry_ranged"]["default"] is False
+    assert "AEK-A34" in options["parry_ranged"]["description"]
+    commands = {c["type"] for c in info["commands"]}
+    assert {"aeonisk.roll_initiative", "aeonisk.void_surge"} <= commands

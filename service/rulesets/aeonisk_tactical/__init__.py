@@ -3,8 +3,8 @@
 Characters with YAGS attributes and skills, Soak, Wounds, Stun, Void and Bonds; the
 round of Declare -> Fast -> Slow -> Cleanup; range bands pair-wise or on a zone map;
 the Defence Token; Tactical Tokens; terrain and Prone; Suppress, Charge, Overwatch,
-Disengage and Breakaway; Bonded Defence, Bond Rally and Void Surge; damage, Wounds and
-the Health check; GM rulings for every gap of the text.
+Disengage and Breakaway; Parry (YAGS numbers as inputs); Bonded Defence, Bond Rally and
+Void Surge; damage, Wounds and the Health check; GM rulings for every gap of the text.
 
 Module map (each module has one job):
 
@@ -20,7 +20,10 @@ Module map (each module has one job):
 - ``decide``     dispatch; ``rules`` shared lookups and the resolution order
 - ``rolls``      Attribute x Skill + d20 with labelled modifiers, cap, halving, tiers
 - ``roster``     setting the table; ``rounds`` phases and Cleanup; ``initiative``
-- ``declare``    the Declare Phase; ``reactions`` the Fast Phase and Breakaway;
+- ``declare``    the Declare Phase and Void Surge; ``late`` why a declaration made
+  again or too late is refused; ``reactions`` the Fast Phase (Parry, tokens, Bonded
+  Defence, Heroic Burn); ``overwatch`` Overwatch fire and its range; ``breakaway`` the
+  free strikes before a held move completes; ``charge`` a Charge arriving;
   ``resolve``    the Slow Phase step and its attacks (Attack, Charge, Suppress);
   ``resolve_actions`` its other actions (moves, tasks, claims, Disengage, Bond Rally);
   ``movement`` bands, zones, terrain; ``combat`` attacks
@@ -48,23 +51,25 @@ from service.rulesets.aeonisk_tactical.state import State, initial_state, round_
 from service.rulesets.aeonisk_tactical.stats import combat_facts
 from service.rulesets.aeonisk_tactical.view import SHOWN_WHEN_SECRET, narrate_secret, player_state
 
-STATE_SCHEMA_VERSION = 2
+STATE_SCHEMA_VERSION = 3
 
 SUMMARY = (
     "Aeonisk Tactical Module v1.2.1 (YAGS): Attribute x Skill + d20 against 10/20/30 with a "
     "success tier per +10; Initiative Agility x 4 + d20 (natural 1: INIT 0, checks halved, "
     "actions Slow); rounds of Declare (ascending Initiative, no rolls, Defence Token), Fast "
-    "(Reactions, descending) and Slow (declared actions, descending, each failing if the "
-    "round overtook it) and Cleanup; pair-wise range bands or a zone map; Tactical Tokens; "
-    "terrain and Prone; Suppress, Charge, Overwatch, Disengage, Breakaway; Bonded Defence, "
-    "Bond Rally, Void Surge; Strength + weapon + d20 against Soak, Wounds and the Health "
-    "check. Two choices to know: Initiative is re-rolled every round by default "
-    "(initiative_mode), because section 1's detailed rule governs the cheat-sheet's "
-    "'roll once at start'. Attacks hit when the attack total meets the defence total "
-    "(hit_rule, AEK-A5); the text's Kaelia snippet calls defence 16 against attack 18 a "
-    "miss, which no comparison gives, so here that attack hits. The GM moves the round on "
-    "(next_phase), players declare, react and resolve for their own characters, and GM "
-    "rulings cover what the text leaves to YAGS core or the table."
+    "(Reactions such as Parry, descending) and Slow (declared actions, descending, each "
+    "failing if the round overtook it) and Cleanup; pair-wise range bands or a zone map; "
+    "Tactical Tokens; terrain and Prone; Suppress, Charge, Overwatch, Disengage, Breakaway; "
+    "Bonded Defence, Bond Rally, Void Surge; Strength + weapon + d20 against Soak, Wounds and"
+    " the Health check. Two choices to know: Initiative is re-rolled every round by default "
+    "(initiative_mode), because section 1's detailed rule governs the cheat-sheet's 'roll "
+    "once at start'. Attacks hit when the attack total meets the defence total (hit_rule, "
+    "AEK-A5); the text's Kaelia snippet calls defence 16 against attack 18 a miss, which no "
+    "comparison gives, so here that attack hits. The GM moves the round on (next_phase), "
+    "players declare, react and resolve for their own characters, and GM rulings cover what "
+    "the text leaves to YAGS core or the table. Initiative may be rolled one die at a time "
+    "(next_phase initiative one_at_a_time), and the GM may close a Declare Phase "
+    "(close_declarations): who has not declared lapses, flanked by every foe."
 )
 
 RULESET: Ruleset[State, Command, Event, AeoniskOptions] = Ruleset(

@@ -25,7 +25,7 @@ from msgspec.structs import replace
 from service.dice.model import Dice, Modifier, RollRecord
 from service.rulesets.aeonisk_tactical import events as ev
 from service.rulesets.aeonisk_tactical.damage import damage
-from service.rulesets.aeonisk_tactical.fields import RANGE_MODIFIER, title
+from service.rulesets.aeonisk_tactical.fields import RANGE_MODIFIER, Band, title
 from service.rulesets.aeonisk_tactical.rolls import pairing, roll
 from service.rulesets.aeonisk_tactical.rules import are_foes, band, known_band
 from service.rulesets.aeonisk_tactical.state import Character, State, Weapon
@@ -48,19 +48,25 @@ class Strike:
         void_surge: bool = False,
         extra_attack: tuple[Modifier, ...] = (),
         extra_defence: tuple[Modifier, ...] = (),
+        band: Band | None = None,
     ) -> None:
         self.attacker, self.target = attacker, target
         self.weapon_name, self.weapon = weapon_name, weapon
         self.attribute, self.skill, self.kind = attribute, skill, kind
         self.running, self.void_surge = running, void_surge
         self.extra_attack, self.extra_defence = extra_attack, extra_defence
+        self.band = band
+        """The band of the shot when it is not the pair's (Overwatch at its trigger)."""
 
 
 def strike(state: State, dice: Dice, s: Strike) -> tuple[ev.Event, ...]:
     """Roll the attack and the defence; on a hit, damage, Wounds, Shock and the Health
     check.  Suppressing fire does no damage (AEK-A23)."""
     a, t = s.attacker, s.target
-    reach = "engaged" if s.kind == "free_strike" else known_band(state, a, t)
+    if s.band is not None:
+        reach: str = s.band
+    else:
+        reach = "engaged" if s.kind == "free_strike" else known_band(state, a, t)
     flank = _flanking(state, a, t, reach, s.weapon.ranged)
     high_ground = a.id in state.high_ground and s.kind in ("attack", "charge", "suppress")
     attack_mods = [
@@ -79,7 +85,8 @@ def strike(state: State, dice: Dice, s: Strike) -> tuple[ev.Event, ...]:
         situational=attack_mods,
         kind="attack",
     )
-    defence_total, defence_roll, bonded_by, backlash = _defend(state, dice, s, flank.defence)
+    defended = _defend(state, dice, s, flank.defence)
+    defence_total, defence_roll = defended.total, defended.roll
     hit = (
         attack.total >= defence_total
         if state.options.hit_rule == "attack_ge_defence"
@@ -95,9 +102,10 @@ def strike(state: State, dice: Dice, s: Strike) -> tuple[ev.Event, ...]:
         kind=s.kind,
         outcome=outcome,
         defence=defence_total,
-        bonded_by=bonded_by,
-        backlash_used=backlash,
+        bonded_by=defended.bonded_by,
+        backlash_used=defended.backlash,
         high_ground=high_ground,
+        parried=defended.parried,
         rolls=rolls,
     )
     if not hit:
@@ -194,14 +202,33 @@ def _situation(
     return mods
 
 
-def _defend(
-    state: State, dice: Dice, s: Strike, flank: list[Modifier]
-) -> tuple[int, RollRecord | None, str | None, bool]:
-    """The defence total, its roll (None for static Defence), who gave Bonded Defence
-    and whether the defender's backlash was used."""
+class _Defence:
+    """A defence: its total, its roll (None for static Defence), who gave Bonded Defence,
+    whether the backlash went into it and whether it was a Parry."""
+
+    def __init__(
+        self,
+        total: int,
+        roll: RollRecord | None,
+        bonded_by: str | None = None,
+        backlash: bool = False,
+        parried: bool = False,
+    ) -> None:
+        self.total, self.roll, self.bonded_by = total, roll, bonded_by
+        self.backlash, self.parried = backlash, parried
+
+
+def _defend(state: State, dice: Dice, s: Strike, flank: list[Modifier]) -> _Defence:
+    """The defence roll; a Parry committed against this attacker's declared attack
+    replaces the usual pairing (and static Defence) with its own (AEK-14, AEK-21)."""
     t = s.target
-    if _static(state, t) and t.static_defence is not None:
-        return t.static_defence, None, None, False
+    answered = s.kind in ("attack", "charge", "suppress")
+    parry = next(
+        (p for p in state.parries if (p.by, p.attacker) == (t.id, s.attacker.id) and answered),
+        None,
+    )
+    if parry is None and _static(state, t) and t.static_defence is not None:
+        return _Defence(t.static_defence, None)
     bonding = next(
         (b for b in state.bondings if b.ally == t.id and b.attacker == s.attacker.id), None
     )
@@ -220,17 +247,22 @@ def _defend(
         mods.append(Modifier("full defence", bonus))
     mods.extend(s.extra_defence)
     pair = t.defence
-    base = (pairing(t, pair.attribute, pair.skill),) if pair is not None else ()
+    base = [pairing(t, pair.attribute, pair.skill)] if pair is not None else []
+    if parry is not None:
+        base = [pairing(t, parry.attribute, parry.skill)]
+        if parry.bonus:
+            base.append(Modifier("parry bonus", parry.bonus))
     record = roll(
         state,
         dice,
         t,
-        purpose=f"defence against {s.attacker.name}",
+        purpose=f"{'parry' if parry else 'defence'} against {s.attacker.name}",
         base=base,
         situational=mods,
         kind="defence",
     )
-    return record.total, record, bonding.by if bonding else None, bool(t.backlash)
+    by = bonding.by if bonding else None
+    return _Defence(record.total, record, by, bool(t.backlash), parry is not None)
 
 
 def _what(kind: ev.AttackKind) -> str:

@@ -8,7 +8,7 @@ own declared actions (see ``access``).  ``decide`` checks every rule itself.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 from msgspec import Meta
@@ -60,6 +60,10 @@ class AddCharacter(_Command, frozen=True, kw_only=True, tag="aeonisk.add_charact
     ] = None
     static_defence: Annotated[int, Meta(ge=0, le=100)] | None = None
     zone: Annotated[Id | None, Meta(description="Starting zone, with a zone map.")] = None
+    parry: Annotated[
+        Pairing | None,
+        Meta(description="Attribute x Skill of a YAGS Parry (a Reaction against an attack)."),
+    ] = None
 
 
 class RemoveCharacter(_Command, frozen=True, kw_only=True, tag="aeonisk.remove_character"):
@@ -92,9 +96,34 @@ class PlaceToken(_Command, frozen=True, kw_only=True, tag="aeonisk.place_token")
 
 
 class NextPhase(_Command, frozen=True, kw_only=True, tag="aeonisk.next_phase"):
-    """GM: move the round on: Setup or Cleanup -> a new round (initiative rolled, Declare
-    Phase), Declare -> Fast, Fast -> Slow, Slow -> Cleanup.  Initiative dice are one d20
-    per character in the order they were added."""
+    """GM: move the round on: Setup or Cleanup -> a new round (Initiative, Declare
+    Phase), Declare -> Fast, Fast -> Slow, Slow -> Cleanup.  With ``initiative =
+    together`` the new round takes one d20 per character in the order they were added;
+    with ``one_at_a_time`` each character rolls with ``roll_initiative`` as the dice land.
+    ``close_declarations`` ends the Declare Phase even though some have not declared:
+    their declaration lapses, with no Defence Token allocated (section 4)."""
+
+    initiative: Annotated[
+        Literal["together", "one_at_a_time"],
+        Meta(description="How a new round's Initiative is rolled."),
+    ] = "together"
+    close_declarations: Annotated[
+        bool, Meta(description="End the Declare Phase now; who has not declared lapses.")
+    ] = False
+
+
+class RollInitiative(_Command, frozen=True, kw_only=True, tag="aeonisk.roll_initiative"):
+    """One character's Initiative die (Agility x 4 + d20), in a round started with
+    ``initiative = one_at_a_time``; any order, declarations wait for the last die."""
+
+    character: Id
+
+
+class VoidSurge(_Command, frozen=True, kw_only=True, tag="aeonisk.void_surge"):
+    """Free Action (section 8): add Void Surge to the character's declared attack, any
+    time before its attack roll: +4 damage, Shock on a hit, 1 Stun backlash."""
+
+    character: Id
 
 
 class Declare(_Command, frozen=True, kw_only=True, tag="aeonisk.declare"):
@@ -145,12 +174,29 @@ class HeroicBurn(_Reaction, frozen=True, kw_only=True, tag="heroic_burn"):
 
 
 class OverwatchFire(_Reaction, frozen=True, kw_only=True, tag="overwatch_fire"):
-    """Fire the armed Overwatch at the first foe acting in its arc."""
+    """Fire the armed Overwatch at the first foe acting in its arc.  The range is
+    measured to the watched zone where the foe enters or acts (AEK-59, AEK-A24); ``band``
+    is the GM's entry when the zone map gives no band for that pair of zones."""
 
     target: Id
+    band: Annotated[Band | None, Meta(description="GM entry: the band to the trigger point.")] = (
+        None
+    )
 
 
-Reaction = SpendToken | BondedDefence | HeroicBurn | OverwatchFire
+class Parry(_Reaction, frozen=True, kw_only=True, tag="parry"):
+    """YAGS Parry against a foe's declared attack on this character (AEK-14, AEK-21): it
+    resolves with that attack in the Slow Phase, the defence roll being Attribute x Skill
+    + d20 + ``bonus``.  The numbers are YAGS's, not the tactical text's: the sheet's
+    ``parry`` pairing, or ``attribute`` and ``skill`` entered here (the GM's entry)."""
+
+    attacker: Id
+    attribute: TraitName | None = None
+    skill: TraitName | None = None
+    bonus: Annotated[int, Meta(ge=-20, le=20, description="YAGS parry bonus (weapon, shield).")] = 0
+
+
+Reaction = Parry | SpendToken | BondedDefence | HeroicBurn | OverwatchFire
 
 
 class React(_Command, frozen=True, kw_only=True, tag="aeonisk.react"):
@@ -292,7 +338,9 @@ Command = (
     | PlaceInZone
     | PlaceToken
     | NextPhase
+    | RollInitiative
     | Declare
+    | VoidSurge
     | React
     | FreeStrike
     | Resolve
@@ -309,7 +357,9 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     PlaceInZone,
     PlaceToken,
     NextPhase,
+    RollInitiative,
     Declare,
+    VoidSurge,
     React,
     FreeStrike,
     Resolve,

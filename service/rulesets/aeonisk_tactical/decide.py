@@ -11,8 +11,15 @@ from typing import assert_never
 
 from service.dice.model import Dice
 from service.ruleset import RuleViolation
+from service.rulesets.aeonisk_tactical import (
+    breakaway,
+    reactions,
+    resolve,
+    roster,
+    rounds,
+    rulings,
+)
 from service.rulesets.aeonisk_tactical import events as ev
-from service.rulesets.aeonisk_tactical import reactions, resolve, roster, rounds, rulings
 from service.rulesets.aeonisk_tactical.commands import (
     AddCharacter,
     Adjudicate,
@@ -28,9 +35,11 @@ from service.rulesets.aeonisk_tactical.commands import (
     React,
     RemoveCharacter,
     Resolve,
+    RollInitiative,
     SetBand,
+    VoidSurge,
 )
-from service.rulesets.aeonisk_tactical.declare import declare
+from service.rulesets.aeonisk_tactical.declare import declare, void_surge
 from service.rulesets.aeonisk_tactical.rolls import check
 from service.rulesets.aeonisk_tactical.rules import living
 from service.rulesets.aeonisk_tactical.state import Ended, State
@@ -52,13 +61,17 @@ def decide(state: State, command: Command, dice: Dice) -> tuple[ev.Event, ...]:
         case PlaceToken():
             return roster.place_token(state, command)
         case NextPhase():
-            return rounds.next_phase(state, dice)
+            return rounds.next_phase(state, command, dice)
+        case RollInitiative():
+            return rounds.roll_one(state, command, dice)
         case Declare():
             return declare(state, command, dice)
+        case VoidSurge():
+            return void_surge(state, command)
         case React():
             return reactions.react(state, command, dice)
         case FreeStrike():
-            return reactions.free_strike(state, command, dice)
+            return breakaway.free_strike(state, command, dice)
         case Resolve():
             return resolve.resolve(state, command, dice)
         case ChooseSuppression():

@@ -4,7 +4,9 @@ Declarations go in ascending Initiative (the reverse of resolution order, so the
 tie-break loser declares first: AEK-A8).  Nothing is rolled or resolved (AEK-13), but
 what the rules forbid outright is refused now: a second Major or Minor (the command has
 one slot each), a Charge from Engaged, Suppress without Rate of Fire 3, a Void Surge at
-Void 8, a burned Defence Token, a claim on a token already held.
+Void 8, a burned Defence Token, a claim on a token already held.  A declaration made
+again, or outside the Declare Phase, is refused by ``late`` with the rule it breaks.
+Void Surge, a Free Action, may also join a declared attack later, until its roll.
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ from __future__ import annotations
 from service.dice.model import Dice
 from service.ruleset import RuleViolation
 from service.rulesets.aeonisk_tactical import events as ev
-from service.rulesets.aeonisk_tactical.commands import Declare
+from service.rulesets.aeonisk_tactical.commands import Declare, VoidSurge
 from service.rulesets.aeonisk_tactical.fields import TOKEN_NAMES, VOID_SURGE_LIMIT
 from service.rulesets.aeonisk_tactical.initiative import forfeit_reroll
+from service.rulesets.aeonisk_tactical.late import refuse_late
 from service.rulesets.aeonisk_tactical.movement import away, budget_of, route
 from service.rulesets.aeonisk_tactical.plan import (
     AnyAction,
@@ -38,21 +41,24 @@ from service.rulesets.aeonisk_tactical.rules import (
     known_band,
     living,
     resolution_order,
+    still_rolling,
 )
 from service.rulesets.aeonisk_tactical.state import Character, Declaring, State, Weapon
 
 
 def declare(state: State, command: Declare, dice: Dice) -> tuple[ev.Event, ...]:
-    if not isinstance(state.phase, Declaring):
-        raise RuleViolation("declarations are made in the Declare Phase (section 1)")
     who = living(state, command.character)
+    if not isinstance(state.phase, Declaring) or who.id in state.declarations:
+        refuse_late(state, who, command)
+    rolling = still_rolling(state)
+    if rolling:
+        names = ", ".join(c.name for c in rolling)
+        raise RuleViolation(
+            f"Initiative is still being rolled ({names} to roll): declarations go in "
+            "ascending Initiative once every die has landed (section 1)"
+        )
     if who.initiative is None:
         raise RuleViolation(f"{who.name} has no Initiative this round and joins next round")
-    if who.id in state.declarations:
-        raise RuleViolation(
-            f"{who.name} has already declared this round: one Major and one Minor action "
-            "(section 2)"
-        )
     turn = next(c for c in reversed(resolution_order(state)) if c.id not in state.declarations)
     if turn.id != who.id:
         raise RuleViolation(
@@ -99,6 +105,27 @@ def declare(state: State, command: Declare, dice: Dice) -> tuple[ev.Event, ...]:
     return tuple(events)
 
 
+def void_surge(state: State, command: VoidSurge) -> tuple[ev.Event, ...]:
+    """Void Surge, a Free Action declared before an attack roll (section 8, AEK-63,
+    AEK-A26): it joins the character's declared attack until that attack is rolled."""
+    who = living(state, command.character)
+    declared = state.declared(who.id, "major")
+    if not isinstance(declared, Attack | Charge):
+        raise RuleViolation(
+            f"Void Surge is declared before an attack roll (section 8), and {who.name} has no "
+            "attack declared this round"
+        )
+    if f"{who.id}:major" in state.resolved:
+        raise RuleViolation(
+            f"Void Surge must be declared before the attack roll (section 8), and {who.name}'s "
+            "attack has been rolled"
+        )
+    if declared.void_surge:
+        raise RuleViolation(f"{who.name}'s declared attack already carries a Void Surge")
+    _surge(who)
+    return (ev.VoidSurgeDeclared(character=who.id),)
+
+
 def _token(state: State, who: Character, command: Declare) -> None:
     """Defence Token allocation (AEK-31..37)."""
     if command.defence_token is None:
@@ -107,6 +134,11 @@ def _token(state: State, who: Character, command: Declare) -> None:
         return
     if not who.pc and not state.options.defence_tokens_for_npcs:
         raise RuleViolation("NPCs have no Defence Token in this encounter")
+    if command.heroic_burn and who.burned_round is not None:
+        raise RuleViolation(
+            f"Heroic Burn is once per combat, and {who.name} has already burned the Defence "
+            "Token (section 4)"
+        )
     if who.burned_round is not None:
         raise RuleViolation(
             f"{who.name}'s Defence Token is burned and does not refresh for the remainder "

@@ -15,7 +15,7 @@ import msgspec
 from service.dice.model import RollRecord
 from service.rulesets.aeonisk_tactical.fields import Band, Slot, SuppressChoice, TokenKind
 from service.rulesets.aeonisk_tactical.plan import AnyAction, Declaration
-from service.rulesets.aeonisk_tactical.state import Pairing, Watch, Weapon
+from service.rulesets.aeonisk_tactical.state import BandChange, Pairing, PendingMove, Watch, Weapon
 
 AttackKind = Literal["attack", "charge", "suppress", "overwatch", "free_strike"]
 PhaseName = Literal["fast", "slow", "cleanup"]
@@ -41,6 +41,7 @@ class CharacterAdded(_Event, frozen=True, kw_only=True, tag="aeonisk.character_a
     defence: Pairing | None = None
     static_defence: int | None = None
     zone: str | None = None
+    parry: Pairing | None = None
 
 
 class CharacterRemoved(_Event, frozen=True, kw_only=True, tag="aeonisk.character_removed"):
@@ -74,9 +75,12 @@ class TokenPlaced(_Event, frozen=True, kw_only=True, tag="aeonisk.token_placed")
 
 class RoundStarted(_Event, frozen=True, kw_only=True, tag="aeonisk.round_started"):
     """A round begins with its Declare Phase: Reactions and Defence Tokens refresh
-    (AEK-30, AEK-A4) and last round's declarations are cleared."""
+    (AEK-30, AEK-A4) and last round's declarations are cleared.  ``awaiting`` are the
+    characters who roll Initiative one at a time (``roll_initiative``) before anyone
+    declares."""
 
     round: int
+    awaiting: tuple[str, ...] = ()
 
 
 class InitiativeEntry(msgspec.Struct, frozen=True, kw_only=True):
@@ -106,6 +110,19 @@ class Declared(_Event, frozen=True, kw_only=True, tag="aeonisk.declared"):
     """A character's declaration (AEK-13): no roll, no effect yet."""
 
     declaration: Declaration
+
+
+class DeclarationLapsed(_Event, frozen=True, kw_only=True, tag="aeonisk.declaration_lapsed"):
+    """The GM closed the Declare Phase before ``character`` declared: no action this
+    round and no Defence Token allocated, so every attacker gains Flanking (AEK-32)."""
+
+    character: str
+
+
+class VoidSurgeDeclared(_Event, frozen=True, kw_only=True, tag="aeonisk.void_surge_declared"):
+    """Void Surge added as a Free Action to a declared attack before its roll (AEK-63)."""
+
+    character: str
 
 
 class InitiativeRerolled(_Event, frozen=True, kw_only=True, tag="aeonisk.initiative_rerolled"):
@@ -158,6 +175,17 @@ class BondedDefenceGiven(_Event, frozen=True, kw_only=True, tag="aeonisk.bonded_
     attacker: str
 
 
+class ParryCommitted(_Event, frozen=True, kw_only=True, tag="aeonisk.parry"):
+    """A Parry committed as the Reaction against a declared attack (AEK-14, AEK-21): the
+    defence roll against it is Attribute x Skill + d20 + ``bonus`` (YAGS numbers)."""
+
+    character: str
+    attacker: str
+    attribute: str
+    skill: str
+    bonus: int = 0
+
+
 class HeroicBurnMade(_Event, frozen=True, kw_only=True, tag="aeonisk.heroic_burn"):
     """The Defence Token is burned: -4 this round, no refresh this combat (AEK-35)."""
 
@@ -180,6 +208,8 @@ class AttackRolled(_Event, frozen=True, kw_only=True, tag="aeonisk.attack_rolled
     """The target's Bonded Defence backlash (-2) went into this defence roll."""
     high_ground: bool = False
     """The attacker's spent High-Ground went into this attack roll."""
+    parried: bool = False
+    """The defence roll was the target's Parry against this attacker (used up by it)."""
     rolls: tuple[RollRecord, ...]
 
 
@@ -216,12 +246,6 @@ class CheckRolled(_Event, frozen=True, kw_only=True, tag="aeonisk.check_rolled")
     used: tuple[str, ...] = ()
     """Bonuses the roll used up: ley_node, energy_hub."""
     rolls: tuple[RollRecord, ...]
-
-
-class BandChange(msgspec.Struct, frozen=True, kw_only=True):
-    other: str
-    before: Band | None
-    after: Band
 
 
 class Moved(_Event, frozen=True, kw_only=True, tag="aeonisk.moved"):
@@ -295,10 +319,13 @@ class SuppressionChosen(_Event, frozen=True, kw_only=True, tag="aeonisk.suppress
 
 
 class BreakawayOpened(_Event, frozen=True, kw_only=True, tag="aeonisk.breakaway_opened"):
-    """A move out of Engaged without Disengage: ``foes`` may take a free strike (AEK-28)."""
+    """A move out of Engaged without Disengage: ``foes`` may take a free strike (AEK-28).
+    ``move`` is the move, held until the strikes are made while both are still Engaged;
+    events stored without it opened the window after the move."""
 
     mover: str
     foes: tuple[str, ...]
+    move: PendingMove | None = None
 
 
 class BreakawayClosed(_Event, frozen=True, kw_only=True, tag="aeonisk.breakaway_closed"):
@@ -375,12 +402,15 @@ Event = (
     | InitiativeRolled
     | PhaseStarted
     | Declared
+    | DeclarationLapsed
+    | VoidSurgeDeclared
     | InitiativeRerolled
     | ActionBegan
     | ActionFailed
     | TokenClaimed
     | TokenSpent
     | BondedDefenceGiven
+    | ParryCommitted
     | HeroicBurnMade
     | AttackRolled
     | DamageRolled
@@ -417,12 +447,15 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     InitiativeRolled,
     PhaseStarted,
     Declared,
+    DeclarationLapsed,
+    VoidSurgeDeclared,
     InitiativeRerolled,
     ActionBegan,
     ActionFailed,
     TokenClaimed,
     TokenSpent,
     BondedDefenceGiven,
+    ParryCommitted,
     HeroicBurnMade,
     AttackRolled,
     DamageRolled,

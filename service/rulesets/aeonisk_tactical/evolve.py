@@ -10,6 +10,7 @@ Shock, effects ended) and ``evolve_common`` (the helpers they share).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import assert_never
 
 from msgspec.structs import replace
@@ -30,9 +31,10 @@ from service.rulesets.aeonisk_tactical.evolve_common import (
     remember,
     update,
     without,
+    zoned,
 )
 from service.rulesets.aeonisk_tactical.evolve_roster import added, removed, set_value
-from service.rulesets.aeonisk_tactical.evolve_round import declared, round_started
+from service.rulesets.aeonisk_tactical.evolve_round import declared, lapsed, round_started, surged
 from service.rulesets.aeonisk_tactical.evolve_tokens import claimed, spent
 from service.rulesets.aeonisk_tactical.state import (
     Bonding,
@@ -41,6 +43,7 @@ from service.rulesets.aeonisk_tactical.state import (
     Ended,
     Fast,
     Obscurement,
+    ParryMade,
     PendingSuppress,
     Slow,
     State,
@@ -61,24 +64,35 @@ def evolve(state: State, event: ev.Event) -> State:
         case ev.BandSet():
             return replace(state, bands={**state.bands, pair_key(event.a, event.b): event.band})
         case ev.ZoneEntered():
-            return update(state, event.character, lambda c: replace(c, zone=event.zone))
+            state = update(state, event.character, lambda c: replace(c, zone=event.zone))
+            return zoned(state, event.character)
         case ev.TokenPlaced():
             token = TacticalToken(id=event.token, kind=event.kind, label=event.label)
             return replace(state, tokens={**state.tokens, event.token: token})
         case ev.RoundStarted():
-            return round_started(state, event.round)
+            return round_started(state, event)
         case ev.InitiativeRolled():
             totals = {r.character: r.total for r in event.results}
+            due = tuple(c for c in state.initiative_due if c not in totals)
+            state = replace(state, initiative_due=due)
             return each(state, lambda c: replace(c, initiative=totals.get(c.id, c.initiative)))
         case ev.PhaseStarted():
             return replace(state, phase=_PHASES[event.phase](round=event.round))
         case ev.Declared():
             return declared(state, event)
+        case ev.DeclarationLapsed():
+            return lapsed(state, event)
+        case ev.VoidSurgeDeclared():
+            return surged(state, event)
         case ev.InitiativeRerolled():
             return update(state, event.character, lambda c: replace(c, initiative=event.total))
-        case ev.ActionBegan() | ev.ActionFailed():
+        case ev.ActionBegan():
             done = f"{event.character}:{event.slot}"
             return replace(state, resolved=(*state.resolved, done))
+        case ev.ActionFailed():
+            done = f"{event.character}:{event.slot}"
+            resolved = state.resolved if done in state.resolved else (*state.resolved, done)
+            return replace(state, resolved=resolved, failed=(*state.failed, done))
         case ev.TokenClaimed():
             return claimed(state, event)
         case ev.TokenSpent():
@@ -87,6 +101,16 @@ def evolve(state: State, event: ev.Event) -> State:
             bonding = Bonding(by=event.by, ally=event.ally, attacker=event.attacker)
             state = reacted(state, event.by, backlash=2)
             return replace(state, bondings=(*state.bondings, bonding))
+        case ev.ParryCommitted():
+            parry = ParryMade(
+                by=event.character,
+                attacker=event.attacker,
+                attribute=event.attribute,
+                skill=event.skill,
+                bonus=event.bonus,
+            )
+            state = reacted(state, event.character)
+            return replace(state, parries=(*state.parries, parry))
         case ev.HeroicBurnMade():
             if event.reaction:
                 state = reacted(state, event.character)
@@ -132,7 +156,8 @@ def evolve(state: State, event: ev.Event) -> State:
         case ev.SuppressionChosen():
             return suppression_chosen(replace(state, suppressed=None), event)
         case ev.BreakawayOpened():
-            return replace(state, breakaway=Breakaway(mover=event.mover, foes=event.foes))
+            window = Breakaway(mover=event.mover, foes=event.foes, move=event.move)
+            return replace(state, breakaway=window)
         case ev.BreakawayClosed():
             return replace(state, breakaway=None)
         case ev.EffectsEnded():
@@ -158,3 +183,10 @@ def evolve(state: State, event: ev.Event) -> State:
             return replace(state, phase=Ended(round=state.round))
         case _:
             assert_never(event)
+
+
+def fold(state: State, events: Iterable[ev.Event]) -> State:
+    """The state after ``events``, in order."""
+    for event in events:
+        state = evolve(state, event)
+    return state

@@ -6,7 +6,14 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from service.rulesets.aeonisk_tactical import events as ev
-from service.rulesets.aeonisk_tactical.evolve_common import name, reacted, remember, update, without
+from service.rulesets.aeonisk_tactical.evolve_common import (
+    name,
+    reacted,
+    remember,
+    update,
+    without,
+    zoned,
+)
 from service.rulesets.aeonisk_tactical.state import Character, State, pair_key
 
 
@@ -29,6 +36,11 @@ def attacked(state: State, event: ev.AttackRolled) -> State:
         state = replace(state, bondings=bondings)
     if event.backlash_used:
         state = update(state, event.target, lambda c: replace(c, backlash=0))
+    if event.parried:
+        parries = tuple(
+            p for p in state.parries if (p.by, p.attacker) != (event.target, event.attacker)
+        )
+        state = replace(state, parries=parries)
     if event.high_ground:
         state = replace(state, high_ground=without(state.high_ground, event.attacker))
     return state
@@ -63,7 +75,9 @@ def moved(state: State, event: ev.Moved) -> State:
     state = replace(state, bands=bands)
     if event.zone is not None:
         zone = event.zone
-        state = update(state, event.character, lambda c: replace(c, zone=zone))
+        state = zoned(
+            update(state, event.character, lambda c: replace(c, zone=zone)), event.character
+        )
     return state
 
 

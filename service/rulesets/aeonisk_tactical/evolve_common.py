@@ -8,7 +8,8 @@ from collections.abc import Callable
 from msgspec.structs import replace
 
 from service.dice.model import RollRecord
-from service.rulesets.aeonisk_tactical.state import Character, RecentRoll, State
+from service.rulesets.aeonisk_tactical.rules import zone_band
+from service.rulesets.aeonisk_tactical.state import Character, RecentRoll, State, pair_key
 
 RECENT_ROLLS = 50
 
@@ -19,6 +20,26 @@ def update(state: State, character_id: str, change: Callable[[Character], Charac
     characters = dict(state.characters)
     characters[character_id] = change(characters[character_id])
     return replace(state, characters=characters)
+
+
+def zoned(state: State, character_id: str) -> State:
+    """With a zone map, the bands between ``character_id`` and everyone else on the map,
+    as the map gives them (section 11), so the state shows each pair's band.  A pair of
+    zones the map leaves out has no band until the GM sets one (``set_band``)."""
+    mover = state.characters.get(character_id)
+    if not state.options.zone_map or mover is None or mover.zone is None:
+        return state
+    bands = dict(state.bands)
+    for other in state.characters.values():
+        if other.id == mover.id or other.zone is None:
+            continue
+        key = pair_key(mover.id, other.id)
+        between = zone_band(state.options, mover.zone, other.zone)
+        if between is None:
+            bands.pop(key, None)
+        else:
+            bands[key] = between
+    return replace(state, bands=bands)
 
 
 def each(state: State, change: Callable[[Character], Character]) -> State:

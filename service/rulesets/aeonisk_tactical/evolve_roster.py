@@ -5,6 +5,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from service.rulesets.aeonisk_tactical import events as ev
+from service.rulesets.aeonisk_tactical.evolve_common import zoned
 from service.rulesets.aeonisk_tactical.state import Character, State
 
 
@@ -23,8 +24,11 @@ def added(state: State, event: ev.CharacterAdded) -> State:
         defence=event.defence,
         static_defence=event.static_defence,
         zone=event.zone,
+        parry=event.parry,
     )
-    return replace(state, characters={**state.characters, character.id: character})
+    return zoned(
+        replace(state, characters={**state.characters, character.id: character}), character.id
+    )
 
 
 def removed(state: State, gone: str) -> State:

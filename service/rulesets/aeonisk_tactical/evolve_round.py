@@ -6,22 +6,41 @@ from msgspec.structs import replace
 
 from service.rulesets.aeonisk_tactical import events as ev
 from service.rulesets.aeonisk_tactical.evolve_common import each, update
+from service.rulesets.aeonisk_tactical.plan import Attack, Charge, Declaration
 from service.rulesets.aeonisk_tactical.state import Character, Declaring, State
 
 
-def round_started(state: State, number: int) -> State:
+def round_started(state: State, event: ev.RoundStarted) -> State:
     state = each(state, lambda c: replace(c, reaction_used=False, token_on=None))
     return replace(
         state,
-        phase=Declaring(round=number),
+        phase=Declaring(round=event.round),
+        initiative_due=event.awaiting,
         declarations={},
         resolved=(),
+        failed=(),
         reacted=(),
         bondings=(),
+        parries=(),
         high_ground=(),
         ley_node=(),
         breakaway=None,
     )
+
+
+def lapsed(state: State, event: ev.DeclarationLapsed) -> State:
+    """Nothing declared: no action, and the Defence Token stays unallocated (AEK-32)."""
+    empty = Declaration(character=event.character, lapsed=True)
+    return replace(state, declarations={**state.declarations, event.character: empty})
+
+
+def surged(state: State, event: ev.VoidSurgeDeclared) -> State:
+    """The declared attack (or Charge) now carries the Void Surge (AEK-63)."""
+    found = state.declarations.get(event.character)
+    if found is None or not isinstance(found.major, Attack | Charge):
+        return state
+    declaration = replace(found, major=replace(found.major, void_surge=True))
+    return replace(state, declarations={**state.declarations, event.character: declaration})
 
 
 def declared(state: State, event: ev.Declared) -> State:

@@ -14,7 +14,8 @@ Gunner suppresses Nyx, who hunkers down.  Round 2: Nyx forfeits her turn to re-r
 Initiative, opens the Vent, Kaelia charges the Gunner, the Gunner sets up Overwatch and
 banks his Energy Hub, the Goblin breaks away and takes Kaelia's free strike.  Round 3:
 GM rulings, a morale check, the Goblin's Health check, and the end.  A second table
-places a character on a zone map.
+places a character on a zone map; a third is a duel with Initiative rolled one die at
+a time, a Parry, a Void Surge added before the roll and a Declare Phase the GM closes.
 """
 
 from __future__ import annotations
@@ -238,7 +239,36 @@ def _play_stories() -> tuple[_Story, ...]:
     zones = _Story(AeoniskOptions(zone_map=(ZoneLink(a="catwalk", b="loading-bay", band="far"),)))
     zones(_characters()[0])
     zones(cmd.PlaceInZone(character="kaelia", zone="catwalk"))
-    return play, zones
+    return play, zones, _duel()
+
+
+def _duel() -> _Story:
+    """Kaelia (who can Parry) and the Goblin, Engaged: Initiative one die at a time, a
+    Parry against the Goblin's stab, a Void Surge added before Kaelia's shot, and a
+    Declare Phase the GM closes before Kaelia declares."""
+    duel = _Story(AeoniskOptions())
+    kaelia, goblin = _characters()[0], _characters()[3]
+    duel(msgspec.structs.replace(kaelia, parry=Pairing(attribute="agility", skill="melee")))
+    duel(goblin)
+    duel(cmd.SetBand(a="kaelia", b="goblin", band="engaged"))
+    duel(cmd.NextPhase(initiative="one_at_a_time"))
+    duel(cmd.RollInitiative(character="goblin"), [4])
+    duel(cmd.RollInitiative(character="kaelia"), [10])
+    stab = Attack(target="kaelia", weapon="knife", attribute="agility", skill="melee")
+    duel(cmd.Declare(character="goblin", major=stab, defence_token="kaelia"))  # noqa: S106
+    shot = Attack(target="goblin", weapon="pistol", attribute="agility", skill="firearms")
+    duel(cmd.Declare(character="kaelia", major=shot, defence_token="goblin"))  # noqa: S106
+    duel(cmd.NextPhase())
+    duel(cmd.React(character="kaelia", reaction=cmd.Parry(attacker="goblin", bonus=1)))
+    duel(cmd.VoidSurge(character="kaelia"))
+    duel(cmd.NextPhase())
+    duel(cmd.Resolve(), [14, 3, 12])  # Kaelia's surging shot
+    duel(cmd.Resolve(), [6, 12])  # the Goblin's stab against Kaelia's Parry
+    duel(cmd.NextPhase())
+    duel(cmd.NextPhase(), [10, 4])
+    duel(cmd.Declare(character="goblin", major=stab, defence_token="kaelia"))  # noqa: S106
+    duel(cmd.NextPhase(close_declarations=True))  # Kaelia has not declared: she lapses
+    return duel
 
 
 def _first_of_each(items: Sequence[msgspec.Struct]) -> tuple[msgspec.Struct, ...]:

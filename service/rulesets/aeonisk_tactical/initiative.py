@@ -36,8 +36,11 @@ def initiative_roll(
     return record.total, False, record
 
 
-def roll_initiative(state: State, dice: Dice, rollers: list[Character]) -> ev.InitiativeRolled:
-    """Everyone in ``rollers`` rolls, in the order they were added."""
+def roll_initiative(
+    state: State, dice: Dice, rollers: list[Character], *, still_rolling: tuple[str, ...] = ()
+) -> ev.InitiativeRolled:
+    """Everyone in ``rollers`` rolls, in the order they were added.  ``order`` leaves out
+    those ``still_rolling`` (one at a time: last round's totals are not this round's)."""
     results: list[ev.InitiativeEntry] = []
     rolls: list[RollRecord] = []
     for c in rollers:
@@ -52,7 +55,8 @@ def roll_initiative(state: State, dice: Dice, rollers: list[Character]) -> ev.In
             for k, c in state.characters.items()
         },
     )
-    order = resolution_order(after)
+    waiting = set(still_rolling) - set(totals)
+    order = [c for c in resolution_order(after) if c.id not in waiting]
     return ev.InitiativeRolled(
         results=tuple(results),
         order=tuple(c.id for c in order),

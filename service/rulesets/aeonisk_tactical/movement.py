@@ -15,7 +15,14 @@ from msgspec.structs import replace
 from service.dice.model import Dice, Modifier
 from service.ruleset import RuleViolation
 from service.rulesets.aeonisk_tactical import events as ev
-from service.rulesets.aeonisk_tactical.fields import BANDS, TERRAIN_DC, TERRAIN_NAMES, Band, Terrain
+from service.rulesets.aeonisk_tactical.fields import (
+    BANDS,
+    TERRAIN_DC,
+    TERRAIN_NAMES,
+    Band,
+    Slot,
+    Terrain,
+)
 from service.rulesets.aeonisk_tactical.plan import Move
 from service.rulesets.aeonisk_tactical.rolls import judged, roll
 from service.rulesets.aeonisk_tactical.rules import (
@@ -27,13 +34,13 @@ from service.rulesets.aeonisk_tactical.rules import (
     zone_band,
     zones_of,
 )
-from service.rulesets.aeonisk_tactical.state import Character, State
+from service.rulesets.aeonisk_tactical.state import BandChange, Character, PendingMove, State
 
 
 class Route:
     """Where a move ends: the band changes (pair-wise) or the new zone (zone map)."""
 
-    def __init__(self, changes: tuple[ev.BandChange, ...] = (), zone: str | None = None):
+    def __init__(self, changes: tuple[BandChange, ...] = (), zone: str | None = None):
         self.changes, self.zone = changes, zone
 
 
@@ -89,7 +96,7 @@ def route(state: State, mover: Character, move: Move, budget: int) -> Route:
             f"{move.direction} from {current} with {other.name}: the bands run from Engaged "
             "to Extreme (section 3)"
         )
-    return Route(changes=(ev.BandChange(other=other.id, before=current, after=after),))
+    return Route(changes=(BandChange(other=other.id, before=current, after=after),))
 
 
 def toward(state: State, mover: Character, target: Character, zone: str | None) -> Route:
@@ -99,7 +106,7 @@ def toward(state: State, mover: Character, target: Character, zone: str | None) 
             raise RuleViolation(f"{target.name} is not on the zone map")
         return Route(zone=target.zone)
     current = known_band(state, mover, target)
-    return Route(changes=(ev.BandChange(other=target.id, before=current, after="engaged"),))
+    return Route(changes=(BandChange(other=target.id, before=current, after="engaged"),))
 
 
 def away(state: State, mover: Character, foe: Character, zone: str | None) -> Route | None:
@@ -115,7 +122,7 @@ def away(state: State, mover: Character, foe: Character, zone: str | None) -> Ro
     after = shifted(current, 1, closer=False)
     if after is None:
         return None
-    return Route(changes=(ev.BandChange(other=foe.id, before=current, after=after),))
+    return Route(changes=(BandChange(other=foe.id, before=current, after=after),))
 
 
 def terrain_check(
@@ -142,15 +149,33 @@ def terrain_check(
     return False, (checked, fell)
 
 
-def moved(state: State, mover: Character, where: Route, *, breakaway: bool) -> tuple[ev.Event, ...]:
-    """The move and, unless it was safe (Disengage, Dive), the Breakaway it opens."""
+def moved(
+    state: State,
+    mover: Character,
+    where: Route,
+    *,
+    breakaway: bool,
+    slot: Slot | None = None,
+    attack_modifiers: tuple[Modifier, ...] = (),
+    defence_modifiers: tuple[Modifier, ...] = (),
+) -> tuple[ev.Event, ...]:
+    """The move, or, when it leaves foes Engaged who still have their Reaction and it
+    was not safe (Disengage, Dive), the Breakaway that holds it back until their free
+    strikes are made (AEK-28; ``breakaway.complete_move`` finishes it)."""
     event = ev.Moved(character=mover.id, changes=where.changes, zone=where.zone)
     if not breakaway:
         return (event,)
     foes = left_engaged(state, mover, where)
     if not foes:
         return (event,)
-    return (event, ev.BreakawayOpened(mover=mover.id, foes=foes))
+    held = PendingMove(
+        changes=where.changes,
+        zone=where.zone,
+        slot=slot,
+        attack_modifiers=attack_modifiers,
+        defence_modifiers=defence_modifiers,
+    )
+    return (ev.BreakawayOpened(mover=mover.id, foes=foes, move=held),)
 
 
 def left_engaged(state: State, mover: Character, where: Route) -> tuple[str, ...]:

@@ -48,8 +48,13 @@ def narrate(state: State, event: ev.Event) -> str:
         case ev.TokenPlaced():
             return f"GM places the {TOKEN_NAMES[event.kind]} token: {event.label}"
         case ev.RoundStarted():
+            rolling = ""
+            if event.awaiting:
+                names = ", ".join(n(c) for c in event.awaiting)
+                rolling = f" Initiative one at a time as the dice land ({names} to roll)."
             return (
-                f"Round {event.round} begins. Declare Phase: declarations in ascending Initiative"
+                f"Round {event.round} begins.{rolling} Declare Phase: declarations in ascending "
+                "Initiative"
             )
         case ev.InitiativeRolled():
             order = ", ".join(f"{n(c)} {narrate_parts.init(event, c, state)}" for c in event.order)
@@ -59,6 +64,17 @@ def narrate(state: State, event: ev.Event) -> str:
             return f"Round {event.round}, {_PHASES[event.phase]}"
         case ev.Declared():
             return declared(state, event.declaration)
+        case ev.DeclarationLapsed():
+            return (
+                f"{n(event.character)} declared nothing before the GM closed the Declare Phase: "
+                "no action this round and no Defence Token, so every attacker gains Flanking "
+                "(+2) (section 4)"
+            )
+        case ev.VoidSurgeDeclared():
+            return (
+                f"{n(event.character)} declares a Void Surge (Free Action) for the coming attack: "
+                "+4 damage, Shock on a hit, 1 Stun backlash"
+            )
         case ev.InitiativeRerolled():
             return (
                 f"{rolls(state, event.rolls)}: {n(event.character)}'s Initiative is now "
@@ -92,6 +108,12 @@ def narrate(state: State, event: ev.Event) -> str:
                 f"{n(event.by)} uses their Reaction for Bonded Defence: {n(event.ally)} gets +2 "
                 f"to defend against {n(event.attacker)}; {n(event.by)} takes -2 on their next "
                 "defence"
+            )
+        case ev.ParryCommitted():
+            bonus = f" {event.bonus:+d} parry bonus" if event.bonus else ""
+            return (
+                f"{n(event.character)} uses their Reaction to Parry {n(event.attacker)}'s attack: "
+                f"{title(event.attribute)} x {title(event.skill)}{bonus} for that defence"
             )
         case ev.HeroicBurnMade():
             when = "as a Reaction" if event.reaction else "at allocation"
@@ -174,9 +196,10 @@ def narrate(state: State, event: ev.Event) -> str:
             return f"{n(event.character)} dives one band away{lost}"
         case ev.BreakawayOpened():
             foes = ", ".join(n(f) for f in event.foes)
+            before = " before the move completes" if event.move is not None else ""
             return (
                 f"{n(event.mover)} breaks away from Engaged without disengaging: {foes} may strike "
-                "for free"
+                f"for free{before}"
             )
         case ev.BreakawayClosed():
             return f"The chance of a free strike at {n(event.mover)} has passed"

@@ -32,16 +32,19 @@ SHOWN_WHEN_SECRET: Mapping[str, frozenset[str]] = {
     tag_of(ev.BandSet): frozenset({"a", "b", "band"}),
     tag_of(ev.ZoneEntered): frozenset({"character", "zone"}),
     tag_of(ev.TokenPlaced): frozenset({"token", "kind", "label"}),
-    tag_of(ev.RoundStarted): frozenset({"round"}),
+    tag_of(ev.RoundStarted): frozenset({"round", "awaiting"}),
     tag_of(ev.InitiativeRolled): _NOTHING,
     tag_of(ev.PhaseStarted): frozenset({"phase", "round"}),
     tag_of(ev.Declared): frozenset({"declaration"}),
+    tag_of(ev.DeclarationLapsed): frozenset({"character"}),
+    tag_of(ev.VoidSurgeDeclared): frozenset({"character"}),
     tag_of(ev.InitiativeRerolled): frozenset({"character"}),
     tag_of(ev.ActionBegan): frozenset({"character", "slot", "action"}),
     tag_of(ev.ActionFailed): frozenset({"character", "slot"}),
     tag_of(ev.TokenClaimed): frozenset({"character", "token"}),
     tag_of(ev.TokenSpent): frozenset({"character", "token", "kind", "target"}),
     tag_of(ev.BondedDefenceGiven): frozenset({"by", "ally", "attacker"}),
+    tag_of(ev.ParryCommitted): frozenset({"character", "attacker"}),
     tag_of(ev.HeroicBurnMade): frozenset({"character", "foe"}),
     tag_of(ev.AttackRolled): frozenset({"attacker", "target", "kind"}),
     tag_of(ev.DamageRolled): frozenset({"attacker", "target"}),
@@ -98,6 +101,8 @@ _SECRET_LINES: dict[str, Callable[[_Name, _Shown], str]] = {
     tag_of(ev.InitiativeRolled): lambda n, s: "The GM rolls Initiative in secret",
     tag_of(ev.PhaseStarted): lambda n, s: f"Round {s['round']}, {s['phase']} phase",
     tag_of(ev.Declared): _declared,
+    tag_of(ev.DeclarationLapsed): lambda n, s: f"{n(s['character'])}'s declaration lapses",
+    tag_of(ev.VoidSurgeDeclared): lambda n, s: f"{n(s['character'])} declares a Void Surge",
     tag_of(ev.InitiativeRerolled): lambda n, s: (
         f"The GM re-rolls {n(s['character'])}'s Initiative in secret"
     ),
@@ -112,6 +117,9 @@ _SECRET_LINES: dict[str, Callable[[_Name, _Shown], str]] = {
     ),
     tag_of(ev.BondedDefenceGiven): lambda n, s: (
         f"{n(s['by'])} gives {n(s['ally'])} Bonded Defence against {n(s['attacker'])}"
+    ),
+    tag_of(ev.ParryCommitted): lambda n, s: (
+        f"{n(s['character'])} will parry {n(s['attacker'])}'s attack"
     ),
     tag_of(ev.HeroicBurnMade): lambda n, s: (
         f"{n(s['character'])} burns their Defence Token against {n(s['foe'])}"

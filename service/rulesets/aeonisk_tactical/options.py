@@ -46,6 +46,7 @@ class AeoniskOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     bond_rally_dc: Annotated[int, Meta(ge=1, le=100)] = 20
     void_slick_dc: Annotated[int, Meta(ge=1, le=100)] = 20
     zone_map: Annotated[tuple[ZoneLink, ...], Meta(max_length=200)] = ()
+    parry_ranged: bool = False
 
 
 OPTION_NOTES: tuple[RulesetOption, ...] = (
@@ -187,6 +188,18 @@ OPTION_NOTES: tuple[RulesetOption, ...] = (
         (),
         "AEK-29 (section 11, optional). Named zones and the band between each pair; same "
         "zone counts as Engaged unless listed. With a map, characters are placed in "
-        "zones, bands come from the table and moves name a destination zone.",
+        "zones, bands come from the table and moves name a destination zone. The state's "
+        "bands show each pair's band as the map gives it; for a pair of zones the map "
+        "leaves out, the GM sets the band (set_band) and an Overwatch shot takes the GM's "
+        "band with the fire command, so a gap in the map never makes a legal action "
+        "impossible.",
+    ),
+    RulesetOption(
+        "parry_ranged",
+        False,
+        "AEK-14 / AEK-21 / AEK-A34. Parry is listed among the Reactions but its procedure "
+        "is YAGS core's, which parries close-combat blows: a Parry against a ranged attack "
+        "is refused by default. Its numbers are inputs: the sheet's parry pairing or the "
+        "GM's entry, plus a parry bonus. True allows parrying any attack.",
     ),
 )

@@ -161,6 +161,8 @@ class Declaration(msgspec.Struct, frozen=True, kw_only=True):
     defence: DefenceMode = "active"
     forfeit: bool = False
     stance: Stance | None = None
+    lapsed: bool = False
+    """The GM closed the Declare Phase before the character declared (AEK-32)."""
 
 
 def requires_standing(action: AnyAction) -> bool:

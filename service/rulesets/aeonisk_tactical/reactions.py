@@ -1,11 +1,12 @@
 """Reactions (section 2): one per round, refreshed when the round starts (AEK-A4),
 committed in the Fast Phase in descending Initiative (AEK-14, AEK-A3).
 
-Modifier reactions (Bonded Defence, Cover, High-Ground, Energy Hub, Ley-Node, Heroic
-Burn) attach to a declared action and count when it resolves; immediate ones resolve at
-once: Overwatch fire, the Sprint Lane shift, the Void Slick save, the Vent.  Breakaway
-free strikes are taken in the Slow Phase as the move happens (AEK-28), and the
-suppressed target's Dive or Hunker Down is chosen right after the hit (AEK-57).
+Modifier reactions (Parry, Bonded Defence, Cover, High-Ground, Energy Hub, Ley-Node,
+Heroic Burn) attach to a declared action and count when it resolves; immediate ones
+resolve at once: Overwatch fire (``overwatch``), the Sprint Lane shift, the Void Slick
+save, the Vent.  Breakaway free strikes (``breakaway``) are taken in the Slow Phase
+before the move they answer completes (AEK-28), and the suppressed target's Dive or
+Hunker Down is chosen right after the hit (AEK-57).
 """
 
 from __future__ import annotations
@@ -14,17 +15,18 @@ from service.dice.model import Dice
 from service.ruleset import RuleViolation
 from service.rulesets.aeonisk_tactical import events as ev
 from service.rulesets.aeonisk_tactical import movement
-from service.rulesets.aeonisk_tactical.combat import Strike, strike
 from service.rulesets.aeonisk_tactical.commands import (
     BondedDefence,
     ChooseSuppression,
-    FreeStrike,
     HeroicBurn,
     OverwatchFire,
+    Parry,
     React,
+    Reaction,
     SpendToken,
 )
 from service.rulesets.aeonisk_tactical.fields import TOKEN_NAMES
+from service.rulesets.aeonisk_tactical.overwatch import overwatch_fire
 from service.rulesets.aeonisk_tactical.plan import Attack, Charge, Suppress, Task, is_movement
 from service.rulesets.aeonisk_tactical.rolls import check
 from service.rulesets.aeonisk_tactical.rules import (
@@ -33,7 +35,6 @@ from service.rulesets.aeonisk_tactical.rules import (
     living,
     pending_action,
     ranks,
-    resolution_order,
 )
 from service.rulesets.aeonisk_tactical.state import Character, Fast, Slow, State
 
@@ -44,6 +45,11 @@ def react(state: State, command: React, dice: Dice) -> tuple[ev.Event, ...]:
     who = living(state, command.character)
     reaction = command.reaction
     _timing(state, who, reaction)
+    if isinstance(reaction, HeroicBurn) and who.burned_round is not None:
+        raise RuleViolation(
+            f"Heroic Burn is once per combat, and {who.name} has already burned the Defence "
+            "Token (section 4)"
+        )
     if who.reaction_used:
         raise RuleViolation(
             f"{who.name} has already used their Reaction this round; it refreshes when the "
@@ -52,6 +58,8 @@ def react(state: State, command: React, dice: Dice) -> tuple[ev.Event, ...]:
     if state.options.init0_blocks_reactions and is_init_zero(state, who):
         raise RuleViolation(f"{who.name} is at Initiative 0 and has no Reaction this round")
     match reaction:
+        case Parry():
+            return _parry(state, who, reaction)
         case SpendToken():
             return _spend(state, dice, who, reaction)
         case BondedDefence():
@@ -59,12 +67,10 @@ def react(state: State, command: React, dice: Dice) -> tuple[ev.Event, ...]:
         case HeroicBurn():
             return _burn(state, who)
         case OverwatchFire():
-            return _overwatch(state, dice, who, reaction)
+            return overwatch_fire(state, dice, who, reaction)
 
 
-def _timing(
-    state: State, who: Character, reaction: SpendToken | BondedDefence | HeroicBurn | OverwatchFire
-) -> None:
+def _timing(state: State, who: Character, reaction: Reaction) -> None:
     """The Fast Phase, in descending Initiative; with ``reaction_timing = interrupt``
     modifier reactions are also taken in the Slow Phase (AEK-A3)."""
     if isinstance(state.phase, Fast):
@@ -79,7 +85,7 @@ def _timing(
             )
         return
     interrupting = state.options.reaction_timing == "interrupt" and isinstance(state.phase, Slow)
-    modifier = isinstance(reaction, BondedDefence | HeroicBurn) or (
+    modifier = isinstance(reaction, Parry | BondedDefence | HeroicBurn) or (
         isinstance(reaction, SpendToken)
         and who.tactical is not None
         and who.tactical.kind in _MODIFIER_TOKENS
@@ -190,10 +196,51 @@ def _bonded(state: State, who: Character, reaction: BondedDefence) -> tuple[ev.E
     return (ev.BondedDefenceGiven(by=who.id, ally=ally.id, attacker=attacker.id),)
 
 
+def _parry(state: State, who: Character, parry: Parry) -> tuple[ev.Event, ...]:
+    """YAGS Parry (AEK-14, AEK-21, AEK-A3): attached to a foe's declared attack on the
+    parrying character, it is that attack's defence roll when it resolves; its numbers
+    come from the sheet's ``parry`` pairing or the command (AEK-A34)."""
+    attacker = living(state, parry.attacker)
+    if not are_foes(who, attacker):
+        raise RuleViolation(f"{attacker.name} is not a foe of {who.name}")
+    if not _attacks_on(state, attacker, who):
+        raise RuleViolation(
+            f"a Parry answers an attack, and {attacker.name} has no attack on {who.name} still "
+            "to resolve this round"
+        )
+    major = pending_action(state, attacker.id, "major")
+    if isinstance(major, Attack | Charge | Suppress):
+        weapon = attacker.weapons.get(major.weapon)
+        if weapon is not None and weapon.ranged and not state.options.parry_ranged:
+            raise RuleViolation(
+                f"a Parry turns aside a close-combat blow, and {attacker.name} attacks with "
+                f"the {major.weapon}, a ranged weapon (YAGS; option parry_ranged)"
+            )
+    sheet = who.parry
+    attribute = parry.attribute or (sheet.attribute if sheet else None)
+    skill = parry.skill or (sheet.skill if sheet else None)
+    if attribute is None or skill is None:
+        raise RuleViolation(
+            f"a Parry uses YAGS numbers the tactical text does not give: {who.name}'s sheet has "
+            "no parry pairing, so name the attribute and skill"
+        )
+    if attribute not in who.attributes:
+        raise RuleViolation(f"{who.name} has no attribute '{attribute}'")
+    if skill not in who.skills and skill not in who.attributes:
+        raise RuleViolation(f"{who.name} has no skill '{skill}'")
+    return (
+        ev.ParryCommitted(
+            character=who.id,
+            attacker=attacker.id,
+            attribute=attribute,
+            skill=skill,
+            bonus=parry.bonus,
+        ),
+    )
+
+
 def _burn(state: State, who: Character) -> tuple[ev.Event, ...]:
     """Heroic Burn as 'a reaction to being attacked' by the allocated foe (AEK-A12)."""
-    if who.burned_round is not None:
-        raise RuleViolation(f"{who.name} has already burned the Defence Token this combat")
     if who.token_on is None:
         raise RuleViolation(f"{who.name} has no Defence Token allocated to burn")
     foe = state.characters[who.token_on]
@@ -203,60 +250,6 @@ def _burn(state: State, who: Character) -> tuple[ev.Event, ...]:
             f"no attack on {who.name} still to resolve"
         )
     return (ev.HeroicBurnMade(character=who.id, foe=foe.id, reaction=True),)
-
-
-def _overwatch(
-    state: State, dice: Dice, who: Character, fire: OverwatchFire
-) -> tuple[ev.Event, ...]:
-    """Once per round, in the Fast Phase, at the first foe acting in the arc (AEK-59,
-    AEK-A24: first = highest in resolution order; armed from the round after setup)."""
-    watch = who.watch
-    if not isinstance(state.phase, Fast):
-        raise RuleViolation("Overwatch fires in the Fast Phase (section 7)")
-    if watch is None:
-        raise RuleViolation(f"{who.name} has no Overwatch arc set up")
-    if watch.set_round >= (state.round or 0):
-        raise RuleViolation("an Overwatch set up this round fires from the next round (AEK-A24)")
-    qualifying = [c for c in resolution_order(state) if _in_arc(state, who, c)]
-    target = living(state, fire.target)
-    if target not in qualifying:
-        raise RuleViolation(f"{target.name} is not a foe acting within {who.name}'s arc")
-    if qualifying[0].id != target.id:
-        raise RuleViolation(
-            f"Overwatch fires at the first foe to act within the arc: {qualifying[0].name}"
-        )
-    weapon = who.weapons[watch.weapon]
-    s = Strike(who, target, watch.weapon, weapon, watch.attribute, watch.skill, "overwatch")
-    return strike(state, dice, s)
-
-
-def _in_arc(state: State, watcher: Character, c: Character) -> bool:
-    if not are_foes(watcher, c):
-        return False
-    acting = [pending_action(state, c.id, s) for s in ("major", "minor")]
-    if not any(a is not None for a in acting):
-        return False
-    places = {c.id, c.zone} | {getattr(a, "zone", None) for a in acting}
-    return bool(places & set(watcher.watch.arc if watcher.watch else ()))
-
-
-def free_strike(state: State, command: FreeStrike, dice: Dice) -> tuple[ev.Event, ...]:
-    """Breakaway: a foe left behind in Engaged strikes as a Reaction (AEK-28)."""
-    who = living(state, command.character)
-    window = state.breakaway
-    if window is None or who.id not in window.foes:
-        raise RuleViolation(
-            f"{who.name} has no Breakaway free strike: it follows a move out of Engaged with "
-            f"{who.name} made without Disengage (section 3)"
-        )
-    if who.reaction_used:
-        raise RuleViolation(f"{who.name} has already used their Reaction this round (section 2)")
-    weapon = who.weapons.get(command.weapon)
-    if weapon is None:
-        raise RuleViolation(f"{who.name} has no weapon '{command.weapon}'")
-    mover = state.characters[window.mover]
-    s = Strike(who, mover, command.weapon, weapon, command.attribute, command.skill, "free_strike")
-    return strike(state, dice, s)
 
 
 def choose_suppression(state: State, command: ChooseSuppression) -> tuple[ev.Event, ...]:

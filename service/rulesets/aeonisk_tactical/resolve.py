@@ -15,9 +15,11 @@ from service.dice.model import Dice
 from service.ruleset import RuleViolation
 from service.rulesets.aeonisk_tactical import events as ev
 from service.rulesets.aeonisk_tactical import movement
+from service.rulesets.aeonisk_tactical.breakaway import complete_move
+from service.rulesets.aeonisk_tactical.charge import arrive, surge_backlash
 from service.rulesets.aeonisk_tactical.combat import Strike, strike
 from service.rulesets.aeonisk_tactical.commands import Resolve
-from service.rulesets.aeonisk_tactical.evolve import evolve
+from service.rulesets.aeonisk_tactical.evolve import fold
 from service.rulesets.aeonisk_tactical.fields import Slot
 from service.rulesets.aeonisk_tactical.plan import (
     AnyAction,
@@ -46,6 +48,8 @@ def resolve(state: State, command: Resolve, dice: Dice) -> tuple[ev.Event, ...]:
     if state.suppressed is not None:
         who = state.characters[state.suppressed.target].name
         raise RuleViolation(f"{who} must first choose Dive or Hunker Down (section 7)")
+    if state.breakaway is not None and state.breakaway.move is not None:
+        return complete_move(state, dice)
     pending = next_pending(state)
     if pending is None:
         raise RuleViolation(
@@ -157,11 +161,6 @@ def _strike(
     )
 
 
-def _surge(actor: Character) -> ev.StunChanged:
-    """Void Surge backlash: 1 Stun at once, hit or miss (AEK-63, AEK-A26)."""
-    return ev.StunChanged(character=actor.id, stun=actor.stun + 1, reason="Void Surge backlash")
-
-
 def _attack(
     state: State, dice: Dice, actor: Character, action: Attack, command: Resolve
 ) -> tuple[ev.Event, ...]:
@@ -171,7 +170,7 @@ def _attack(
         raise RuleViolation(f"{target.name} is out of reach: a melee attack needs the Engaged band")
     surge = action.void_surge
     s = _strike(actor, target, action, "attack", command, running=action.running, void_surge=surge)
-    before = (_surge(actor),) if action.void_surge else ()
+    before = (surge_backlash(actor),) if action.void_surge else ()
     return (*before, *strike(state, dice, s))
 
 
@@ -194,27 +193,23 @@ def _charge(
         if not crossed:
             return tuple(events)
     where = movement.toward(state, actor, target, None)
-    events.extend(movement.moved(state, actor, where, breakaway=True))
-    events.append(ev.ChargeMade(character=actor.id, foe=target.id))
-    if not state.options.charge_includes_attack:
+    mods = (command.attack_modifiers, command.defence_modifiers)
+    held = movement.moved(
+        state,
+        actor,
+        where,
+        breakaway=True,
+        slot="major",
+        attack_modifiers=mods[0],
+        defence_modifiers=mods[1],
+    )
+    events.extend(held)
+    if any(isinstance(e, ev.BreakawayOpened) for e in held):
         return tuple(events)
     after = _fold(state, events)
-    charger = after.characters[actor.id]
-    s = _strike(
-        charger,
-        after.characters[target.id],
-        action,
-        "charge",
-        command,
-        void_surge=action.void_surge,
-    )
-    if action.void_surge:
-        events.append(_surge(charger))
-    events.extend(strike(after, dice, s))
+    events.extend(arrive(after, dice, after.characters[actor.id], action, *mods))
     return tuple(events)
 
 
 def _fold(state: State, events: list[ev.Event]) -> State:
-    for event in events:
-        state = evolve(state, event)
-    return state
+    return fold(state, events)

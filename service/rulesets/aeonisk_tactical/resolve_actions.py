@@ -27,7 +27,7 @@ def move(
             return tuple(events)
     if action.bands == 0:
         return tuple(events)
-    events.extend(movement.moved(state, actor, where, breakaway=True))
+    events.extend(movement.moved(state, actor, where, breakaway=True, slot=slot))
     return tuple(events)
 
 

@@ -11,8 +11,8 @@ from service.rulesets.aeonisk_tactical.commands import (
     RemoveCharacter,
     SetBand,
 )
-from service.rulesets.aeonisk_tactical.rules import character, zones_of
-from service.rulesets.aeonisk_tactical.state import State
+from service.rulesets.aeonisk_tactical.rules import character, zone_band, zones_of
+from service.rulesets.aeonisk_tactical.state import Pairing, State
 
 REQUIRED = ("agility", "strength", "health")
 """Initiative (Agility x 4), damage (Strength) and the Health check need these."""
@@ -28,15 +28,9 @@ def add_character(state: State, command: AddCharacter) -> tuple[ev.Event, ...]:
             "damage and the Health check use them"
         )
     if command.defence is not None:
-        if command.defence.attribute not in command.attributes:
-            raise RuleViolation(
-                f"the defence attribute '{command.defence.attribute}' is not on the sheet"
-            )
-        if (
-            command.defence.skill not in command.skills
-            and command.defence.skill not in command.attributes
-        ):
-            raise RuleViolation(f"the defence skill '{command.defence.skill}' is not on the sheet")
+        _sheet_pairing(command, command.defence, "defence")
+    if command.parry is not None:
+        _sheet_pairing(command, command.parry, "parry")
     if command.zone is not None:
         _zone(state, command.zone)
     if command.id in command.bonds:
@@ -56,8 +50,16 @@ def add_character(state: State, command: AddCharacter) -> tuple[ev.Event, ...]:
             defence=command.defence,
             static_defence=command.static_defence,
             zone=command.zone,
+            parry=command.parry,
         ),
     )
+
+
+def _sheet_pairing(command: AddCharacter, pair: Pairing, what: str) -> None:
+    if pair.attribute not in command.attributes:
+        raise RuleViolation(f"the {what} attribute '{pair.attribute}' is not on the sheet")
+    if pair.skill not in command.skills and pair.skill not in command.attributes:
+        raise RuleViolation(f"the {what} skill '{pair.skill}' is not on the sheet")
 
 
 def remove_character(state: State, command: RemoveCharacter) -> tuple[ev.Event, ...]:
@@ -69,9 +71,12 @@ def set_band(state: State, command: SetBand) -> tuple[ev.Event, ...]:
     if a.id == b.id:
         raise RuleViolation("a band is measured between two different characters")
     if state.options.zone_map and a.zone and b.zone:
-        raise RuleViolation(
-            f"{a.name} and {b.name} are on the zone map: their band follows from their zones"
-        )
+        mapped = zone_band(state.options, a.zone, b.zone)
+        if mapped is not None:
+            raise RuleViolation(
+                f"{a.name} and {b.name} are on the zone map: their band follows from their "
+                f"zones ({a.zone} and {b.zone} are {mapped})"
+            )
     return (ev.BandSet(a=a.id, b=b.id, band=command.band),)
 
 

@@ -10,13 +10,23 @@ and rulings).
 
 from __future__ import annotations
 
+from typing import Literal
+
 from service.dice.model import Dice
 from service.ruleset import RuleViolation
 from service.rulesets.aeonisk_tactical import events as ev
+from service.rulesets.aeonisk_tactical.breakaway import complete_move
+from service.rulesets.aeonisk_tactical.commands import NextPhase, RollInitiative
 from service.rulesets.aeonisk_tactical.damage import fatal_check
+from service.rulesets.aeonisk_tactical.evolve import fold
 from service.rulesets.aeonisk_tactical.fields import FATAL_WOUNDS
 from service.rulesets.aeonisk_tactical.initiative import roll_initiative
-from service.rulesets.aeonisk_tactical.rules import next_pending, resolution_order
+from service.rulesets.aeonisk_tactical.rules import (
+    living,
+    next_pending,
+    resolution_order,
+    still_rolling,
+)
 from service.rulesets.aeonisk_tactical.state import (
     Cleanup,
     Declaring,
@@ -28,28 +38,29 @@ from service.rulesets.aeonisk_tactical.state import (
 )
 
 
-def next_phase(state: State, dice: Dice) -> tuple[ev.Event, ...]:
+def next_phase(state: State, command: NextPhase, dice: Dice) -> tuple[ev.Event, ...]:
     phase = state.phase
+    if command.close_declarations and not isinstance(phase, Declaring):
+        raise RuleViolation("close_declarations ends a Declare Phase, and this is not one")
     match phase:
         case Setup() | Cleanup():
-            return _new_round(state, dice, 1 if isinstance(phase, Setup) else phase.round + 1)
+            number = 1 if isinstance(phase, Setup) else phase.round + 1
+            return _new_round(state, dice, number, command.initiative)
         case Declaring(round=number):
-            waiting = _undeclared(state)
-            if waiting:
-                names = ", ".join(waiting)
-                raise RuleViolation(
-                    f"the Declare Phase is not over: {names} still to declare (section 1)"
-                )
-            return (ev.PhaseStarted(phase="fast", round=number),)
+            return _close_declare(state, number, close=command.close_declarations)
         case Fast(round=number):
-            return (ev.PhaseStarted(phase="slow", round=number),)
+            done = complete_move(state, dice)
+            return (*done, ev.PhaseStarted(phase="slow", round=number))
         case Slow(round=number):
-            return _cleanup(state, dice, number)
+            done = complete_move(state, dice)
+            return (*done, *_cleanup(fold(state, done), dice, number))
         case Ended():
             raise RuleViolation("the encounter has ended")
 
 
-def _new_round(state: State, dice: Dice, number: int) -> tuple[ev.Event, ...]:
+def _new_round(
+    state: State, dice: Dice, number: int, initiative: Literal["together", "one_at_a_time"]
+) -> tuple[ev.Event, ...]:
     fighters = [c for c in state.characters.values() if c.alive]
     if number == 1 and len(fighters) < 2:
         raise RuleViolation("combat needs at least two living characters")
@@ -57,14 +68,43 @@ def _new_round(state: State, dice: Dice, number: int) -> tuple[ev.Event, ...]:
         rollers = fighters
     else:
         rollers = [c for c in fighters if c.initiative is None]
+    if initiative == "one_at_a_time":
+        return (ev.RoundStarted(round=number, awaiting=tuple(c.id for c in rollers)),)
     events: list[ev.Event] = [ev.RoundStarted(round=number)]
     if rollers:
         events.append(roll_initiative(state, dice, rollers))
     return tuple(events)
 
 
-def _undeclared(state: State) -> list[str]:
-    return [c.name for c in reversed(resolution_order(state)) if c.id not in state.declarations]
+def roll_one(state: State, command: RollInitiative, dice: Dice) -> tuple[ev.Event, ...]:
+    """One character's Initiative die as it lands (section 1, AEK-06)."""
+    who = living(state, command.character)
+    if not isinstance(state.phase, Declaring) or who.id not in state.initiative_due:
+        if who.id in state.characters and isinstance(state.phase, Declaring):
+            raise RuleViolation(f"{who.name} has no Initiative die to roll: it has been rolled")
+        raise RuleViolation(
+            "Initiative is rolled at the start of a round (section 1); one at a time when the "
+            "GM starts it with next_phase initiative one_at_a_time"
+        )
+    return (roll_initiative(state, dice, [who], still_rolling=state.initiative_due),)
+
+
+def _close_declare(state: State, number: int, *, close: bool) -> tuple[ev.Event, ...]:
+    """Declare -> Fast.  The GM may close the phase before everyone has declared: those
+    who have not lapse, with no Defence Token allocated (section 4: flanked by all)."""
+    rolling = still_rolling(state)
+    if rolling:
+        names = ", ".join(c.name for c in rolling)
+        raise RuleViolation(f"Initiative is still being rolled: {names} to roll (roll_initiative)")
+    waiting = [c for c in reversed(resolution_order(state)) if c.id not in state.declarations]
+    if waiting and not close:
+        names = ", ".join(c.name for c in waiting)
+        raise RuleViolation(
+            f"the Declare Phase is not over: {names} still to declare (section 1); the GM may "
+            "close it anyway (next_phase close_declarations), and they lapse"
+        )
+    lapsed = tuple(ev.DeclarationLapsed(character=c.id) for c in waiting)
+    return (*lapsed, ev.PhaseStarted(phase="fast", round=number))
 
 
 def _cleanup(state: State, dice: Dice, number: int) -> tuple[ev.Event, ...]:

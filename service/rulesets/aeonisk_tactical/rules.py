@@ -53,10 +53,13 @@ def zones_of(options: AeoniskOptions) -> set[str]:
 
 
 def band(state: State, a: str, b: str) -> Band | None:
-    """The band between two characters, measured pair-wise (AEK-24)."""
+    """The band between two characters, measured pair-wise (AEK-24): from the zone map
+    when it gives one for their zones, else as the GM set it."""
     first, second = state.characters.get(a), state.characters.get(b)
     if state.options.zone_map and first and second and first.zone and second.zone:
-        return zone_band(state.options, first.zone, second.zone)
+        mapped = zone_band(state.options, first.zone, second.zone)
+        if mapped is not None:
+            return mapped
     return state.bands.get(pair_key(a, b))
 
 
@@ -123,3 +126,9 @@ def pending_action(state: State, character_id: str, slot: Slot) -> AnyAction | N
     if f"{character_id}:{slot}" in state.resolved:
         return None
     return state.declared(character_id, slot)
+
+
+def still_rolling(state: State) -> list[Character]:
+    """Living characters whose Initiative die this round has not landed yet."""
+    found = (state.characters.get(c) for c in state.initiative_due)
+    return [c for c in found if c is not None and c.alive]

@@ -13,6 +13,7 @@ from typing import Literal
 
 import msgspec
 
+from service.dice.model import Modifier
 from service.rulesets.aeonisk_tactical.fields import Band, Slot, Stance, TokenKind
 from service.rulesets.aeonisk_tactical.options import AeoniskOptions
 from service.rulesets.aeonisk_tactical.plan import AnyAction, Declaration
@@ -41,6 +42,14 @@ class HeldToken(msgspec.Struct, frozen=True, kw_only=True):
     claimed_round: int
 
 
+class BandChange(msgspec.Struct, frozen=True, kw_only=True):
+    """One pair-wise band a move changes (AEK-24)."""
+
+    other: str
+    before: Band | None
+    after: Band
+
+
 class Watch(msgspec.Struct, frozen=True, kw_only=True):
     """An Overwatch arc set up with a Minor action in ``set_round`` (AEK-59, AEK-A24)."""
 
@@ -66,6 +75,8 @@ class Character(msgspec.Struct, frozen=True, kw_only=True):
     weapons: dict[str, Weapon] = {}
     defence: Pairing | None = None
     static_defence: int | None = None
+    parry: Pairing | None = None
+    """The YAGS Attribute x Skill of a Parry (the tactical text names Parry only)."""
     wounds: int = 0
     stun: int = 0
     shocks: int = 0
@@ -119,11 +130,38 @@ class Bonding(msgspec.Struct, frozen=True, kw_only=True):
     attacker: str
 
 
+class PendingMove(msgspec.Struct, frozen=True, kw_only=True):
+    """A move out of Engaged held back while the foes left behind take their free
+    strikes (AEK-28: 'immediate', against a foe 'you were Engaged with').  ``slot`` is
+    the declared action it belongs to (none for a Sprint Lane shift); a Charge's attack
+    follows the move with the GM's ``attack_modifiers`` and ``defence_modifiers``."""
+
+    changes: tuple[BandChange, ...] = ()
+    zone: str | None = None
+    slot: Slot | None = None
+    attack_modifiers: tuple[Modifier, ...] = ()
+    defence_modifiers: tuple[Modifier, ...] = ()
+
+
 class Breakaway(msgspec.Struct, frozen=True, kw_only=True):
-    """A move out of Engaged without Disengage: these foes may strike for free (AEK-28)."""
+    """A move out of Engaged without Disengage: these foes may strike for free (AEK-28).
+    ``move`` is the move still to complete (None: it already happened, as events stored
+    before the strike came first record it)."""
 
     mover: str
     foes: tuple[str, ...]
+    move: PendingMove | None = None
+
+
+class ParryMade(msgspec.Struct, frozen=True, kw_only=True):
+    """A Parry committed against ``attacker``'s declared attack on ``by`` (AEK-14, AEK-21):
+    the defence roll of that attack uses Attribute x Skill + ``bonus`` (YAGS inputs)."""
+
+    by: str
+    attacker: str
+    attribute: str
+    skill: str
+    bonus: int = 0
 
 
 class PendingSuppress(msgspec.Struct, frozen=True, kw_only=True):
@@ -182,15 +220,20 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     options: AeoniskOptions
     characters: dict[str, Character] = {}
     bands: dict[str, Band] = {}
-    """Pair-wise bands (AEK-24), keyed ``a|b`` with the ids sorted."""
+    """Pair-wise bands (AEK-24), keyed ``a|b`` with the ids sorted.  With a zone map, the
+    band the map gives between the two characters' zones (kept up to date as they move),
+    or the GM's ``set_band`` for a pair of zones the map leaves out."""
     tokens: dict[str, TacticalToken] = {}
     phase: Phase = Setup()
     declarations: dict[str, Declaration] = {}
     resolved: tuple[str, ...] = ()
     """``character:slot`` of the actions resolved (or failed) this round."""
+    failed: tuple[str, ...] = ()
+    """``character:slot`` of the actions that failed this round (AEK-17, AEK-54)."""
     reacted: tuple[str, ...] = ()
     """Characters who used a Fast-Phase Reaction this round, in that order."""
     bondings: tuple[Bonding, ...] = ()
+    parries: tuple[ParryMade, ...] = ()
     high_ground: tuple[str, ...] = ()
     """Characters whose declared attack this round is made from High-Ground."""
     ley_node: tuple[str, ...] = ()
@@ -198,6 +241,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     suppressed: PendingSuppress | None = None
     obscured: tuple[Obscurement, ...] = ()
     recent: tuple[RecentRoll, ...] = ()
+    initiative_due: tuple[str, ...] = ()
+    """Characters still to roll Initiative this round, one at a time as the dice land."""
 
     @property
     def round(self) -> int | None:

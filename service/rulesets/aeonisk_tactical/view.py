@@ -22,6 +22,7 @@ from service.rulesets.aeonisk_tactical.state import (
     HeldToken,
     Obscurement,
     Pairing,
+    ParryMade,
     PendingSuppress,
     Phase,
     State,
@@ -44,6 +45,7 @@ class PlayerSheet(msgspec.Struct, frozen=True, kw_only=True):
     weapons: dict[str, Weapon] = {}
     defence: Pairing | None = None
     static_defence: int | None = None
+    parry: Pairing | None = None
     stun: int = 0
     shocks: int = 0
 
@@ -94,11 +96,13 @@ class PlayerState(msgspec.Struct, frozen=True, kw_only=True):
     resolved: tuple[str, ...] = ()
     reacted: tuple[str, ...] = ()
     bondings: tuple[Bonding, ...] = ()
+    parries: tuple[ParryMade, ...] = ()
     high_ground: tuple[str, ...] = ()
     ley_node: tuple[str, ...] = ()
     breakaway: Breakaway | None = None
     suppressed: PendingSuppress | None = None
     obscured: tuple[Obscurement, ...] = ()
+    initiative_due: tuple[str, ...] = ()
 
 
 def _health(audience: Audience, c: Character) -> HealthView:
@@ -117,6 +121,7 @@ def _character(audience: Audience, c: Character) -> PlayerCharacter:
             weapons=dict(c.weapons),
             defence=c.defence,
             static_defence=c.static_defence,
+            parry=c.parry,
             stun=c.stun,
             shocks=c.shocks,
         )
@@ -157,11 +162,13 @@ def player_state(state: State, audience: Audience) -> PlayerState:
         resolved=state.resolved,
         reacted=state.reacted,
         bondings=state.bondings,
+        parries=state.parries,
         high_ground=state.high_ground,
         ley_node=state.ley_node,
         breakaway=state.breakaway,
         suppressed=state.suppressed,
         obscured=state.obscured,
+        initiative_due=state.initiative_due,
     )
 
 

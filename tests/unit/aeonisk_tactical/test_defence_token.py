@@ -14,7 +14,12 @@ from service.rulesets.aeonisk_tactical.commands import (
     React,
     Resolve,
 )
-from service.rulesets.aeonisk_tactical.events import ExtraTokenIgnored, HeroicBurnMade
+from service.rulesets.aeonisk_tactical.events import (
+    DeclarationLapsed,
+    ExtraTokenIgnored,
+    HeroicBurnMade,
+    PhaseStarted,
+)
 from service.rulesets.aeonisk_tactical.plan import Attack
 from tests.unit.aeonisk_tactical.fixtures import Table, alice, goblin, gunner, kaelia, nyx, rolls_of
 
@@ -127,7 +132,10 @@ def test_heroic_burn_as_a_reaction_to_being_attacked() -> None:
     events = table.do(React(character="alice", reaction=HeroicBurn()))
     assert events == [HeroicBurnMade(character="alice", foe="goblin", reaction=True)]
     assert table.state.characters["alice"].reaction_used
-    table.refuse(React(character="alice", reaction=HeroicBurn()), "already used their Reaction")
+    table.refuse(
+        React(character="alice", reaction=HeroicBurn()),
+        "Heroic Burn is once per combat, and Alice has already burned the Defence Token",
+    )
     table.do(NextPhase())
     attack = rolls_of(table.do(Resolve(), [20], [1], [1]))[0]
     assert attack.modifiers[1:] == (Modifier("Alice's Defence Token (Heroic Burn)", -4),)
@@ -230,3 +238,37 @@ def test_flanking_can_stack() -> None:
         Modifier("Flanking: Alice has no Defence Token", 2),
         Modifier("Flanking an enemy in Engaged", 2),
     )
+
+
+def test_aek_32_the_gm_closes_the_declare_phase_and_the_forgetful_are_flanked() -> None:
+    """Forgetting the token must be possible: the GM ends the Declare Phase, Alice's
+    declaration lapses with an event saying so, and every attacker gains Flanking."""
+    table = _duel()
+    table.do(Declare(character="goblin", major=STAB, defence_token="alice"))
+    table.refuse(
+        NextPhase(),
+        "the Declare Phase is not over: Alice still to declare \\(section 1\\); the GM may "
+        "close it anyway",
+    )
+    events = table.do(NextPhase(close_declarations=True))
+    assert events == [DeclarationLapsed(character="alice"), PhaseStarted(phase="fast", round=1)]
+    assert table.narrated(events)[0] == (
+        "Alice declared nothing before the GM closed the Declare Phase: no action this round "
+        "and no Defence Token, so every attacker gains Flanking (+2) (section 4)"
+    )
+    assert table.state.declarations["alice"].lapsed
+    table.refuse(
+        Declare(character="alice", defence_token="goblin"),
+        "Alice's declaration lapsed when the GM closed the Declare Phase",
+    )
+    table.do(NextPhase())
+    attack = rolls_of(table.do(Resolve(), [20], [1], [1]))[0]
+    assert attack.modifiers[1:] == (Modifier("Flanking: Alice has no Defence Token", 2),)
+
+
+def test_close_declarations_only_ends_a_declare_phase() -> None:
+    table = _duel()
+    table.do(Declare(character="goblin"))
+    table.do(Declare(character="alice"))
+    assert table.do(NextPhase(close_declarations=True)) == [PhaseStarted(phase="fast", round=1)]
+    table.refuse(NextPhase(close_declarations=True), "close_declarations ends a Declare Phase")

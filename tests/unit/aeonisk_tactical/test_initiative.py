@@ -10,7 +10,9 @@ from service.rulesets.aeonisk_tactical.commands import (
     Declare,
     InflictShock,
     NextPhase,
+    RemoveCharacter,
     Resolve,
+    RollInitiative,
     SetValue,
 )
 from service.rulesets.aeonisk_tactical.events import (
@@ -186,3 +188,57 @@ def test_init_zero_actions_resolve_after_every_normal_action() -> None:
     table.do(NextPhase())
     order = [table.do(Resolve())[0].character for _ in range(3)]  # type: ignore[union-attr]
     assert order == ["goblin", "gunner", "alice"]
+
+
+def test_aek_06_initiative_one_character_at_a_time_as_the_dice_land() -> None:
+    table = _two()
+    started = table.do(NextPhase(initiative="one_at_a_time"))
+    assert started == [RoundStarted(round=1, awaiting=("alice", "goblin"))]
+    assert table.narrated(started) == [
+        "Round 1 begins. Initiative one at a time as the dice land (Alice, Goblin to roll). "
+        "Declare Phase: declarations in ascending Initiative"
+    ]
+    table.refuse(
+        Declare(character="goblin"),
+        "Initiative is still being rolled \\(Alice, Goblin to roll\\)",
+    )
+    table.refuse(NextPhase(), "Initiative is still being rolled: Alice, Goblin to roll")
+    (goblin_die,) = table.do(RollInitiative(character="goblin"), [17])
+    assert isinstance(goblin_die, InitiativeRolled)
+    assert goblin_die.results == (InitiativeEntry(character="goblin", total=25),)
+    assert goblin_die.order == ("goblin",)
+    table.refuse(RollInitiative(character="goblin"), "Goblin has no Initiative die to roll")
+    (alice_die,) = table.do(RollInitiative(character="alice"), [5])
+    assert isinstance(alice_die, InitiativeRolled) and alice_die.order == ("goblin", "alice")
+    assert table.state.initiative_due == ()
+    table.refuse(Declare(character="goblin"), "it is Alice's turn to declare")
+    table.do(Declare(character="alice"))
+
+
+def test_one_at_a_time_leaves_last_rounds_totals_out_of_the_order() -> None:
+    table = _two()
+    table.start_round(5, 17)  # Goblin 25, Alice 21
+    _through_round(table)
+    table.do(NextPhase(initiative="one_at_a_time"))
+    (rolled,) = table.do(RollInitiative(character="alice"), [2])
+    assert isinstance(rolled, InitiativeRolled) and rolled.order == ("alice",)
+
+
+def test_a_roll_initiative_needs_a_round_started_one_at_a_time() -> None:
+    table = _two()
+    table.refuse(RollInitiative(character="alice"), "Initiative is rolled at the start of a round")
+    table.start_round(5, 17)
+    table.refuse(RollInitiative(character="alice"), "Alice has no Initiative die to roll")
+
+
+def test_a_character_who_leaves_while_the_dice_land_is_not_waited_for() -> None:
+    table = Table()
+    table.setup(alice(), goblin(), nyx(), bands={})
+    table.do(NextPhase(initiative="one_at_a_time"))
+    table.do(RollInitiative(character="alice"), [3])
+    table.do(RemoveCharacter(id="nyx"))
+    table.refuse(
+        Declare(character="alice"), "Initiative is still being rolled \\(Goblin to roll\\)"
+    )
+    table.do(RollInitiative(character="goblin"), [3])
+    table.do(Declare(character="goblin"))

@@ -9,10 +9,12 @@ from service.rulesets.aeonisk_tactical.commands import (
     Adjudicate,
     Declare,
     FreeStrike,
+    NextPhase,
     PlaceInZone,
     Resolve,
     SetBand,
     SetProne,
+    SetValue,
 )
 from service.rulesets.aeonisk_tactical.events import (
     ActionFailed,
@@ -21,13 +23,23 @@ from service.rulesets.aeonisk_tactical.events import (
     BreakawayClosed,
     BreakawayOpened,
     CheckRolled,
+    DamageRolled,
     Moved,
     ProneChanged,
 )
 from service.rulesets.aeonisk_tactical.options import ZoneLink
 from service.rulesets.aeonisk_tactical.plan import Attack, Charge, Disengage, Move, Reload, Stand
 from service.rulesets.aeonisk_tactical.rules import band
-from tests.unit.aeonisk_tactical.fixtures import Table, alice, goblin, rolls_of
+from service.rulesets.aeonisk_tactical.state import PendingMove
+from tests.unit.aeonisk_tactical.fixtures import (
+    RULESET,
+    Table,
+    alice,
+    goblin,
+    gunner,
+    nyx,
+    rolls_of,
+)
 
 
 def _duel(start: str = "near", options: AeoniskOptions | None = None) -> Table:
@@ -171,13 +183,20 @@ def test_disengage_needs_engaged() -> None:
 
 
 def test_leaving_engaged_without_disengaging_provokes_a_free_strike() -> None:
+    """AEK-28: the free strike is 'immediate', against a foe 'you were Engaged with': it
+    resolves before the move completes, and the log reads break, strike, move."""
     table = _duel("engaged")
     table.do(Declare(character="goblin", minor=Reload(weapon="smg")))
     table.declare(
         Declare(character="alice", minor=Move(bands=1, reference="goblin", direction="away"))
     )
     events = table.do(Resolve())
-    assert events[-1] == BreakawayOpened(mover="alice", foes=("goblin",))
+    away = BandChange(other="goblin", before="engaged", after="near")
+    assert events[-1] == BreakawayOpened(
+        mover="alice", foes=("goblin",), move=PendingMove(changes=(away,), slot="minor")
+    )
+    assert not any(isinstance(e, Moved) for e in events)
+    assert band(table.state, "alice", "goblin") == "engaged"
     table.refuse(
         FreeStrike(character="alice", weapon="blade", attribute="agility", skill="melee"),
         "Alice has no Breakaway free strike",
@@ -191,8 +210,36 @@ def test_leaving_engaged_without_disengaging_provokes_a_free_strike() -> None:
     rolled = strike[0]
     assert isinstance(rolled, AttackRolled) and rolled.kind == "free_strike"
     assert rolled.rolls[0].modifiers[1:] == (Modifier("Flanking: Alice has no Defence Token", 2),)
+    assert strike[-2:] == [
+        Moved(character="alice", changes=(away,)),
+        BreakawayClosed(mover="alice"),
+    ]
     assert table.state.characters["goblin"].reaction_used
-    assert table.do(Resolve())[0] == BreakawayClosed(mover="alice")
+    assert band(table.state, "alice", "goblin") == "near"
+    lines = table.narrated(table.history[-len(strike) :])
+    assert lines[0].startswith("Goblin rolls 1d20 for Breakaway free strike on Alice")
+    assert lines[-2] == "Alice moves: Goblin Engaged -> Near"
+
+
+def test_a_free_strike_that_kills_stops_the_move() -> None:
+    table = _duel("engaged")
+    table.do(Declare(character="goblin", minor=Reload(weapon="smg")))
+    table.declare(
+        Declare(character="alice", minor=Move(bands=1, reference="goblin", direction="away"))
+    )
+    table.do(Adjudicate(ruling=SetValue(character="alice", field="wounds", value=4), reason="x"))
+    table.do(Resolve())
+    strike = table.do(
+        FreeStrike(character="goblin", weapon="knife", attribute="agility", skill="melee"),
+        [20],
+        [1],
+        [20],
+        [1],
+    )
+    assert table.state.characters["alice"].status == "dead"
+    assert strike[-1] == BreakawayClosed(mover="alice")
+    assert not any(isinstance(e, Moved) for e in strike)
+    assert band(table.state, "alice", "goblin") == "engaged"
 
 
 def test_the_chance_of_a_free_strike_passes_with_the_next_action() -> None:
@@ -202,7 +249,9 @@ def test_the_chance_of_a_free_strike_passes_with_the_next_action() -> None:
         Declare(character="alice", minor=Move(bands=1, reference="goblin", direction="away"))
     )
     table.do(Resolve())
-    table.do(Resolve())
+    passed = table.do(Resolve())
+    assert [type(e) for e in passed] == [Moved, BreakawayClosed]
+    assert band(table.state, "alice", "goblin") == "near"
     table.refuse(
         FreeStrike(character="goblin", weapon="knife", attribute="agility", skill="melee"),
         "no Breakaway free strike",
@@ -236,6 +285,27 @@ def test_zone_map_bands_and_moves() -> None:
     assert band(table.state, "alice", "goblin") == "near"
 
 
+def test_zone_map_bands_show_in_the_state_as_the_map_gives_them() -> None:
+    """Section 11 / AEK-29: the state carries the band of each pair on the map, so a
+    client need not compute it; a pair of zones the map leaves out has none until the GM
+    sets it, and that band holds until one of them moves."""
+    table = Table(AeoniskOptions(zone_map=(*ZONES, ZoneLink(a="control", b="tunnel", band="near"))))
+    table.do(alice(zone="catwalk"))
+    table.do(goblin(zone="bay"))
+    table.do(nyx(zone="bay"))
+    assert table.state.bands == {"alice|goblin": "far", "alice|nyx": "far", "goblin|nyx": "engaged"}
+    table.do(PlaceInZone(character="goblin", zone="tunnel"))
+    assert table.state.bands == {"alice|nyx": "far"}
+    table.refuse(
+        SetBand(a="alice", b="nyx", band="near"),
+        "their band follows from their zones \\(catwalk and bay are far\\)",
+    )
+    table.do(SetBand(a="alice", b="goblin", band="extreme"))
+    assert band(table.state, "alice", "goblin") == "extreme"
+    table.do(PlaceInZone(character="goblin", zone="crates"))
+    assert table.state.bands == {"alice|goblin": "near", "alice|nyx": "far", "goblin|nyx": "near"}
+
+
 def test_zone_placement_by_the_gm() -> None:
     table = Table(AeoniskOptions(zone_map=ZONES))
     table.do(alice())
@@ -256,3 +326,70 @@ def test_an_unknown_band_fails_the_attack_and_asks_the_gm() -> None:
     (failed,) = [e for e in table.do(Resolve()) if isinstance(e, ActionFailed)]
     assert "band between Alice and Goblin is not set" in failed.reason
     assert rolls_of(table.history[-1:]) == []
+
+
+def test_the_mover_or_the_gm_completes_a_move_held_by_a_breakaway() -> None:
+    table = _duel("engaged")
+    table.do(Declare(character="goblin", minor=Reload(weapon="smg")))
+    table.declare(
+        Declare(character="alice", minor=Move(bands=1, reference="goblin", direction="away"))
+    )
+    table.do(Resolve())
+    assert RULESET.acts_for(table.state, Resolve()) == frozenset({"alice"})
+    strike = FreeStrike(character="goblin", weapon="knife", attribute="agility", skill="melee")
+    assert RULESET.acts_for(table.state, strike) == frozenset({"goblin"})
+
+
+def test_a_gm_closing_the_slow_phase_completes_a_held_move_first() -> None:
+    table = _duel("engaged")
+    table.do(Declare(character="goblin"))
+    table.declare(
+        Declare(character="alice", minor=Move(bands=1, reference="goblin", direction="away"))
+    )
+    table.do(Resolve())
+    events = table.do(NextPhase())
+    assert [type(e).__name__ for e in events[:3]] == ["Moved", "BreakawayClosed", "PhaseStarted"]
+    assert band(table.state, "alice", "goblin") == "near"
+
+
+def test_a_charge_out_of_engaged_takes_the_free_strike_before_it_arrives() -> None:
+    """AEK-28 with AEK-58: charging from a zone shared with a foe, the foe left behind
+    strikes first; then the charger moves, arrives and attacks."""
+    table = Table(AeoniskOptions(zone_map=(ZoneLink(a="crates", b="bay", band="near"),)))
+    table.do(alice(zone="crates"))
+    table.do(goblin(zone="crates"))
+    table.do(gunner(zone="bay"))
+    table.start_round(12, 4, 4)  # Alice 28, Goblin 12, Gunner 12
+    charge = Charge(target="gunner", weapon="blade", attribute="agility", skill="melee")
+    table.declare(
+        Declare(character="gunner"),
+        Declare(character="goblin"),
+        Declare(character="alice", major=charge),
+    )
+    _, opened = table.do(Resolve())
+    assert opened == BreakawayOpened(
+        mover="alice", foes=("goblin",), move=PendingMove(zone="bay", slot="major")
+    )
+    assert table.state.characters["alice"].zone == "crates"
+    events = table.do(
+        FreeStrike(character="goblin", weapon="knife", attribute="agility", skill="melee"),
+        [1],
+        [19],
+        [15],
+        [2],
+        [5],
+    )
+    assert [type(e).__name__ for e in events] == [
+        "AttackRolled",
+        "Moved",
+        "BreakawayClosed",
+        "ChargeMade",
+        "AttackRolled",
+        "DamageRolled",
+    ]
+    first, _, _, _, charging, damage = events
+    assert isinstance(first, AttackRolled) and first.kind == "free_strike"
+    assert isinstance(charging, AttackRolled) and charging.kind == "charge"
+    assert isinstance(damage, DamageRolled)
+    assert Modifier("Charge", 2) in damage.rolls[0].modifiers
+    assert table.state.characters["alice"].zone == "bay"

@@ -61,7 +61,8 @@ def test_a_second_declaration_in_a_round_is_refused() -> None:
     table.do(Declare(character="goblin", minor=Reload(weapon="smg")))
     table.refuse(
         Declare(character="goblin", major=Move(bands=1, reference="alice", direction="away")),
-        "Goblin has already declared this round: one Major and one Minor action",
+        "Goblin declared no Major action this round: actions are stated when the character "
+        "declares, in ascending Initiative, and none can be added later",
     )
 
 

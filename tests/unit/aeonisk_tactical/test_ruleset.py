@@ -96,22 +96,26 @@ def test_set_value_and_override_outcome_rulings() -> None:
 
 
 def test_every_example_narrates() -> None:
-    """The examples are played in one story: each event's line reads without error."""
-    _, events = _play()
-    state = RULESET.initial_state(AeoniskOptions(shock_init_penalty=5))
-    lines = []
-    for event in events[:-2]:  # the last two belong to the zone-map table
-        lines.append(RULESET.narrate(state, event))
-        state = RULESET.evolve(state, event)
+    """The examples are played in three stories: each event's line reads without error."""
+    stories = []
+    for state, events in example_stories():
+        lines = []
+        for event in events:
+            lines.append(RULESET.narrate(state, event))
+            state = RULESET.evolve(state, event)
+        stories.append(lines)
+    main, zones, duel = stories
     assert (
         "Goblin's Minor action fails: the Cover token has already been claimed by Kaelia"
-        in "\n".join(lines)
+        in "\n".join(main)
     )
-    assert lines[-1] == "The encounter ends in round 3"
+    assert main[-1] == "The encounter ends in round 3"
+    assert zones[-1] == "GM: Kaelia is in catwalk"
+    assert duel[-2].startswith("Kaelia declared nothing before the GM closed the Declare Phase")
 
 
-def test_the_conformance_suite_replays_both_tables_of_the_story() -> None:
+def test_the_conformance_suite_replays_every_table_of_the_story() -> None:
     stories = example_stories()
     assert [e for _, events in stories for e in events] == _play()[1]
     assert stories[0][0] == RULESET.initial_state(AeoniskOptions(shock_init_penalty=5))
-    assert [len(events) for _, events in stories][-1] == 2  # the zone-map table
+    assert len(stories[1][1]) == 2  # the zone-map table
