@@ -36,6 +36,7 @@ from service.dice.fair import commitment, new_seed
 from service.encounter import Encounter
 from service.history import plan_redo, plan_undo
 from service.loading import load_at, read_outline
+from service.options import check_options
 from service.prepare import Decision, Respond
 from service.registry import codec_for, get_ruleset
 from service.requests import approved_envelope, refusal, request_made
@@ -54,11 +55,7 @@ def created(
     npc_health: NpcHealth,
 ) -> EncounterCreated:
     """The first event of a new encounter, its options checked against the ruleset's."""
-    rules = get_ruleset(ruleset)
-    try:
-        typed_options = msgspec.convert(options, rules.options_type)
-    except msgspec.ValidationError as exc:
-        raise RuleViolation(f"invalid options for ruleset {ruleset!r}: {exc}") from None
+    typed_options = check_options(get_ruleset(ruleset), options)
     return EncounterCreated(
         name=name,
         ruleset=ruleset,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from service.dice.faces import FaceSource, ServerFaces
 from service.dice.model import DiceError, DieResult, Modifier, RollRecord
-from service.dice.notation import MAX_EXPLOSION_DICE, DiceExpression, DiceTerm, parse
+from service.dice.notation import MAX_CONSTANT, MAX_EXPLOSION_DICE, DiceExpression, DiceTerm, parse
 
 
 class RollingDice:
@@ -56,6 +56,7 @@ class RollingDice:
     ) -> RollRecord:
         """Roll ``notation``; see ``Dice.roll``."""
         expression = parse(notation)
+        _check_modifiers(modifiers)
         epoch, index = self.faces.begin_roll(expression.text)
         dice = _draw(expression, self.faces)
         self.faces.end_roll()
@@ -89,6 +90,17 @@ class RollingDice:
         self.next_roll_number += 1
         self._records.append(record)
         return record
+
+
+def _check_modifiers(modifiers: tuple[Modifier, ...]) -> None:
+    """Modifiers keep the bounds of the notation's own constants, whoever adds them: a
+    labelled +2^64 is no more a table's number than a notation's."""
+    for m in modifiers:
+        if abs(m.value) > MAX_CONSTANT:
+            raise DiceError(
+                f"modifier {m.label!r} of {m.value} is larger than {MAX_CONSTANT} "
+                "(modifiers are bounded like notation constants)"
+            )
 
 
 def _draw(expression: DiceExpression, faces: FaceSource) -> tuple[DieResult, ...]:
