@@ -20,7 +20,7 @@ from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetail
 from events.errors import IdempotencyKeyReused, StreamNotFound, VersionConflict
 from events.upcasting import MissingUpcaster
 from service.authorize import Forbidden
-from service.dice.model import DiceError
+from service.dice.model import DiceError, DiceNeeded
 from service.history import CannotUndo, NothingToRedo
 from service.loading import VersionNotReached
 from service.options import InvalidOption
@@ -112,6 +112,9 @@ _MAP: dict[type[Exception], Callable[[Any], ProblemDetailsException]] = {
     TokenRevoked: _revoked,
     NothingToRedo: lambda e: problem(409, "nothing-to-redo", str(e)),
     VersionNotReached: lambda e: problem(404, "version-not-found", str(e), current_version=e.head),
+    DiceNeeded: lambda e: problem(
+        422, "dice-needed", str(e), dice_needed=msgspec.to_builtins(e.needed)
+    ),
     DiceError: lambda e: problem(422, "invalid-dice", str(e)),
     UnknownRuleset: lambda e: problem(422, "unknown-ruleset", str(e)),
     msgspec.ValidationError: lambda e: problem(400, "bad-request", str(e)),

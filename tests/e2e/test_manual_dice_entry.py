@@ -1,0 +1,134 @@
+"""Physical dice entered as the table rolls them (issue 26): a command short of dice is a
+422 whose ``dice_needed`` says exactly which die to roll next, and faces a command did
+not need are recorded as thrown and unused, secret when the command is."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.e2e.helpers import Client, combatant, command, create
+
+ATTACK = {
+    "type": "generic.attack",
+    "attacker": "alice",
+    "target": "goblin",
+    "notation": "1d20+2",
+    "damage": "1d8+3",
+}
+
+
+async def _post(
+    client: Client, eid: str, cmd: dict[str, Any], manual: list[list[int]], **more: Any
+) -> Any:
+    body = {"command": cmd, "manual_dice": manual, **more}
+    return await client.post(f"/encounters/{eid}/commands", json=body)
+
+
+async def _version(client: Client, eid: str) -> int:
+    return int((await client.get(f"/encounters/{eid}")).json()["version"])
+
+
+async def _player(client: Client, eid: str, who: str) -> dict[str, str]:
+    minted = await client.post(f"/encounters/{eid}/tokens", json={"combatants": [who]})
+    assert minted.status_code == 201, minted.text
+    return {"Authorization": f"Bearer {minted.json()['token']}"}
+
+
+async def test_generic_attack_asks_for_the_damage_die_after_a_hit(client: Client) -> None:
+    eid = await create(client)
+    await command(client, eid, combatant("alice", 10, ac=12))
+    await command(client, eid, combatant("goblin", 12, ac=11))
+    before = await _version(client, eid)
+
+    short = await _post(client, eid, ATTACK, [[15]])
+    assert short.status_code == 422, short.text
+    problem = short.json()
+    assert problem["type"].endswith("/dice-needed")
+    assert problem["dice_needed"] == {
+        "roll": 2,
+        "roll_id": "r2",
+        "roller": "alice",
+        "purpose": problem["dice_needed"]["purpose"],
+        "notation": "1d8+3",
+        "faces_entered": [],
+        "dice": [8],
+        "exact": True,
+        "hidden": False,
+    }
+    assert "damage" in problem["dice_needed"]["purpose"]
+    assert "manual roll 2 (1d8+3" in problem["detail"]
+    assert await _version(client, eid) == before  # nothing written
+
+    # Nothing at all entered: the attack roll is asked for first.
+    first = (await _post(client, eid, ATTACK, [])).json()["dice_needed"]
+    assert (first["roll"], first["notation"], first["dice"]) == (1, "1d20+2", [20])
+
+    done = await _post(client, eid, ATTACK, [[15], [5]])
+    assert done.status_code == 200, done.text
+    assert "dice.unused" not in [e["type"] for e in done.json()["events"]]
+    state = (await client.get(f"/encounters/{eid}")).json()["state"]["game"]
+    assert state["combatants"]["goblin"]["hp"] == 12 - (5 + 3)
+
+
+async def test_generic_damage_die_thrown_with_a_miss_is_recorded_as_unused(
+    client: Client,
+) -> None:
+    eid = await create(client)
+    await command(client, eid, combatant("alice", 10, ac=12))
+    await command(client, eid, combatant("goblin", 12, ac=11))
+
+    missed = await _post(client, eid, ATTACK, [[2], [7]])
+    assert missed.status_code == 200, missed.text
+    events = missed.json()["events"]
+    assert events[-1]["type"] == "dice.unused"
+    (unused,) = events[-1]["data"]["rolls"]
+    assert unused["roll_id"] == "r2" and unused["outcome"] == "unused"
+    assert unused["source"] == "manual" and unused["total"] == 0
+    assert [(d["face"], d["kept"]) for d in unused["dice"]] == [(7, False)]
+
+    ledger = (await client.get(f"/encounters/{eid}/rolls")).json()["rolls"]
+    assert [(r["roll_id"], r.get("outcome")) for r in ledger][-1] == ("r2", "unused")
+    log = (await client.get(f"/encounters/{eid}/log")).json()["entries"]
+    assert "not needed by the command: 7 (unused)" in log[-1]["text"]
+    state = (await client.get(f"/encounters/{eid}")).json()["state"]
+    assert state["game"]["combatants"]["goblin"]["hp"] == 12
+    assert state["dice"]["rolls_made"] == 2  # the next roll is r3
+
+    # The next command's rolls continue after the unused one.
+    nxt = await _post(client, eid, ATTACK, [[15], [1]])
+    assert [r["roll_id"] for e in nxt.json()["events"] for r in e["data"].get("rolls", [])] == [
+        "r3",
+        "r4",
+    ]
+
+
+async def test_unused_faces_of_a_secret_roll_are_as_secret_as_the_roll(client: Client) -> None:
+    eid = await create(client)
+    await command(client, eid, combatant("alice", 10, ac=12))
+    await command(client, eid, combatant("goblin", 12, ac=11))
+    player = await _player(client, eid, "alice")
+    secret = dict(ATTACK, attacker="goblin", target="alice", notation="1d20+1", damage="1d6")
+
+    short = await _post(client, eid, secret, [[19]], hidden=True)
+    assert short.json()["dice_needed"]["hidden"] is True
+    missed = await _post(client, eid, secret, [[3], [6]], hidden=True)
+    assert missed.status_code == 200, missed.text
+    unused_id = missed.json()["events"][-1]["data"]["rolls"][0]["roll_id"]
+
+    theirs = (await client.get(f"/encounters/{eid}/rolls", headers=player)).json()["rolls"]
+    seen = next(r for r in theirs if r["roll_id"] == unused_id)
+    assert "dice" not in seen and "total" not in seen and "outcome" not in seen
+    events = (await client.get(f"/encounters/{eid}/events", headers=player)).json()["events"]
+    assert "dice.unused" not in [e["type"] for e in events]
+    log = (await client.get(f"/encounters/{eid}/log", headers=player)).json()["entries"]
+    assert not any("unused" in e["text"] or "6" in e["text"] for e in log[-2:])
+
+    # Revealed with the command's other roll, the table sees them.
+    shown = missed.json()["events"][0]["data"]["rolls"][0]["roll_id"]
+    revealed = await client.post(
+        f"/encounters/{eid}/rolls/reveal", json={"roll_ids": [shown, unused_id]}
+    )
+    assert revealed.status_code == 200, revealed.text
+    theirs = (await client.get(f"/encounters/{eid}/rolls", headers=player)).json()["rolls"]
+    seen = next(r for r in theirs if r["roll_id"] == unused_id)
+    assert seen["outcome"] == "unused" and seen["dice"][0]["face"] == 6
