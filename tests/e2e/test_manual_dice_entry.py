@@ -132,3 +132,89 @@ async def test_unused_faces_of_a_secret_roll_are_as_secret_as_the_roll(client: C
     theirs = (await client.get(f"/encounters/{eid}/rolls", headers=player)).json()["rolls"]
     seen = next(r for r in theirs if r["roll_id"] == unused_id)
     assert seen["outcome"] == "unused" and seen["dice"][0]["face"] == 6
+
+
+def _character(
+    ident: str, side: str, health: int, strength: int = 4, **more: Any
+) -> dict[str, Any]:
+    return {
+        "type": "aeonisk.add_character",
+        "id": ident,
+        "name": ident.title(),
+        "side": side,
+        "attributes": {"agility": 3, "strength": strength, "health": health, "will": 3},
+        "skills": {"athletics": 2, "melee": 4},
+        "soak": 4,
+        "weapons": {"maul": {"bonus": 8}},
+        "defence": {"attribute": "agility", "skill": "athletics"},
+        **more,
+    }
+
+
+async def _aeonisk_attack_ready(client: Client, strength: int = 4) -> str:
+    """Kaelia and a goblin engaged, round 1, Kaelia's attack declared and due."""
+    eid = await create(client, "Dice at the table", ruleset="aeonisk")
+    await command(client, eid, _character("kaelia", "crew", 3, strength))
+    await command(client, eid, _character("goblin", "raiders", 1, pc=False))
+    await command(
+        client, eid, {"type": "aeonisk.set_band", "a": "kaelia", "b": "goblin", "band": "engaged"}
+    )
+    nxt = {"type": "aeonisk.next_phase"}
+    await command(client, eid, nxt, manual=[[10], [1]])  # Kaelia first, the goblin declares first
+    await command(client, eid, {"type": "aeonisk.declare", "character": "goblin"})
+    attack = {
+        "kind": "attack",
+        "target": "goblin",
+        "weapon": "maul",
+        "attribute": "strength",
+        "skill": "melee",
+    }
+    await command(client, eid, {"type": "aeonisk.declare", "character": "kaelia", "major": attack})
+    await command(client, eid, nxt)
+    await command(client, eid, nxt)
+    return eid
+
+
+async def test_aeonisk_resolve_asks_for_each_die_as_the_dice_land(client: Client) -> None:
+    """Attack, defence, damage and the Health check of one resolve, entered one die at a
+    time: each 422 names the next roll given the faces so far."""
+    eid = await _aeonisk_attack_ready(client)
+    before = await _version(client, eid)
+    resolve = {"type": "aeonisk.resolve"}
+    manual: list[list[int]] = []
+    asked: list[dict[str, Any]] = []
+    while True:
+        response = await _post(client, eid, resolve, manual)
+        if response.status_code == 200:
+            break
+        assert response.status_code == 422, response.text
+        needed = response.json()["dice_needed"]
+        assert needed["roll"] == len(manual) + 1 and needed["faces_entered"] == []
+        asked.append(needed)
+        assert await _version(client, eid) == before
+        # The attacker rolls high, the goblin low: a hit that calls for every roll.
+        high = needed["roller"] == "kaelia"
+        manual.append([s if high else 1 for s in needed["dice"]])
+        assert len(asked) < 10
+    purposes = " | ".join(n["purpose"].lower() for n in asked)
+    assert [n["roller"] for n in asked][:2] == ["kaelia", "goblin"], purposes
+    assert "damage" in purposes and "health" in purposes, purposes
+    rolled = [r for e in response.json()["events"] for r in e["data"].get("rolls", [])]
+    assert [[d["face"] for d in r["dice"]] for r in rolled] == manual
+    assert all(r["source"] == "manual" for r in rolled)
+
+
+async def test_aeonisk_resolve_records_damage_and_health_dice_a_miss_did_not_need(
+    client: Client,
+) -> None:
+    eid = await _aeonisk_attack_ready(client, strength=1)
+    # Rolled together at the table: attack, defence, damage, Health check; the attack misses.
+    response = await _post(client, eid, {"type": "aeonisk.resolve"}, [[1], [20], [9], [5]])
+    assert response.status_code == 200, response.text
+    events = response.json()["events"]
+    assert events[-1]["type"] == "dice.unused"
+    unused = events[-1]["data"]["rolls"]
+    assert [[d["face"] for d in r["dice"]] for r in unused] == [[9], [5]]
+    assert all(r["outcome"] == "unused" for r in unused)
+    ledger = (await client.get(f"/encounters/{eid}/rolls")).json()["rolls"]
+    assert [r.get("outcome") for r in ledger][-2:] == ["unused", "unused"]
