@@ -86,8 +86,12 @@ def _refuse_duplicate_keys(body: bytes) -> None:
     """
     if body.count(b":") == _keys(msgspec.json.decode(body)):
         return
-    # The body already decoded, so this cannot fail but on a repeated key.
-    _pairs_decoder.decode(body.decode())
+    # The body already decoded, so this cannot fail but on a repeated key, or on nesting
+    # this (Python) parser follows less deep than msgspec.
+    try:
+        _pairs_decoder.decode(body.decode())
+    except RecursionError:
+        raise _invalid("The JSON body is nested too deeply") from None
 
 
 def _keys(value: Any) -> int:
