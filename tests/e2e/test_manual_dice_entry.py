@@ -218,3 +218,29 @@ async def test_aeonisk_resolve_records_damage_and_health_dice_a_miss_did_not_nee
     assert all(r["outcome"] == "unused" for r in unused)
     ledger = (await client.get(f"/encounters/{eid}/rolls")).json()["rolls"]
     assert [r.get("outcome") for r in ledger][-2:] == ["unused", "unused"]
+
+
+async def test_approving_a_request_asks_for_dice_and_records_the_unused_ones(
+    client: Client,
+) -> None:
+    eid = await create(client, "Requests")
+    await command(client, eid, combatant("alice", 10, ac=12))
+    await command(client, eid, combatant("goblin", 12, ac=11))
+    sam = await _player(client, eid, "alice")
+    asked = await client.post(f"/encounters/{eid}/requests", json={"command": ATTACK}, headers=sam)
+    assert asked.status_code == 200, asked.text
+    approve = f"/encounters/{eid}/requests/q1/approve"
+
+    short = await client.post(approve, json={"manual_dice": [[18]]})
+    assert short.status_code == 422, short.text
+    assert short.json()["dice_needed"]["notation"] == "1d8+3"
+
+    missed = await client.post(
+        approve, json={"manual_dice": [[1], [8]]}, headers={"Prefer": "return=representation"}
+    )
+    assert missed.status_code == 200, missed.text
+    types = [e["type"] for e in missed.json()["events"]]
+    assert types == ["generic.attack_rolled", "dice.unused", "encounter.request_answered"]
+    assert missed.headers["Preference-Applied"] == "return=representation"
+    assert missed.json()["state"]["requests"] == {}
+    assert len(missed.json()["log"]) == 3
