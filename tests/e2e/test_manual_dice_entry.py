@@ -94,6 +94,16 @@ async def test_generic_damage_die_thrown_with_a_miss_is_recorded_as_unused(
     assert state["game"]["combatants"]["goblin"]["hp"] == 12
     assert state["dice"]["rolls_made"] == 2  # the next roll is r3
 
+    # The read models rebuilt from the events agree with the stored ones, unused dice too.
+    verified = (await client.get(f"/encounters/{eid}/verify", params={"deep": "true"})).json()
+    assert verified["ok"] is True, verified
+    assert verified["dice"]["manual_rolls"] == 2
+
+    # An undo takes the miss back but not its dice: roll ids are never handed out twice.
+    assert (await client.post(f"/encounters/{eid}/undo")).status_code == 200
+    assert (await client.get(f"/encounters/{eid}")).json()["state"]["dice"]["rolls_made"] == 2
+    assert (await client.post(f"/encounters/{eid}/redo")).status_code == 200
+
     # The next command's rolls continue after the unused one.
     nxt = await _post(client, eid, ATTACK, [[15], [1]])
     assert [r["roll_id"] for e in nxt.json()["events"] for r in e["data"].get("rolls", [])] == [
