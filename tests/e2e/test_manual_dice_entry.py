@@ -254,3 +254,24 @@ async def test_approving_a_request_asks_for_dice_and_records_the_unused_ones(
     assert missed.headers["Preference-Applied"] == "return=representation"
     assert missed.json()["state"]["requests"] == {}
     assert len(missed.json()["log"]) == 3
+
+
+async def test_aeonisk_unused_dice_of_a_secret_resolve_stay_secret(client: Client) -> None:
+    eid = await _aeonisk_attack_ready(client, strength=1)
+    player = await _player(client, eid, "kaelia")
+    response = await _post(
+        client, eid, {"type": "aeonisk.resolve"}, [[1], [20], [9], [5]], hidden=True
+    )
+    assert response.status_code == 200, response.text
+    unused = [r["roll_id"] for r in response.json()["events"][-1]["data"]["rolls"]]
+    assert len(unused) == 2
+
+    theirs = (await client.get(f"/encounters/{eid}/rolls", headers=player)).json()["rolls"]
+    for roll in (r for r in theirs if r["roll_id"] in unused):
+        assert roll["redacted"] is True and "dice" not in roll and "outcome" not in roll
+    events = (await client.get(f"/encounters/{eid}/events", headers=player)).json()["events"]
+    assert "dice.unused" not in [e["type"] for e in events]
+    log = (await client.get(f"/encounters/{eid}/log.txt", headers=player)).text
+    assert "unused" not in log and "not needed" not in log
+    gm_log = (await client.get(f"/encounters/{eid}/log.txt")).text
+    assert "not needed by the command: 9 (unused)" in gm_log
