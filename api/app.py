@@ -41,6 +41,7 @@ from api.routes import (
 )
 from api.settings import Settings
 from api.state import Services
+from api.strict_input import check_body
 from events.migrate import apply_migrations
 from projections.inline import read_model_rows
 from service.pipeline import CommandPipeline
@@ -176,6 +177,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             "services": Provide(provide_services, sync_to_thread=False),
         },
         lifespan=[storage],
+        before_request=check_body,
         on_startup=[lambda app: correct_openapi(app.openapi_schema)],
         middleware=middleware,
         plugins=[ProblemDetailsPlugin(problem_details_config()), fan_out.plugin],

@@ -20,9 +20,10 @@ from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetail
 from events.errors import IdempotencyKeyReused, StreamNotFound, VersionConflict
 from events.upcasting import MissingUpcaster
 from service.authorize import Forbidden
-from service.dice.model import DiceError
+from service.dice.model import DiceError, DiceNeeded
 from service.history import CannotUndo, NothingToRedo
 from service.loading import VersionNotReached
+from service.options import InvalidOption
 from service.registry import UnknownRuleset
 from service.ruleset import RuleViolation
 from service.tokens import TokenRevoked
@@ -48,6 +49,7 @@ def _http(exc: HTTPException) -> ProblemDetailsException:
         404: "not-found",
         405: "method-not-allowed",
         413: "body-too-large",
+        415: "unsupported-media-type",
         429: "rate-limited",
     }
     errors = exc.extra if isinstance(exc.extra, list) else None
@@ -85,6 +87,13 @@ def _revoked(exc: TokenRevoked) -> ProblemDetailsException:
     return p
 
 
+def _option(exc: InvalidOption) -> ProblemDetailsException:
+    error = {"message": exc.reason, "source": "body"}
+    if exc.key:
+        error["key"] = f"options.{exc.key}"
+    return problem(422, "invalid-options", str(exc), errors=[error])
+
+
 def _rule(exc: RuleViolation) -> ProblemDetailsException:
     return problem(422, "rule-violation", exc.reason, **({"rule": exc.rule} if exc.rule else {}))
 
@@ -97,11 +106,15 @@ _MAP: dict[type[Exception], Callable[[Any], ProblemDetailsException]] = {
     VersionConflict: _conflict,
     IdempotencyKeyReused: lambda e: problem(422, "idempotency-key-reused", str(e)),
     RuleViolation: _rule,
+    InvalidOption: _option,
     CannotUndo: lambda e: problem(422, "cannot-undo", str(e)),
     Forbidden: lambda e: problem(403, "forbidden", str(e)),
     TokenRevoked: _revoked,
     NothingToRedo: lambda e: problem(409, "nothing-to-redo", str(e)),
     VersionNotReached: lambda e: problem(404, "version-not-found", str(e), current_version=e.head),
+    DiceNeeded: lambda e: problem(
+        422, "dice-needed", str(e), dice_needed=msgspec.to_builtins(e.needed)
+    ),
     DiceError: lambda e: problem(422, "invalid-dice", str(e)),
     UnknownRuleset: lambda e: problem(422, "unknown-ruleset", str(e)),
     msgspec.ValidationError: lambda e: problem(400, "bad-request", str(e)),

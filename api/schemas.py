@@ -54,7 +54,9 @@ class CommandBody(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     command: AnyCommand  # type: ignore[valid-type]
     manual_dice: Annotated[list[Faces], msgspec.Meta(max_length=100)] | None = None
     """Physical dice entered by the GM: one list of faces per roll the command makes,
-    in order (explosion dice included). Recorded as manual, never as server rolls."""
+    in order (explosion dice included). Recorded as manual, never as server rolls. Dice
+    still missing are a 422 whose `dice_needed` names the next ones to roll; lists the
+    command did not need are recorded as unused (`dice.unused`)."""
     hidden: bool = False
     """A secret GM roll: recorded with its result, shown to players as 'GM rolls secretly'."""
 

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from litestar import Request, Response
+from litestar import Request
 from litestar.di import NamedDependency
 from litestar.params import HeaderParameter
 
 from api.auth import actor_of
 from api.headers import chain_head, etag, expected_version, idempotency_key
-from api.responses import json_bytes, read_answer_head
+from api.responses import read_answer_head
 from events.idempotency import request_fingerprint
-from service.commands import CommandResult, Write
+from service.commands import Write
 from service.tokens import Viewer
 
 IfMatch = Annotated[
@@ -56,11 +56,6 @@ def scoped_key(viewer: Viewer, key: str | None) -> str | None:
     if key is None:
         return None
     return f"{viewer.token_id or viewer.role}/{key}"
-
-
-def respond(response: bytes) -> Response[CommandResult]:
-    """The pipeline's stored answer, with the new version as ETag and the chain head."""
-    return json_bytes(response, headers=answer_headers(response))
 
 
 def answer_headers(response: bytes) -> dict[str, str]:

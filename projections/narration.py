@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from service.core_events import (
     CORE_EVENT_TYPES,
     CommandSpan,
+    DiceUnused,
     EncounterCreated,
     EncounterForked,
     NoteAdded,
@@ -18,7 +20,7 @@ from service.core_events import (
     SeedRevealed,
     Undone,
 )
-from service.dice import announce_hidden
+from service.dice import DieResult, announce_hidden
 from service.encounter import Encounter
 from service.ruleset import Ruleset, rolls_of
 
@@ -71,6 +73,8 @@ def narrate(
                 f"The GM redoes what the undo at #{event.undo_version} took back:"
                 f" {_spans(event.commands)}.{_reason(event.reason)}"
             )
+        case DiceUnused():
+            return " ".join(_unused_line(r.dice) for r in event.rolls)
         case SeedRevealed():
             return (
                 f"Dice epoch {event.epoch} ends: seed revealed as {event.seed};"
@@ -88,12 +92,20 @@ def narrate_secret(
     ruleset: Ruleset[Any, Any, Any, Any], before: Encounter[Any] | None, event: object
 ) -> str:
     """The line players read for an event of a command with an unrevealed secret roll."""
-    if type(event) in _CORE_TYPES:  # their lines carry nothing a roll decided
+    if type(event) is DiceUnused:  # faces of a secret command are as secret as it
+        return "The GM throws dice in secret."
+    if type(event) in _CORE_TYPES:  # the others' lines carry nothing a roll decided
         return narrate(ruleset, before, event)
     if ruleset.narrate_secret is None or before is None:
         made = rolls_of(event)
         return " ".join(announce_hidden(r) for r in made) if made else UNSAID_LINE
     return ruleset.narrate_secret(before.game, event)
+
+
+def _unused_line(dice: Sequence[DieResult]) -> str:
+    faces = ", ".join(str(d.face) for d in dice) or "no faces"
+    plural = "Dice" if len(dice) != 1 else "A die"
+    return f"{plural} thrown at the table but not needed by the command: {faces} (unused)."
 
 
 def _spans(spans: tuple[CommandSpan, ...]) -> str:

@@ -12,6 +12,7 @@ from uuid import UUID
 
 import msgspec
 
+from service.dice.model import RollRecord
 from service.secrecy import NpcHealth
 
 
@@ -133,6 +134,15 @@ class RequestAnswered(
     reason: str | None = None
 
 
+class DiceUnused(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="dice.unused"):
+    """Manual faces thrown at the table that the command turned out not to need (the
+    damage die of an attack that missed): recorded, one roll record per list, with
+    outcome ``unused``, so the ledger shows every die the table threw.  The last event
+    of its command's own events; secret when the command is."""
+
+    rolls: tuple[RollRecord, ...]
+
+
 class CommandSpan(msgspec.Struct, frozen=True, kw_only=True):
     """The events one command appended: versions ``first`` to ``last``."""
 
@@ -173,5 +183,6 @@ CORE_EVENT_TYPES: tuple[type[msgspec.Struct], ...] = (
     RequestAnswered,
     Undone,
     Redone,
+    DiceUnused,
 )
 CORE_TAG_PREFIXES = ("encounter.", "dice.", "history.")

@@ -15,6 +15,7 @@ import msgspec
 from events.envelope import RecordedEvent
 from service.core_events import (
     CORE_EVENT_TYPES,
+    DiceUnused,
     EncounterCreated,
     EncounterForked,
     RequestAnswered,
@@ -226,6 +227,12 @@ def evolve(
     elif isinstance(event, RequestAnswered):
         requests = {k: v for k, v in enc.requests.items() if k != event.request_id}
         enc = msgspec.structs.replace(enc, requests=requests)
+    elif isinstance(event, DiceUnused):
+        enc = msgspec.structs.replace(
+            enc,
+            dice=count_rolls(enc.dice, event.rolls),
+            secret_rolls=enc.secret_rolls + tuple(r.roll_id for r in event.rolls if r.hidden),
+        )
     elif isinstance(event, RollsRevealed):
         shown = frozenset(event.roll_ids)
         ended = {

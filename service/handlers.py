@@ -23,6 +23,7 @@ from service.codec import EventCodec
 from service.commands import CommandEnvelope, CreatedEncounter
 from service.commit import NewSeed
 from service.core_events import (
+    DiceUnused,
     EncounterCreated,
     EncounterForked,
     NoteAdded,
@@ -37,6 +38,7 @@ from service.dice.unseeded import UnseededFaces
 from service.encounter import Encounter
 from service.history import plan_redo, plan_undo
 from service.loading import load_at, read_outline
+from service.options import check_options
 from service.prepare import Decision, Respond
 from service.registry import codec_for, get_ruleset
 from service.requests import approved_envelope, refusal, request_made
@@ -55,11 +57,7 @@ def created(
     npc_health: NpcHealth,
 ) -> EncounterCreated:
     """The first event of a new encounter, its options checked against the ruleset's."""
-    rules = get_ruleset(ruleset)
-    try:
-        typed_options = msgspec.convert(options, rules.options_type)
-    except msgspec.ValidationError as exc:
-        raise RuleViolation(f"invalid options for ruleset {ruleset!r}: {exc}") from None
+    typed_options = check_options(get_ruleset(ruleset), options)
     return EncounterCreated(
         name=name,
         ruleset=ruleset,
@@ -139,12 +137,8 @@ def ruleset_command(
     if player is not None:
         authorize_player(codec.ruleset, encounter, envelope, player)
     dice = dice_for(seeds, encounter_id, encounter, envelope)
-    events = tuple(codec.ruleset.decide(encounter.game, envelope.command, dice))
-    dice.ensure_all_used()
-    source = None
-    if dice.records:
-        source = "manual" if envelope.manual_dice is not None else "server"
-    return Decision(events=events, roll_source=source)
+    events = decided(codec, encounter, envelope, dice)
+    return Decision(events=events, roll_source=roll_source(dice, envelope))
 
 
 def reveal_seed(
@@ -215,13 +209,9 @@ def answer_request(
         return Decision(events=(refusal(encounter, request_id, refuse_because),))
     envelope = approved_envelope(codec, encounter, request_id, manual_dice)
     dice = dice_for(seeds, encounter_id, encounter, envelope)
-    events = tuple(codec.ruleset.decide(encounter.game, envelope.command, dice))
-    dice.ensure_all_used()
+    events = decided(codec, encounter, envelope, dice)
     answered = RequestAnswered(request_id=request_id, approved=True)
-    source = None
-    if dice.records:
-        source = "manual" if envelope.manual_dice is not None else "server"
-    return Decision(events=(*events, answered), roll_source=source)
+    return Decision(events=(*events, answered), roll_source=roll_source(dice, envelope))
 
 
 def add_note(note: NoteAdded) -> Decision:
@@ -247,6 +237,22 @@ async def redo(conn: Connection, encounter_id: UUID, reason: str | None) -> Deci
 
 
 # -- dice ------------------------------------------------------------------------------
+
+
+def decided(
+    codec: EventCodec, encounter: Encounter[Any], envelope: CommandEnvelope, dice: RollingDice
+) -> tuple[Any, ...]:
+    """The ruleset's events for the command, then the manual faces it did not need."""
+    events = tuple(codec.ruleset.decide(encounter.game, envelope.command, dice))
+    if unused := dice.unused_records():
+        events = (*events, DiceUnused(rolls=unused))
+    return events
+
+
+def roll_source(dice: RollingDice, envelope: CommandEnvelope) -> str | None:
+    if not dice.records:
+        return None
+    return "manual" if envelope.manual_dice is not None else "server"
 
 
 def dice_for(

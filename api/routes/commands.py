@@ -13,10 +13,10 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
 from api.auth import PLAYERS_WRITE, REVOCATION_CHECKED_ON_WRITE, require_gm
+from api.representation import Prefer, answer
 from api.routes.base import EncounterRoutes
 from api.schemas import AddNote, CommandBody, RevealRolls, RevealSeed
 from api.state import Services
-from api.writes import respond
 from service.commands import CommandEnvelope, CommandResult, Write
 from service.core_events import NoteAdded
 from service.tokens import Viewer
@@ -41,6 +41,7 @@ class EncounterWrites(EncounterRoutes):
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
         write: NamedDependency[Write],
+        prefer: Prefer = None,
     ) -> Response[CommandResult]:
         """Decides the command under the encounter's rules and appends the resulting events.
 
@@ -52,7 +53,8 @@ class EncounterWrites(EncounterRoutes):
             command=data.command, manual_dice=data.manual_dice, hidden=data.hidden
         )
         player = None if viewer.is_gm else viewer.combatants
-        return respond(await services.pipeline.execute(encounter_id, envelope, player, **write))
+        stored = await services.pipeline.execute(encounter_id, envelope, player, **write)
+        return await answer(stored, prefer, services, viewer)
 
     @post(
         "/dice/reveal",
@@ -68,12 +70,14 @@ class EncounterWrites(EncounterRoutes):
         viewer: NamedDependency[Viewer],
         write: NamedDependency[Write],
         data: JSONBody[RevealSeed | None] = None,
+        prefer: Prefer = None,
     ) -> Response[CommandResult]:
         """Publishes the current epoch's secret seed, so every server roll of that epoch can be
         recomputed, and commits to a fresh seed for the rolls that follow. GM only."""
         require_gm(viewer, "reveal the dice seed")
         next_seed = data.next_client_seed if data else None
-        return respond(await services.pipeline.reveal_seed(encounter_id, next_seed, **write))
+        stored = await services.pipeline.reveal_seed(encounter_id, next_seed, **write)
+        return await answer(stored, prefer, services, viewer)
 
     @post(
         "/rolls/reveal",
@@ -89,11 +93,13 @@ class EncounterWrites(EncounterRoutes):
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
         write: NamedDependency[Write],
+        prefer: Prefer = None,
     ) -> Response[CommandResult]:
         """Appends `dice.rolls_revealed`: players see these rolls' results from now on, in the
         log, the roll ledger, the events and live updates. GM only."""
         require_gm(viewer, "reveal secret rolls")
-        return respond(await services.pipeline.reveal_rolls(encounter_id, data.roll_ids, **write))
+        stored = await services.pipeline.reveal_rolls(encounter_id, data.roll_ids, **write)
+        return await answer(stored, prefer, services, viewer)
 
     @post(
         "/notes",
@@ -109,9 +115,12 @@ class EncounterWrites(EncounterRoutes):
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
         write: NamedDependency[Write],
+        prefer: Prefer = None,
     ) -> Response[CommandResult]:
         """Appends `encounter.note_added`. A `gm_only` note is redacted for players in the log,
         the events and live updates. GM only."""
         require_gm(viewer, "add notes")
         note = NoteAdded(text=data.text, gm_only=data.gm_only)
-        return respond(await services.pipeline.add_note(encounter_id, note, **write))
+        return await answer(
+            await services.pipeline.add_note(encounter_id, note, **write), prefer, services, viewer
+        )

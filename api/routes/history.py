@@ -16,11 +16,11 @@ from litestar.params import FromPath, JSONBody, Parameter
 
 from api.auth import REVOCATION_CHECKED_ON_WRITE, require_gm
 from api.problems import problem
+from api.representation import Prefer, answer
 from api.routes.base import EncounterRoutes
 from api.routes.encounters import created_response
 from api.schemas import ForkRequest, RedoRequest, UndoRequest
 from api.state import Services
-from api.writes import respond
 from events.store import stream_head
 from projections.queries import read_marks
 from projections.round_replay import RoundReplay
@@ -49,6 +49,7 @@ class EncounterHistory(EncounterRoutes):
         viewer: NamedDependency[Viewer],
         write: NamedDependency[Write],
         data: JSONBody[UndoRequest | None] = None,
+        prefer: Prefer = None,
     ) -> Response[CommandResult]:
         """Appends `history.undone`: the commands stay in the stream and in the log and roll
         ledger, marked undone; the state no longer includes them. Undoing an undo redoes it.
@@ -58,7 +59,7 @@ class EncounterHistory(EncounterRoutes):
         response = await services.pipeline.undo(
             encounter_id, steps=body.steps, to_version=body.to_version, reason=body.reason, **write
         )
-        return respond(response)
+        return await answer(response, prefer, services, viewer)
 
     @post(
         "/redo",
@@ -74,12 +75,14 @@ class EncounterHistory(EncounterRoutes):
         viewer: NamedDependency[Viewer],
         write: NamedDependency[Write],
         data: JSONBody[RedoRequest | None] = None,
+        prefer: Prefer = None,
     ) -> Response[CommandResult]:
         """Appends `history.redone`: the same events, with the same dice, are in effect again.
         409 when a command came in after the undo, or nothing was undone."""
         require_gm(viewer, "redo")
         reason = data.reason if data else None
-        return respond(await services.pipeline.redo(encounter_id, reason=reason, **write))
+        response = await services.pipeline.redo(encounter_id, reason=reason, **write)
+        return await answer(response, prefer, services, viewer)
 
     @post(
         "/fork",

@@ -11,10 +11,10 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody, Parameter
 
 from api.auth import REVOCATION_CHECKED_ON_WRITE, require_gm
+from api.representation import Prefer, answer
 from api.routes.base import EncounterRoutes
 from api.schemas import ApproveRequest, MakeRequest, RefuseRequest
 from api.state import Services
-from api.writes import respond
 from service.commands import CommandEnvelope, CommandResult, Write
 from service.tokens import Viewer
 
@@ -40,15 +40,15 @@ class EncounterRequests(EncounterRoutes):
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
         write: NamedDependency[Write],
+        prefer: Prefer = None,
     ) -> Response[CommandResult]:
         """Appends `encounter.request_made`: a command off the player's sheet (numbers of
         their own, a command for the table) waits in the state's `requests` until the GM
         allows or refuses it. A player asks only for their own combatants (403 otherwise)."""
         envelope = CommandEnvelope(command=data.command, manual_dice=data.manual_dice)
         player = None if viewer.is_gm else viewer.combatants
-        return respond(
-            await services.pipeline.request(encounter_id, envelope, data.note, player, **write)
-        )
+        stored = await services.pipeline.request(encounter_id, envelope, data.note, player, **write)
+        return await answer(stored, prefer, services, viewer)
 
     @post(
         "/requests/{request_id:str}/approve",
@@ -65,17 +65,17 @@ class EncounterRequests(EncounterRoutes):
         viewer: NamedDependency[Viewer],
         write: NamedDependency[Write],
         data: JSONBody[ApproveRequest | None] = None,
+        prefer: Prefer = None,
     ) -> Response[CommandResult]:
         """Decides the requested command as the GM's and appends its events, then
         `encounter.request_answered`. 422 when the rules forbid the command now or no such
         request waits. GM only."""
         require_gm(viewer, "answer requests")
         dice = data.manual_dice if data else None
-        return respond(
-            await services.pipeline.answer_request(
-                encounter_id, request_id, manual_dice=dice, **write
-            )
+        stored = await services.pipeline.answer_request(
+            encounter_id, request_id, manual_dice=dice, **write
         )
+        return await answer(stored, prefer, services, viewer)
 
     @post(
         "/requests/{request_id:str}/refuse",
@@ -92,11 +92,11 @@ class EncounterRequests(EncounterRoutes):
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
         write: NamedDependency[Write],
+        prefer: Prefer = None,
     ) -> Response[CommandResult]:
         """Appends `encounter.request_answered` with the GM's reason. GM only."""
         require_gm(viewer, "answer requests")
-        return respond(
-            await services.pipeline.answer_request(
-                encounter_id, request_id, refuse_because=data.reason, **write
-            )
+        stored = await services.pipeline.answer_request(
+            encounter_id, request_id, refuse_because=data.reason, **write
         )
+        return await answer(stored, prefer, services, viewer)

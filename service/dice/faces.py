@@ -75,11 +75,40 @@ class ServerFaces:
         return None
 
 
+class FacesShort(Exception):
+    """Manual faces ran out: roll ``roll`` (counting from 1) had only ``given``.
+
+    ``sides`` is the size of the die asked for and ``needed`` how many faces the roll
+    needs counting every face before it (at least, unless ``exact``); both None when no
+    list was given for the roll at all.  ``RollingDice`` turns it into ``DiceNeeded``,
+    adding what it knows of the roll (who, why, the notation).
+    """
+
+    def __init__(
+        self,
+        roll: int,
+        given: tuple[int, ...],
+        *,
+        sides: int | None,
+        needed: int | None,
+        exact: bool,
+    ) -> None:
+        super().__init__(f"manual roll {roll} is short of faces")
+        self.roll = roll
+        self.given = given
+        self.sides = sides
+        self.needed = needed
+        self.exact = exact
+
+
 class ManualFaces:
     """Physical dice entered by a GM or player: one list of faces per roll, in order.
 
     Faces are given in the order the roll uses them: each term left to right, an
-    explosion die right after the die that caused it.
+    explosion die right after the die that caused it.  A roll short of faces stops the
+    command with what it still needs (``FacesShort``); lists after the last roll the
+    command made are dice it did not need (``unused``), recorded rather than refused.
+    Extra faces inside one roll's list stay an error: that roll's dice were known.
     """
 
     source: RollSource = "manual"
@@ -104,19 +133,13 @@ class ManualFaces:
         self._used = 0
         self._notation = notation
         if self._roll >= len(self._rolls):
-            raise DiceError(
-                f"{self._name()} is missing: only {_count(len(self._rolls), 'manual roll')} "
-                f"{_was(len(self._rolls))} given"
-            )
+            raise FacesShort(self._roll + 1, (), sides=None, needed=None, exact=True)
         return None, None
 
     def draw(self, sides: int, *, needed: int, exact: bool) -> int:
         faces = self._rolls[self._roll]
         if self._used >= len(faces):
-            amount = f"{needed}" if exact else f"at least {needed}"
-            raise DiceError(
-                f"{self._name()} needs {amount} faces but {len(faces)} {_was(len(faces))} given"
-            )
+            raise FacesShort(self._roll + 1, faces, sides=sides, needed=needed, exact=exact)
         face = faces[self._used]
         if not 1 <= face <= sides:
             raise DiceError(f"manual roll {self._roll + 1}: face {face} does not fit a d{sides}")
@@ -132,12 +155,19 @@ class ManualFaces:
             )
 
     def ensure_all_used(self) -> None:
+        """For callers that want every list used (tests of a ruleset's exact rolls); the
+        command pipeline records the lists left over instead (``unused``)."""
         given, used = len(self._rolls), self._roll + 1
         if used < given:
             raise DiceError(
                 f"{_count(given, 'manual roll')} {_was(given)} given but the command rolled "
                 f"{_count(used, 'time')}"
             )
+
+    def unused(self) -> tuple[tuple[int, ...], ...]:
+        """The lists of faces after the last roll the command made: dice thrown at the
+        table (damage rolled with the attack) that the command turned out not to need."""
+        return self._rolls[self._roll + 1 :]
 
 
 def _count(n: int, noun: str) -> str:

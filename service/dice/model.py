@@ -24,12 +24,62 @@ class DiceError(ValueError):
     """
 
 
+class DiceNeeded(DiceError):
+    """Manual dice ran short: the command needs another die before it can be decided.
+
+    Not a refusal of what was entered: ``needed`` says which roll, for whom, why, and
+    which dice, given the faces already entered, so a client prompts for exactly those
+    and sends the command again with them added.
+    """
+
+    def __init__(self, needed: NeededDice) -> None:
+        dice = ", ".join(f"d{s}" for s in needed.dice)
+        more = "" if needed.exact else " (and more if it explodes)"
+        who = f" for {needed.roller}" if needed.roller else ""
+        super().__init__(
+            f"manual roll {needed.roll} ({needed.notation}, {needed.purpose}{who}) needs "
+            f"{len(needed.dice)} more {'die' if len(needed.dice) == 1 else 'dice'}: "
+            f"{dice}{more}; roll {'it' if len(needed.dice) == 1 else 'them'} and send the "
+            "command again with the faces added"
+        )
+        self.needed = needed
+
+
+class NeededDice(msgspec.Struct, frozen=True, kw_only=True):
+    """The ``dice_needed`` member of a 422: the next dice a command needs from the table."""
+
+    roll: int
+    """Which roll of the command, counting from 1: the position in ``manual_dice`` of the
+    list to extend (or to add, when it is one past the end)."""
+    roll_id: str
+    """The id the roll will have (``r12``)."""
+    roller: str | None
+    """Who rolls: a combatant id, or None for the GM / the table."""
+    purpose: str
+    notation: str
+    faces_entered: tuple[int, ...] = ()
+    """Faces of this roll already entered (and used): keep them, add the new ones."""
+    dice: tuple[int, ...]
+    """Sides of each die still needed, in the order to enter them."""
+    exact: bool = True
+    """False for an exploding roll: a die at its top face asks for one more."""
+    hidden: bool = False
+    """Whether the command is a secret GM roll (only the GM can have sent it)."""
+
+
+UNUSED = "unused"
+"""The ``outcome`` of a record of faces thrown at the table that the command did not
+need: kept in the record, never counted (service/dice/roller.py, ``unused_records``)."""
+
+
 class DieResult(msgspec.Struct, frozen=True, kw_only=True):
     """One physical die: its size, the face it showed and what the notation did with it."""
 
     term: int
     """Index of the dice term in the notation this die belongs to (0 for ``2d6`` in ``2d6+1d4``)."""
     sides: int
+    """The die's size; 0 for a face entered but never rolled for (an unused manual
+    face), whose size nobody asked."""
     face: int
     kept: bool = True
     """False when dropped by keep-highest/keep-lowest."""

@@ -13,17 +13,26 @@ shows it without any extra field: a die at its maximum face in an exploding term
 
 from __future__ import annotations
 
-from service.dice.faces import FaceSource, ServerFaces
-from service.dice.model import DiceError, DieResult, Modifier, RollRecord
-from service.dice.notation import MAX_EXPLOSION_DICE, DiceExpression, DiceTerm, parse
+from service.dice.faces import FaceSource, FacesShort, ManualFaces, ServerFaces
+from service.dice.model import (
+    UNUSED,
+    DiceError,
+    DiceNeeded,
+    DieResult,
+    Modifier,
+    NeededDice,
+    RollRecord,
+)
+from service.dice.notation import MAX_CONSTANT, MAX_EXPLOSION_DICE, DiceExpression, DiceTerm, parse
 
 
 class RollingDice:
     """Implements the ``Dice`` protocol over a face source; ids are ``r{n}``, n counting up.
 
     After ``decide`` the service reads ``records``, ``next_roll_number`` and, for server
-    faces, ``next_index`` to advance its counters, and calls ``faces.ensure_all_used()``
-    (also available here) so unused manual faces reject the command.
+    faces, ``next_index`` to advance its counters, and records manual faces the command
+    did not need (``unused_records``); ``ensure_all_used()`` refuses them instead, for
+    tests that pin a ruleset's exact rolls.
     """
 
     def __init__(self, faces: FaceSource, *, next_roll_number: int, hidden: bool = False) -> None:
@@ -45,6 +54,53 @@ class RollingDice:
     def ensure_all_used(self) -> None:
         self.faces.ensure_all_used()
 
+    def unused_records(self) -> tuple[RollRecord, ...]:
+        """Manual faces the command did not need, one record per list, numbered after
+        its rolls: thrown at the table, so kept in the ledger (outcome ``unused``, dice
+        not kept, total 0), and as secret as the command when it is hidden."""
+        if not isinstance(self.faces, ManualFaces):
+            return ()
+        records = []
+        for faces in self.faces.unused():
+            records.append(
+                RollRecord(
+                    roll_id=f"r{self.next_roll_number}",
+                    roller=None,
+                    purpose="thrown at the table, not needed by the command",
+                    notation="",
+                    dice=tuple(DieResult(term=0, sides=0, face=f, kept=False) for f in faces),
+                    total=0,
+                    outcome=UNUSED,
+                    source="manual",
+                    hidden=self.hidden,
+                )
+            )
+            self.next_roll_number += 1
+        self._records.extend(records)
+        return tuple(records)
+
+    def _needed(
+        self, short: FacesShort, expression: DiceExpression, purpose: str, roller: str | None
+    ) -> NeededDice:
+        """What the table must still roll for this roll, given the faces entered for it."""
+        every = [t.sides for t in expression.dice_terms for _ in range(t.count)]
+        if expression.explodes and short.sides is not None:
+            # Explosions shift which die comes next: name the one asked for, at least.
+            dice: tuple[int, ...] = (short.sides,)
+        else:
+            dice = tuple(every[len(short.given) :])
+        return NeededDice(
+            roll=short.roll,
+            roll_id=f"r{self.next_roll_number}",
+            roller=roller,
+            purpose=purpose,
+            notation=expression.text,
+            faces_entered=short.given,
+            dice=dice,
+            exact=not expression.explodes,
+            hidden=self.hidden,
+        )
+
     def roll(
         self,
         notation: str,
@@ -56,8 +112,12 @@ class RollingDice:
     ) -> RollRecord:
         """Roll ``notation``; see ``Dice.roll``."""
         expression = parse(notation)
-        epoch, index = self.faces.begin_roll(expression.text)
-        dice = _draw(expression, self.faces)
+        _check_modifiers(modifiers)
+        try:
+            epoch, index = self.faces.begin_roll(expression.text)
+            dice = _draw(expression, self.faces)
+        except FacesShort as short:
+            raise DiceNeeded(self._needed(short, expression, purpose, roller)) from None
         self.faces.end_roll()
         all_modifiers = (
             *(Modifier("notation", value) for value in expression.constants),
@@ -89,6 +149,17 @@ class RollingDice:
         self.next_roll_number += 1
         self._records.append(record)
         return record
+
+
+def _check_modifiers(modifiers: tuple[Modifier, ...]) -> None:
+    """Modifiers keep the bounds of the notation's own constants, whoever adds them: a
+    labelled +2^64 is no more a table's number than a notation's."""
+    for m in modifiers:
+        if abs(m.value) > MAX_CONSTANT:
+            raise DiceError(
+                f"modifier {m.label!r} of {m.value} is larger than {MAX_CONSTANT} "
+                "(modifiers are bounded like notation constants)"
+            )
 
 
 def _draw(expression: DiceExpression, faces: FaceSource) -> tuple[DieResult, ...]:

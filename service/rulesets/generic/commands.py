@@ -75,6 +75,16 @@ class RollInitiative(_Command, frozen=True, kw_only=True, tag="generic.roll_init
     notation: Annotated[
         Notation | None, Meta(description="Dice to roll instead of the encounter's default.")
     ] = None
+    wait_for_all: Annotated[
+        bool,
+        Meta(
+            description=(
+                "Before combat: enter these rolls and wait for the others (the table rolls "
+                "one at a time as the dice land). Round 1 starts with the roll that gives "
+                "the last combatant initiative; ties across all of them are broken then."
+            )
+        ),
+    ] = False
 
 
 class NextTurn(_Command, frozen=True, kw_only=True, tag="generic.next_turn"):

@@ -8,7 +8,9 @@ lands in the event.
 
 A late joiner (someone rolling once combat has started) tied with a combatant already in
 the order goes after them: established turns are never reshuffled.  The first initiative
-roll starts round 1.
+roll starts round 1, unless it waits for the others (``wait_for_all``: the table rolls
+one at a time as the dice land); then round 1 starts with the roll that gives the last
+combatant initiative, and ties across all the rolls entered are broken by that command.
 """
 
 from __future__ import annotations
@@ -44,18 +46,42 @@ def roll_initiative(state: State, command: RollInitiative, dice: Dice) -> tuple[
         entries.append(
             InitiativeEntry(combatant=combatant_id, total=record.total, modifier=modifier)
         )
+    setup = isinstance(state.phase, Setup)
+    if setup and command.wait_for_all and (waiting := _still_to_roll(state, who)):
+        # A provisional order: ties wait until the last roll is in.
+        order = tuple(sorted((*state.order, *entries), key=_rank))
+        note = f"waiting for {', '.join(waiting)} to roll"
+        held = tuple(sorted(entries, key=_rank))
+        return (InitiativeRolled(results=held, order=order, note=note, rolls=tuple(rolls)),)
+    # Before combat, rolls entered earlier (wait_for_all) are ranked with these: their
+    # ties are broken now, by the same rules as ties within one roll.
+    pool = [*state.order, *entries] if setup else entries
     ranked: list[InitiativeEntry] = []
     notes: list[str] = []
-    for _, tied in groupby(sorted(entries, key=_rank), key=_rank):
+    for _, tied in groupby(sorted(pool, key=_rank), key=_rank):
         ranked.extend(_break_tie(state, list(tied), dice, 1, rolls, notes))
-    # sorted() is stable: on equal rank, those already in the order stay ahead.
-    order = tuple(sorted((*state.order, *ranked), key=_rank))
+    if setup:
+        order = tuple(ranked)
+        results = tuple(e for e in ranked if e.combatant in who)
+    else:
+        # sorted() is stable: on equal rank, those already in the order stay ahead.
+        order = tuple(sorted((*state.order, *ranked), key=_rank))
+        results = tuple(ranked)
     rolled = InitiativeRolled(
-        results=tuple(ranked), order=order, note="; ".join(notes) or None, rolls=tuple(rolls)
+        results=results, order=order, note="; ".join(notes) or None, rolls=tuple(rolls)
     )
-    if isinstance(state.phase, Setup):
+    if setup:
         return (rolled, *start_round(state, order, 1))
     return (rolled,)
+
+
+def _still_to_roll(state: State, rolling: tuple[str, ...]) -> list[str]:
+    """Names of the combatants without initiative once ``rolling`` have it."""
+    return [
+        c.name
+        for c in state.combatants.values()
+        if c.id not in rolling and not state.in_order(c.id)
+    ]
 
 
 def _rank(entry: InitiativeEntry) -> tuple[int, int]:
@@ -66,6 +92,8 @@ def _who(state: State, requested: tuple[str, ...] | None) -> tuple[str, ...]:
     """The combatants to roll for: those named, or everyone without initiative yet."""
     if requested is None:
         who = tuple(c for c in state.combatants if not state.in_order(c))
+        if not who and isinstance(state.phase, Setup) and state.order:
+            return ()  # everyone's roll is in (waiting): start with the rolls entered
         if not who:
             raise RuleViolation(
                 "everyone already has initiative"

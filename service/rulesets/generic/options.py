@@ -12,6 +12,7 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
+from service.options import NotationOption
 from service.ruleset import RulesetOption
 from service.rulesets.generic.fields import StatName
 
@@ -20,7 +21,7 @@ class GenericOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     """Options chosen when the encounter is created; they never change afterwards."""
 
     initiative_notation: Annotated[
-        str, Meta(description="Dice rolled for initiative, e.g. 1d20 or 2d6.")
+        NotationOption, Meta(description="Dice rolled for initiative, e.g. 1d20 or 2d6.")
     ] = "1d20"
     initiative_stat: Annotated[
         StatName | None,

@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
+from service.options import NOTATION_FORMAT
 from service.ruleset import RulesetOption
 
 
@@ -18,9 +19,13 @@ class ScentfinderOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unkno
     """Options chosen when the encounter is created; they never change afterwards."""
 
     degree_input: Literal["gm_entered", "house_dice"] = "gm_entered"
-    house_dice: Annotated[str, Meta(pattern=r"^[1-9][0-9]?d[1-9][0-9]{0,2}([+-][0-9]{1,3})?$")] = (
-        "1d20"
-    )
+    house_dice: Annotated[
+        str,
+        Meta(
+            pattern=r"^[1-9][0-9]?d[1-9][0-9]{0,2}([+-][0-9]{1,3})?$",
+            extra_json_schema=NOTATION_FORMAT,
+        ),
+    ] = "1d20"
     house_triumph_margin: Annotated[int, Meta(ge=1, le=100)] = 10
     arrest_fall_triumph_as_success: bool = True
     duration_tick: Literal["bearer", "source"] = "bearer"

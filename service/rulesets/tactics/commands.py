@@ -121,6 +121,15 @@ class SetTurnOrder(_Command, frozen=True, kw_only=True, tag="tactics.set_turn_or
     whoever follows the current creature in the new list (the first, if it is not in it)."""
 
     order: tuple[Id, ...]
+    append: Annotated[
+        bool,
+        Meta(
+            description=(
+                "Add these creatures after those already in the order instead of replacing "
+                "it: the GM places them one at a time, as the table decides."
+            )
+        ),
+    ] = False
 
 
 class StartCombat(_Command, frozen=True, kw_only=True, tag="tactics.start_combat"):

@@ -110,14 +110,18 @@ def remove_feature(state: State, c: cmd.RemoveFeature) -> tuple[ev.Event, ...]:
 
 
 def set_turn_order(state: State, c: cmd.SetTurnOrder) -> tuple[ev.Event, ...]:
-    """TAC-A8: the GM's ordered list."""
-    if len(set(c.order)) != len(c.order):
-        raise RuleViolation("a creature appears twice in the turn order")
+    """TAC-A8: the GM's ordered list, whole or one creature after another (``append``)."""
+    order = (*state.order, *c.order) if c.append else c.order
+    if len(set(order)) != len(order):
+        twice = next(cid for cid in order if order.count(cid) > 1)
+        raise RuleViolation(
+            f"{combatant(state, twice).name} appears twice in the turn order", rule="TAC-A8"
+        )
     for cid in c.order:
         combatant(state, cid)
     if not c.order:
         raise RuleViolation("the turn order needs at least one creature")
-    return (ev.TurnOrderSet(order=c.order),)
+    return (ev.TurnOrderSet(order=order),)
 
 
 def _in_zone(state: State, cid: str, zone: str, what: str) -> None:

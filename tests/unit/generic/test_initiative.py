@@ -172,3 +172,66 @@ def test_a_combatant_listed_twice_is_refused() -> None:
 
 def test_nobody_to_roll_for() -> None:
     given(RULESET).when(RollInitiative()).rejected(match="no combatants to roll initiative for")
+
+
+def test_rolls_entered_one_at_a_time_wait_for_the_last_before_round_1() -> None:
+    wait = RollInitiative(combatants=("bob",), wait_for_all=True)
+    first = given(RULESET, alice(), bob(), goblin()).when(wait, manual=[[11]]).events
+    assert without_rolls(first) == [
+        InitiativeRolled(
+            results=(entry("bob", 11),),
+            order=(entry("bob", 11),),
+            note="waiting for Alice, Goblin to roll",
+            rolls=(),
+        )
+    ]
+    alice_waits = RollInitiative(combatants=("alice",), wait_for_all=True)
+    second = (
+        given(RULESET, alice(), bob(), goblin(), *first).when(alice_waits, manual=[[15]]).events
+    )
+    assert [type(e) for e in second] == [InitiativeRolled]
+    assert second[0].order == (entry("alice", 15), entry("bob", 11))  # type: ignore[union-attr]
+
+    # The goblin's roll is the last: round 1 starts, with the whole order.
+    last = RollInitiative(combatants=("goblin",), wait_for_all=True)
+    events = (
+        given(RULESET, alice(), bob(), goblin(), *first, *second).when(last, manual=[[4]]).events
+    )
+    order = (entry("alice", 15), entry("bob", 11), entry("goblin", 4))
+    assert without_rolls(events) == [
+        InitiativeRolled(results=(entry("goblin", 4),), order=order, rolls=()),
+        RoundStarted(round=1, combatant="alice"),
+    ]
+
+
+def test_ties_across_rolls_entered_one_at_a_time_are_broken_by_the_last_one() -> None:
+    wait = RollInitiative(combatants=("bob",), wait_for_all=True)
+    first = given(RULESET, alice(), bob()).when(wait, manual=[[12]]).events
+    last = RollInitiative(combatants=("alice",), wait_for_all=True)
+    events = given(RULESET, alice(), bob(), *first).when(last, manual=[[12], [3], [18]]).events
+    # A roll-off between Bob (entered first) and Alice, in this command: Alice 18, Bob 3.
+    assert rolls_of(events)[1:] == [
+        ("r2", "bob", "initiative roll-off 1", [3], 3, None, None),
+        ("r3", "alice", "initiative roll-off 1", [18], 18, None, None),
+    ]
+    assert events[0].order == (entry("alice", 12), entry("bob", 12))  # type: ignore[union-attr]
+    assert events[1] == RoundStarted(round=1, combatant="alice")
+
+
+def test_the_gm_starts_without_waiting_for_the_rest() -> None:
+    wait = RollInitiative(combatants=("bob",), wait_for_all=True)
+    first = given(RULESET, alice(), bob(), goblin()).when(wait, manual=[[9]]).events
+    # Without wait_for_all the roll starts round 1; whoever has not rolled joins later.
+    now = RollInitiative(combatants=("alice",))
+    events = given(RULESET, alice(), bob(), goblin(), *first).when(now, manual=[[5]]).events
+    assert events[-1] == RoundStarted(round=1, combatant="bob")
+    # The last one in starts round 1 however it was entered; and when every roll is in
+    # already (the one still to roll was removed), a roll for nobody starts it.
+    both = (
+        given(RULESET, alice(), bob(), *first)
+        .when(RollInitiative(combatants=("alice",), wait_for_all=True), manual=[[5]])
+        .events
+    )
+    assert both[-1] == RoundStarted(round=1, combatant="bob")
+    held = given(RULESET, bob(), *first).when(RollInitiative()).events
+    assert held[-1] == RoundStarted(round=1, combatant="bob")

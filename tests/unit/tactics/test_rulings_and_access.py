@@ -84,7 +84,7 @@ def test_setup_refusals() -> None:
         match="a creature with id 'rex' is already in the encounter"
     )
     at(events).when(cmd.SetTurnOrder(order=("rex", "rex"))).rejected(
-        match="a creature appears twice"
+        match="Rex appears twice in the turn order"
     )
     at(events).when(cmd.AddZone(id="deck")).rejected(match="zone 'deck' already exists")
     at(events).when(cmd.AddZone(id="x", links=("nowhere",))).rejected(match="no such zone yet")

@@ -1,0 +1,118 @@
+"""``Prefer: return=representation`` (RFC 7240) on a write: the answer also carries the
+state after it and its log lines, as the caller may see them.
+
+A UI that shows the table after each command would otherwise send two more requests
+(the state and the log) and could read a later version than its own command's if
+another write came in between.  Here both are read at the command's own version: the
+state as ``GET /encounters/{id}?at=N`` gives it to this caller (a player's through the
+player view, without what unrevealed secret rolls decided) and the log lines of the
+command's events as ``GET .../log`` gives them (a player's with secret rolls redacted).
+
+The stored answer (what an idempotent replay returns) stays the plain one; the
+representation is added on the way out, so a replay with the header gets it too.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+from uuid import UUID
+
+import msgspec
+from litestar import Response
+from litestar.params import HeaderParameter
+
+from api.responses import json_bytes, read_answer_head
+from api.state import Services
+from api.writes import answer_headers
+from projections.player_view import (
+    audience_of,
+    encounter_as_seen,
+    player_combatants,
+    public_encounter,
+)
+from projections.queries import LogEntry, log_entries
+from service.commands import CommandResult
+from service.loading import load_at
+from service.registry import codec_for
+from service.tokens import Viewer
+
+Prefer = Annotated[
+    str | None,
+    HeaderParameter(
+        name="Prefer",
+        max_length=200,
+        description="`return=representation` (RFC 7240): the answer also carries `state`, "
+        "the encounter after the command, and `log`, its log lines, as the caller may see "
+        "them; `Preference-Applied` confirms it.",
+    ),
+]
+
+APPLIED = "return=representation"
+
+
+def wants_representation(prefer: str | None) -> bool:
+    """Whether the Prefer header asks for ``return=representation`` (RFC 7240 section
+    4.2: names are case-insensitive, values may be quoted, parameters follow a ``;``)."""
+    if not prefer:
+        return False
+    for preference in prefer.split(","):
+        token = preference.split(";", 1)[0]
+        name, _, value = token.partition("=")
+        if name.strip().lower() == "return" and value.strip().strip('"').lower() == (
+            "representation"
+        ):
+            return True
+    return False
+
+
+class _Answer(msgspec.Struct):
+    """A stored answer's fields, kept as they are; only ``events`` is counted."""
+
+    encounter_id: UUID
+    version: int
+    events: list[msgspec.Raw]
+
+
+async def answer(
+    stored: bytes, prefer: str | None, services: Services, viewer: Viewer
+) -> Response[CommandResult]:
+    """The command's answer: as stored, or with ``state`` and ``log`` when preferred."""
+    headers = answer_headers(stored)
+    if not wants_representation(prefer):
+        return json_bytes(stored, headers=headers)
+    head = read_answer_head(stored)
+    plain = msgspec.json.decode(stored, type=_Answer)
+    state = await _state(services, viewer, head.encounter_id, head.version)
+    log = await _log(services, viewer, head.encounter_id, head.version, len(plain.events))
+    body = msgspec.json.encode(
+        {**msgspec.json.decode(stored), "state": msgspec.Raw(state), "log": log}
+    )
+    headers["Preference-Applied"] = APPLIED
+    headers["Vary"] = "Prefer"
+    return json_bytes(body, headers=headers)
+
+
+async def _state(services: Services, viewer: Viewer, encounter_id: UUID, version: int) -> bytes:
+    """The encounter right after ``version``, as this caller reads it."""
+    db = services.pool
+    if viewer.is_gm:
+        encounter = await load_at(db, encounter_id, version)
+        return codec_for(encounter.ruleset).encode_state(encounter)
+    encounter = await public_encounter(db, encounter_id, version, at=version)
+    audience = audience_of(encounter, await player_combatants(db, encounter_id))
+    return encounter_as_seen(codec_for(encounter.ruleset), encounter, audience)
+
+
+async def _log(
+    services: Services, viewer: Viewer, encounter_id: UUID, version: int, count: int
+) -> list[LogEntry]:
+    if count == 0:
+        return []
+    return await log_entries(
+        services.pool,
+        encounter_id,
+        after_version=version - count,
+        limit=count,
+        up_to_version=version,
+        gm=viewer.is_gm,
+    )
