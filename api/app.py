@@ -17,13 +17,14 @@ from litestar import Litestar
 from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.plugins.problem_details import ProblemDetailsPlugin
 from redis.asyncio import Redis
 
+from api.cors import cors_config
 from api.limits import VerifiedTokens, rate_limit_config
 from api.live import Live
 from api.openapi_doc import correct as correct_openapi
+from api.openapi_ui import render_plugins, swagger_assets
 from api.problems import problem_details_config
 from api.routes import (
     commands,
@@ -167,6 +168,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             rulesets.get_ruleset_info,
             health.live,
             health.ready,
+            swagger_assets(),
         ],
         dependencies={
             "services": Provide(provide_services, sync_to_thread=False),
@@ -174,6 +176,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         lifespan=[storage],
         on_startup=[lambda app: correct_openapi(app.openapi_schema)],
         middleware=middleware,
+        cors_config=cors_config(settings.cors_origins),
         plugins=[ProblemDetailsPlugin(problem_details_config()), fan_out.plugin],
         request_max_body_size=settings.max_body_bytes,
         openapi_config=OpenAPIConfig(
@@ -182,6 +185,6 @@ def create_app(settings: Settings | None = None) -> Litestar:
             description="Event-sourced game state for tabletop combat encounters: every "
             "declaration, roll and resolution is an immutable, hash-chained event.",
             path="/schema",
-            render_plugins=[ScalarRenderPlugin(), SwaggerRenderPlugin(path="/swagger")],
+            render_plugins=render_plugins(),
         ),
     )
