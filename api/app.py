@@ -23,7 +23,7 @@ from redis.asyncio import Redis
 from api.cors import cors_config
 from api.limits import VerifiedTokens, rate_limit_config
 from api.live import Live
-from api.openapi_doc import correct as correct_openapi
+from api.openapi_doc import complete as complete_openapi
 from api.openapi_ui import render_plugins, swagger_assets
 from api.problems import problem_details_config
 from api.routes import (
@@ -174,7 +174,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             "services": Provide(provide_services, sync_to_thread=False),
         },
         lifespan=[storage],
-        on_startup=[lambda app: correct_openapi(app.openapi_schema)],
+        on_startup=[complete_openapi],
         middleware=middleware,
         cors_config=cors_config(settings.cors_origins),
         plugins=[ProblemDetailsPlugin(problem_details_config()), fan_out.plugin],
