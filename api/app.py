@@ -24,6 +24,7 @@ from api.cors import cors_config
 from api.limits import VerifiedTokens, rate_limit_config
 from api.live import Live
 from api.openapi_doc import complete as complete_openapi
+from api.openapi_structs import ClosedStructs
 from api.openapi_ui import render_plugins, swagger_assets
 from api.problems import problem_details_config
 from api.routes import (
@@ -177,7 +178,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         on_startup=[complete_openapi],
         middleware=middleware,
         cors_config=cors_config(settings.cors_origins),
-        plugins=[ProblemDetailsPlugin(problem_details_config()), fan_out.plugin],
+        plugins=[ProblemDetailsPlugin(problem_details_config()), fan_out.plugin, ClosedStructs()],
         request_max_body_size=settings.max_body_bytes,
         openapi_config=OpenAPIConfig(
             title="Aeon Ledger",

@@ -14,7 +14,7 @@ from typing import Any
 from litestar import Litestar
 from litestar._openapi.plugin import OpenAPIPlugin
 
-from api import openapi_operations, openapi_params, openapi_schemas
+from api import openapi_fields, openapi_operations, openapi_params, openapi_schemas
 
 
 def document(app: Litestar) -> dict[str, Any]:
@@ -25,6 +25,7 @@ def document(app: Litestar) -> dict[str, Any]:
 
 def complete(app: Litestar) -> None:
     doc = document(app)
+    openapi_fields.complete(doc)
     openapi_schemas.complete(doc)
     openapi_params.complete(doc)
     openapi_operations.complete(app, doc)

@@ -126,8 +126,30 @@ def _json_bodies(doc: Json) -> Iterator[Json]:
                     yield content["application/json"]
 
 
+_NO_NUL = {"pattern": "\\u0000"}
+
+
+def no_nul_in_text(doc: Json) -> None:
+    """PostgreSQL stores no NUL character in text, so the service refuses one in any
+    string it is sent (a 400): free text says so (``not`` a NUL), so that every string
+    the document allows is one the service takes."""
+    roots: list[Any] = [doc.get("components", {}).get("schemas", {})]
+    for path_item in doc.get("paths", {}).values():
+        for operation in path_item.values():
+            if isinstance(operation, dict):
+                roots += [p.get("schema") for p in operation.get("parameters", [])]
+    for node in _nodes(roots):
+        if (
+            isinstance(node, dict)
+            and node.get("type") == "string"
+            and not {"const", "enum", "format"} & node.keys()
+        ):
+            node["not"] = _NO_NUL
+
+
 def complete(doc: Json) -> None:
     drop_any_alternatives(doc)
+    no_nul_in_text(doc)
     unique_names(doc)
     discriminate(doc)
     command_examples(doc)

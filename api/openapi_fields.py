@@ -1,0 +1,64 @@
+"""Field schemas of msgspec Structs as msgspec itself states them.
+
+Litestar drops a constraint that sits inside a container or an optional value (the
+faces of ``manual_dice: list[list[Annotated[int, Meta(ge=1)]]] | None`` came out as any
+integer), so the document allowed values the service refuses.  msgspec's own JSON
+Schema is what the service decodes with; for every field that holds no other Struct,
+its schema replaces Litestar's (fields holding Structs keep Litestar's, whose ``$ref``
+points at the document's components).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import msgspec
+
+Json = dict[str, Any]
+
+
+def _structs(base: type[msgspec.Struct] = msgspec.Struct) -> Iterator[type[msgspec.Struct]]:
+    for sub in base.__subclasses__():
+        yield sub
+        yield from _structs(sub)
+
+
+def _by_component_key() -> dict[str, type[msgspec.Struct]]:
+    """Litestar keys a component by its class name, or, when names repeat, by the
+    shortest tail of its module path that tells them apart (``generic_commands_Attack``):
+    every such name of every Struct, keeping the ones that name a single class."""
+    candidates: dict[str, set[type[msgspec.Struct]]] = {}
+    for struct in set(_structs()):
+        parts = struct.__module__.split(".")
+        for start in range(len(parts) + 1):
+            key = "_".join([*parts[start:], struct.__qualname__])
+            candidates.setdefault(key, set()).add(struct)
+    return {key: next(iter(found)) for key, found in candidates.items() if len(found) == 1}
+
+
+def _own_properties(struct: type[msgspec.Struct]) -> Json:
+    schema = msgspec.json.schema(struct)
+    name = schema["$ref"].rsplit("/", 1)[1]
+    properties: Json = schema["$defs"][name].get("properties", {})
+    return properties
+
+
+def complete(doc: Json) -> None:
+    """Run before the schemas are renamed, while the keys are still Litestar's."""
+    structs = _by_component_key()
+    for key, schema in doc.get("components", {}).get("schemas", {}).items():
+        struct = structs.get(key)
+        if struct is None:
+            continue
+        exact = _own_properties(struct)
+        tag_field = struct.__struct_config__.tag_field
+        for name, prop in schema.get("properties", {}).items():
+            stated = exact.get(name)
+            if stated is None or name == tag_field or "$ref" in json.dumps(stated):
+                continue
+            for kept in ("description", "examples"):
+                if kept in prop and kept not in stated:
+                    stated[kept] = prop[kept]
+            schema["properties"][name] = stated
