@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.headers import MAX_IDEMPOTENCY_KEY
+from api.headers import MAX_IDEMPOTENCY_KEY, MAX_VERSION
 
 Json = dict[str, Any]
 
@@ -55,6 +55,19 @@ HEADERS: dict[str, Json] = {
 }
 
 
+def _bound_integers(schema: Any) -> None:
+    """Every number in a path or query parameter ends up a PostgreSQL integer (a version,
+    a round, a page size), and one past it is a 400: the document says so."""
+    if isinstance(schema, dict):
+        if schema.get("type") == "integer" and "maximum" not in schema:
+            schema["maximum"] = MAX_VERSION
+        for value in schema.values():
+            _bound_integers(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            _bound_integers(value)
+
+
 def complete(doc: Json) -> None:
     for path_item in doc.get("paths", {}).values():
         for operation in path_item.values():
@@ -65,3 +78,5 @@ def complete(doc: Json) -> None:
                     schema = dict(HEADERS[parameter["name"]])
                     parameter["description"] = schema.pop("description")
                     parameter["schema"] = schema
+                elif parameter.get("in") in ("path", "query"):
+                    _bound_integers(parameter.get("schema"))

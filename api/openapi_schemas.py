@@ -147,8 +147,27 @@ def no_nul_in_text(doc: Json) -> None:
             node["not"] = _NO_NUL
 
 
+_PYTHON_ONLY_SPACE = r"\x1c-\x1f\x85"
+r"""Characters Python's ``\s`` matches and JavaScript's (which OpenAPI patterns use) does
+not: information separators and NEL."""
+
+
+def ecma_patterns(doc: Json) -> None:
+    r"""The service checks patterns with Python's ``re``; the document's are read as
+    ECMAScript regexes, where ``\S`` also matches the characters above.  Spelled out,
+    a pattern allows in the document only what the service accepts."""
+    for node in _nodes(doc):
+        if isinstance(node, dict) and isinstance(node.get("pattern"), str):
+            node["pattern"] = (
+                node["pattern"]
+                .replace(r"[^\s", rf"[^\s{_PYTHON_ONLY_SPACE}")
+                .replace(r"\S", rf"[^\s{_PYTHON_ONLY_SPACE}]")
+            )
+
+
 def complete(doc: Json) -> None:
     drop_any_alternatives(doc)
+    ecma_patterns(doc)
     no_nul_in_text(doc)
     unique_names(doc)
     discriminate(doc)
