@@ -26,7 +26,6 @@ HEADERS: dict[str, Json] = {
     },
     "If-None-Match": {
         "type": "string",
-        "maxLength": 200,
         "examples": ['"7"'],
         "description": "The ETag the client holds: 304 while the encounter is still there.",
     },
