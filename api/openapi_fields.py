@@ -45,6 +45,19 @@ def _own_properties(struct: type[msgspec.Struct]) -> Json:
     return properties
 
 
+def _typable(schema: Any) -> None:
+    """msgspec writes a list of anything as ``{"type": "array"}``; generators want its
+    items named, even as "any"."""
+    if isinstance(schema, dict):
+        if schema.get("type") == "array" and not {"items", "prefixItems"} & schema.keys():
+            schema["items"] = {}
+        for value in schema.values():
+            _typable(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            _typable(value)
+
+
 def complete(doc: Json) -> None:
     """Run before the schemas are renamed, while the keys are still Litestar's."""
     structs = _by_component_key()
@@ -61,4 +74,5 @@ def complete(doc: Json) -> None:
             for kept in ("description", "examples"):
                 if kept in prop and kept not in stated:
                     stated[kept] = prop[kept]
+            _typable(stated)
             schema["properties"][name] = stated
