@@ -38,11 +38,10 @@ def _by_component_key() -> dict[str, type[msgspec.Struct]]:
     return {key: next(iter(found)) for key, found in candidates.items() if len(found) == 1}
 
 
-def _own_properties(struct: type[msgspec.Struct]) -> Json:
-    schema = msgspec.json.schema(struct)
-    name = schema["$ref"].rsplit("/", 1)[1]
-    properties: Json = schema["$defs"][name].get("properties", {})
-    return properties
+def _own_properties(structs: list[type[msgspec.Struct]]) -> list[Json]:
+    """Each Struct's field schemas, from one pass of msgspec over all of them."""
+    refs, definitions = msgspec.json.schema_components(structs)
+    return [definitions[ref["$ref"].rsplit("/", 1)[1]].get("properties", {}) for ref in refs]
 
 
 def _typable(schema: Any) -> None:
@@ -61,14 +60,13 @@ def _typable(schema: Any) -> None:
 def complete(doc: Json) -> None:
     """Run before the schemas are renamed, while the keys are still Litestar's."""
     structs = _by_component_key()
-    for key, schema in doc.get("components", {}).get("schemas", {}).items():
-        struct = structs.get(key)
-        if struct is None:
-            continue
-        exact = _own_properties(struct)
+    schemas = doc.get("components", {}).get("schemas", {})
+    found = [(schema, structs[key]) for key, schema in schemas.items() if key in structs]
+    exact = _own_properties([struct for _, struct in found])
+    for (schema, struct), properties in zip(found, exact, strict=True):
         tag_field = struct.__struct_config__.tag_field
         for name, prop in schema.get("properties", {}).items():
-            stated = exact.get(name)
+            stated = properties.get(name)
             if stated is None or name == tag_field or "$ref" in json.dumps(stated):
                 continue
             for kept in ("description", "examples"):
