@@ -54,17 +54,25 @@ HEADERS: dict[str, Json] = {
 }
 
 
-def _bound_integers(schema: Any) -> None:
-    """Every number in a path or query parameter ends up a PostgreSQL integer (a version,
-    a round, a page size), and one past it is a 400: the document says so."""
-    if isinstance(schema, dict):
-        if schema.get("type") == "integer" and "maximum" not in schema:
-            schema["maximum"] = MAX_VERSION
-        for value in schema.values():
-            _bound_integers(value)
-    elif isinstance(schema, list):
-        for value in schema:
-            _bound_integers(value)
+def _plain(schema: Json) -> Json:
+    """A parameter is absent or has a value, never ``null``: ``oneOf [X, null]`` with
+    constraints beside it (as Litestar writes an optional one) becomes X with them."""
+    alternatives = schema.get("oneOf")
+    if isinstance(alternatives, list) and {"type": "null"} in alternatives:
+        rest = [a for a in alternatives if a != {"type": "null"}]
+        if len(rest) == 1:
+            outer = {k: v for k, v in schema.items() if k != "oneOf"}
+            return {**rest[0], **outer}
+    return schema
+
+
+def _bound_integers(schema: Json) -> None:
+    """Every number in a path or query parameter counts something (a version, a round, a
+    page size) and ends up a PostgreSQL integer: at least 0 (Litestar drops a ``ge=0``)
+    and at most 2^31-1, as the service checks."""
+    if schema.get("type") == "integer":
+        schema.setdefault("minimum", 0)
+        schema.setdefault("maximum", MAX_VERSION)
 
 
 def complete(doc: Json) -> None:
@@ -77,5 +85,6 @@ def complete(doc: Json) -> None:
                     schema = dict(HEADERS[parameter["name"]])
                     parameter["description"] = schema.pop("description")
                     parameter["schema"] = schema
-                elif parameter.get("in") in ("path", "query"):
-                    _bound_integers(parameter.get("schema"))
+                elif parameter.get("in") in ("path", "query") and "schema" in parameter:
+                    parameter["schema"] = _plain(parameter["schema"])
+                    _bound_integers(parameter["schema"])
