@@ -57,6 +57,37 @@ def _typable(schema: Any) -> None:
             _typable(value)
 
 
+def _key_schema(key: msgspec.inspect.Type) -> Json | None:
+    """msgspec states a mapping's values but not its keys; the service checks both."""
+    while isinstance(key, msgspec.inspect.Metadata):
+        key = key.type
+    if isinstance(key, msgspec.inspect.LiteralType):
+        return {"enum": list(key.values)}
+    if isinstance(key, msgspec.inspect.StrType):
+        limits = {
+            "minLength": key.min_length,
+            "maxLength": key.max_length,
+            "pattern": key.pattern,
+        }
+        return {k: v for k, v in limits.items() if v is not None} or None
+    return None
+
+
+def _name_keys(field: msgspec.inspect.Type, stated: Json) -> None:
+    types = field.types if isinstance(field, msgspec.inspect.UnionType) else (field,)
+    for candidate in types:
+        while isinstance(candidate, msgspec.inspect.Metadata):
+            candidate = candidate.type
+        if isinstance(candidate, msgspec.inspect.DictType):
+            names = _key_schema(candidate.key_type)
+            target = next(
+                (alt for alt in stated.get("anyOf", [stated]) if alt.get("type") == "object"),
+                None,
+            )
+            if names and target is not None:
+                target["propertyNames"] = names
+
+
 def complete(doc: Json) -> None:
     """Run before the schemas are renamed, while the keys are still Litestar's."""
     structs = _by_component_key()
@@ -65,6 +96,9 @@ def complete(doc: Json) -> None:
     exact = _own_properties([struct for _, struct in found])
     for (schema, struct), properties in zip(found, exact, strict=True):
         tag_field = struct.__struct_config__.tag_field
+        info = msgspec.inspect.type_info(struct)
+        assert isinstance(info, msgspec.inspect.StructType)
+        field_types = {f.encode_name: f.type for f in info.fields}
         for name, prop in schema.get("properties", {}).items():
             stated = properties.get(name)
             if stated is None or name == tag_field or "$ref" in json.dumps(stated):
@@ -73,4 +107,6 @@ def complete(doc: Json) -> None:
                 if kept in prop and kept not in stated:
                     stated[kept] = prop[kept]
             _typable(stated)
+            if name in field_types:
+                _name_keys(field_types[name], stated)
             schema["properties"][name] = stated
