@@ -54,25 +54,20 @@ HEADERS: dict[str, Json] = {
 }
 
 
-def _plain(schema: Json) -> Json:
-    """A parameter is absent or has a value, never ``null``: ``oneOf [X, null]`` with
-    constraints beside it (as Litestar writes an optional one) becomes X with them."""
-    alternatives = schema.get("oneOf")
-    if isinstance(alternatives, list) and {"type": "null"} in alternatives:
-        rest = [a for a in alternatives if a != {"type": "null"}]
-        if len(rest) == 1:
-            outer = {k: v for k, v in schema.items() if k != "oneOf"}
-            return {**rest[0], **outer}
-    return schema
-
-
-def _bound_integers(schema: Json) -> None:
+def _bound_integers(schema: Any) -> None:
     """Every number in a path or query parameter counts something (a version, a round, a
     page size) and ends up a PostgreSQL integer: at least 0 (Litestar drops a ``ge=0``)
-    and at most 2^31-1, as the service checks."""
-    if schema.get("type") == "integer":
-        schema.setdefault("minimum", 0)
-        schema.setdefault("maximum", MAX_VERSION)
+    and at most 2^31-1, as the service checks.  (An optional one stays ``oneOf`` with
+    ``null``: the service reads ``?at=null`` as no value.)"""
+    if isinstance(schema, dict):
+        if schema.get("type") == "integer":
+            schema.setdefault("minimum", 0)
+            schema.setdefault("maximum", MAX_VERSION)
+        for value in schema.values():
+            _bound_integers(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            _bound_integers(value)
 
 
 def complete(doc: Json) -> None:
@@ -85,6 +80,5 @@ def complete(doc: Json) -> None:
                     schema = dict(HEADERS[parameter["name"]])
                     parameter["description"] = schema.pop("description")
                     parameter["schema"] = schema
-                elif parameter.get("in") in ("path", "query") and "schema" in parameter:
-                    parameter["schema"] = _plain(parameter["schema"])
-                    _bound_integers(parameter["schema"])
+                elif parameter.get("in") in ("path", "query"):
+                    _bound_integers(parameter.get("schema"))
