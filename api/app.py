@@ -17,13 +17,15 @@ from litestar import Litestar
 from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.plugins.problem_details import ProblemDetailsPlugin
 from redis.asyncio import Redis
 
+from api.cors import cors_config
 from api.limits import VerifiedTokens, rate_limit_config
 from api.live import Live
-from api.openapi_doc import correct as correct_openapi
+from api.openapi_doc import complete as complete_openapi
+from api.openapi_structs import ClosedStructs
+from api.openapi_ui import render_plugins, swagger_assets
 from api.problems import problem_details_config
 from api.routes import (
     commands,
@@ -172,15 +174,17 @@ def create_app(settings: Settings | None = None) -> Litestar:
             rulesets.get_ruleset_info,
             health.live,
             health.ready,
+            swagger_assets(),
         ],
         dependencies={
             "services": Provide(provide_services, sync_to_thread=False),
         },
         lifespan=[storage],
         before_request=check_body,
-        on_startup=[lambda app: correct_openapi(app.openapi_schema)],
+        on_startup=[complete_openapi],
         middleware=middleware,
-        plugins=[ProblemDetailsPlugin(problem_details_config()), fan_out.plugin],
+        cors_config=cors_config(settings.cors_origins),
+        plugins=[ProblemDetailsPlugin(problem_details_config()), fan_out.plugin, ClosedStructs()],
         request_max_body_size=settings.max_body_bytes,
         openapi_config=OpenAPIConfig(
             title="Aeon Ledger",
@@ -188,6 +192,6 @@ def create_app(settings: Settings | None = None) -> Litestar:
             description="Event-sourced game state for tabletop combat encounters: every "
             "declaration, roll and resolution is an immutable, hash-chained event.",
             path="/schema",
-            render_plugins=[ScalarRenderPlugin(), SwaggerRenderPlugin(path="/swagger")],
+            render_plugins=render_plugins(),
         ),
     )

@@ -15,6 +15,7 @@ from uuid import UUID
 
 import msgspec
 
+from api.headers import MAX_VERSION
 from events.verify import ChainReport, HeadReport, PinReport
 from projections.queries import EncounterSummary, LogEntry
 from projections.verify import ReadModelReport
@@ -121,7 +122,7 @@ class UndoRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     n ruleset commands in effect. ``to_version``: every ruleset command after it."""
 
     steps: Annotated[int, msgspec.Meta(ge=1, le=1000)] | None = None
-    to_version: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    to_version: Annotated[int, msgspec.Meta(ge=0, le=MAX_VERSION)] | None = None
     reason: Reason | None = None
 
 
@@ -130,7 +131,7 @@ class RedoRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class ForkRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    at_version: Annotated[int, msgspec.Meta(ge=1)] | None = None
+    at_version: Annotated[int, msgspec.Meta(ge=1, le=MAX_VERSION)] | None = None
     """The origin's version the fork starts from; defaults to its latest."""
     name: Name | None = None
     """Defaults to the origin's name with "(fork at version N)"."""

@@ -37,6 +37,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Events read and sent per step of a live stream: bounds what one subscriber holds."""
     live_keepalive_seconds: float = 15.0
     """An idle live stream sends a comment this often and re-checks its token."""
+    cors_origins: tuple[str, ...] = ("*",)
+    """AEON_CORS_ORIGINS: the browser origins allowed to call the API, comma-separated;
+    ``*`` (the default) allows any, which is safe because credentials travel in the
+    Authorization header and never in cookies. Empty: no cross-origin access."""
 
     @property
     def chain_key_bytes(self) -> bytes | None:
@@ -66,4 +70,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             live_keepalive_seconds=float(
                 env.get("AEON_LIVE_KEEPALIVE_SECONDS", d.live_keepalive_seconds)
             ),
+            cors_origins=_origins(env.get("AEON_CORS_ORIGINS", ",".join(d.cors_origins))),
         )
+
+
+def _origins(value: str) -> tuple[str, ...]:
+    return tuple(origin.strip() for origin in value.split(",") if origin.strip())

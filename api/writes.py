@@ -45,8 +45,14 @@ async def provide_write(
         actor=actor_of(viewer, correlation),
         expected_version=expected_version(if_match),
         idempotency_key=key,
-        # Only a key's replay compares bodies; without one the hash would go unused.
-        request_hash=request_fingerprint(await request.body()) if key else "",
+        # Only a key's replay compares requests; without one the hash would go unused.  The
+        # route is part of it: the same key and body sent to another route (an empty body
+        # to /redo after /dice/reveal) is another request, a 422, never the first's answer.
+        request_hash=request_fingerprint(
+            f"{request.method} {request.url.path}\n".encode() + await request.body()
+        )
+        if key
+        else "",
     )
 
 

@@ -8,6 +8,7 @@ from litestar import Controller
 from litestar.di import Provide
 
 from api.auth import provide_viewer
+from api.openapi_operations import ENCOUNTER_TOKEN
 from api.writes import provide_write
 
 
@@ -20,3 +21,4 @@ class EncounterRoutes(Controller):
         "viewer": Provide(provide_viewer),
         "write": Provide(provide_write),
     }
+    security = [{ENCOUNTER_TOKEN: []}]  # noqa: RUF012 (Litestar's own attribute)

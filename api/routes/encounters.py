@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import base64
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -14,6 +13,7 @@ from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, Quer
 
 from api.auth import bearer_token, require_service_key
 from api.headers import chain_head, etag, idempotency_key
+from api.openapi_operations import SERVICE_KEY
 from api.problems import problem
 from api.responses import json_bytes
 from api.routes.base import EncounterRoutes
@@ -38,10 +38,30 @@ from service.tokens import Viewer, encounters_opened_by
 
 _decode_created = msgspec.json.Decoder(CreatedEncounter).decode
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+Cursor = Annotated[
+    str | None,
+    QueryParameter(
+        pattern=r"^[0-9]{1,16}\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$",
+        description="`next_cursor` of the page before: the creation time (microseconds since "
+        "1970) and id of the last encounter listed; the page holds those created before it.",
+    ),
+]
 Limit = Annotated[int, QueryParameter(ge=1, le=1000, description="Page size (at most 1000).")]
 
 
-@post("/encounters", operation_id="createEncounter", status_code=201, summary="Create an encounter")
+OPEN_OR_SERVICE_KEY: list[dict[str, list[str]]] = [{SERVICE_KEY: []}, {}]
+"""The service key when the service has one (AEON_SERVICE_KEY), else no token."""
+
+
+@post(
+    "/encounters",
+    operation_id="createEncounter",
+    status_code=201,
+    summary="Create an encounter",
+    security=OPEN_OR_SERVICE_KEY,
+)
 async def create_encounter(
     request: Request[Any, Any, Any],
     data: JSONBody[CreateEncounter],
@@ -92,12 +112,17 @@ def created_response(opened: Opened, services: Services) -> Response[CreatedEnco
     return json_bytes(body, status_code=201, headers=headers)
 
 
-@get("/encounters", operation_id="listEncounters", summary="List encounters, newest first")
+@get(
+    "/encounters",
+    operation_id="listEncounters",
+    summary="List encounters, newest first",
+    security=OPEN_OR_SERVICE_KEY,
+)
 async def get_encounters(
     request: Request[Any, Any, Any],
     services: NamedDependency[Services],
     limit: Limit = 50,
-    cursor: FromQuery[str | None] = None,
+    cursor: Cursor = None,
     ruleset: FromQuery[str | None] = None,
 ) -> EncounterPage:
     """Ids and names only. With a service key configured, it needs the key and lists
@@ -120,9 +145,7 @@ async def get_encounters(
     next_cursor = None
     if len(items) == limit:
         last = items[-1]
-        next_cursor = base64.urlsafe_b64encode(
-            f"{last.created_at.isoformat()}|{last.encounter_id}".encode()
-        ).decode()
+        next_cursor = f"{(last.created_at - _EPOCH) // _MICROSECOND}.{last.encounter_id}"
     return EncounterPage(items=items, next_cursor=next_cursor)
 
 
@@ -154,10 +177,12 @@ async def _player_view(
 
 
 def _decode_cursor(cursor: str) -> tuple[datetime, UUID]:
+    """Any cursor of the documented form is a position in the list, so a client may
+    also build one ("encounters created before this instant")."""
+    micros, _, ident = cursor.partition(".")
     try:
-        created, _, ident = base64.urlsafe_b64decode(cursor.encode()).decode().partition("|")
-        return datetime.fromisoformat(created), UUID(ident)
-    except ValueError:
+        return _EPOCH + int(micros) * _MICROSECOND, UUID(ident)
+    except (ValueError, OverflowError):
         raise problem(400, "bad-cursor", "The cursor is not one this service handed out.") from None
 
 

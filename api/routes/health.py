@@ -6,6 +6,7 @@ import asyncio
 
 from litestar import Response, get
 from litestar.di import NamedDependency
+from litestar.openapi import ResponseSpec
 
 from api.schemas import Health
 from api.state import Services
@@ -18,7 +19,12 @@ async def live() -> Health:
     return Health(status="ok")
 
 
-@get("/health/ready", operation_id="ready", summary="Readiness")
+@get(
+    "/health/ready",
+    operation_id="ready",
+    summary="Readiness",
+    responses={503: ResponseSpec(Health, description="PostgreSQL does not answer.")},
+)
 async def ready(services: NamedDependency[Services]) -> Response[Health]:
     """503 when PostgreSQL does not answer; Redis being down only degrades live updates
     (and rate limits), which `checks.redis` then says."""

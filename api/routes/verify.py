@@ -11,6 +11,7 @@ from litestar import get
 from litestar.di import NamedDependency
 from litestar.params import FromPath, QueryParameter
 
+from api.headers import MAX_VERSION
 from api.problems import problem
 from api.routes.base import EncounterRoutes
 from api.routes.reads import ensure_version
@@ -29,6 +30,7 @@ PinVersion = Annotated[
     int | None,
     QueryParameter(
         ge=0,
+        le=MAX_VERSION,
         description="A head you saw (the version of an `Aeon-Chain-Head` header): verify "
         "proves the chain still holds it with `hash` and extends it to the current head.",
     ),
@@ -36,7 +38,7 @@ PinVersion = Annotated[
 PinHash = Annotated[
     str | None,
     QueryParameter(
-        max_length=64,
+        pattern="^[0-9a-f]{64}$",
         description="The hash of the pinned head (the hash of an `Aeon-Chain-Head` header).",
     ),
 ]

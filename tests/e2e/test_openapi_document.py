@@ -1,0 +1,119 @@
+"""The OpenAPI document says what a client generator and Swagger UI need: tokens per
+operation, every error status as a problem document, header limits, unique schema names,
+discriminated command unions with an example for every command."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from service.registry import RULESETS
+from service.ruleset import tag_of
+from tests.e2e.helpers import Client
+
+
+@pytest.fixture(scope="module")
+async def document(client: Client) -> dict[str, Any]:
+    response = await client.get("/schema/openapi.json")
+    assert response.status_code == 200
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def _operations(document: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    return [
+        (path, method, operation)
+        for path, item in document["paths"].items()
+        for method, operation in item.items()
+        if isinstance(operation, dict) and "responses" in operation
+    ]
+
+
+def test_bearer_schemes_are_declared_per_operation(document: dict[str, Any]) -> None:
+    schemes = document["components"]["securitySchemes"]
+    assert schemes["encounterToken"] == {
+        **schemes["encounterToken"],
+        "type": "http",
+        "scheme": "bearer",
+    }
+    assert schemes["serviceKey"]["scheme"] == "bearer"
+    for path, method, operation in _operations(document):
+        if path.startswith("/encounters/{encounter_id}"):
+            assert operation["security"] == [{"encounterToken": []}], (method, path)
+        elif path == "/encounters":
+            assert operation["security"] == [{"serviceKey": []}, {}], (method, path)
+        else:
+            assert "security" not in operation, (method, path)
+
+
+def test_errors_are_documented_as_problems_where_they_can_happen(document: dict[str, Any]) -> None:
+    command = document["paths"]["/encounters/{encounter_id}/commands"]["post"]["responses"]
+    assert {"400", "401", "403", "404", "409", "413", "415", "422", "429", "503"} <= set(command)
+    rulesets = document["paths"]["/rulesets/{name}"]["get"]["responses"]
+    assert "404" in rulesets and "401" not in rulesets and "503" not in rulesets
+    for path, method, operation in _operations(document):
+        for status, response in operation["responses"].items():
+            if status[0] in "45" and not (path == "/health/ready" and status == "503"):
+                media = response["content"]["application/problem+json"]
+                assert media["schema"] == {"$ref": "#/components/schemas/Problem"}, (path, status)
+    problem = document["components"]["schemas"]["Problem"]
+    assert {"errors", "current_version", "dice_needed", "rule"} <= set(problem["properties"])
+    assert set(problem["required"]) == {"type", "title", "status", "detail"}
+    assert "Retry-After" in command["503"]["headers"]
+    assert "ETag" in command["409"]["headers"]
+
+
+def test_every_command_is_a_named_member_of_a_discriminated_union(document: dict[str, Any]) -> None:
+    schemas = document["components"]["schemas"]
+    union = schemas["CommandBody"]["properties"]["command"]
+    mapping = union["discriminator"]["mapping"]
+    assert union["discriminator"]["propertyName"] == "type"
+    tags = {tag_of(t) for r in RULESETS.values() for t in r.command_types}
+    assert set(mapping) == tags
+    examples = document["paths"]["/encounters/{encounter_id}/commands"]["post"]["requestBody"][
+        "content"
+    ]["application/json"]["examples"]
+    assert set(examples) == tags
+    for tag, ref in mapping.items():
+        name = ref.rsplit("/", 1)[1]
+        schema = schemas[name]
+        assert schema["title"] == name
+        assert schema["examples"][0]["type"] == tag
+        assert examples[tag]["value"]["command"]["type"] == tag
+        assert schema["additionalProperties"] is False
+    assert mapping["generic.attack"].endswith("/GenericAttack")
+    assert mapping["aeonisk.resolve"].endswith("/AeoniskResolve")
+
+
+def test_every_schema_has_a_unique_title(document: dict[str, Any]) -> None:
+    schemas = document["components"]["schemas"]
+    titles = Counter(schema.get("title") for schema in schemas.values())
+    assert not [t for t, n in titles.items() if n > 1 or t is None]
+    assert all(schema["title"] == name for name, schema in schemas.items())
+
+
+def test_headers_the_service_reads_carry_their_limits(document: dict[str, Any]) -> None:
+    parameters = {
+        p["name"]: p["schema"]
+        for _, _, operation in _operations(document)
+        for p in operation.get("parameters", [])
+        if p["in"] == "header"
+    }
+    assert {"If-Match", "Idempotency-Key", "X-Correlation-ID", "Last-Event-ID"} <= set(parameters)
+    if_match = re.compile(parameters["If-Match"]["pattern"])
+    assert all(if_match.match(v) for v in ('"7"', "7", "*", 'W/"12"'))
+    assert not if_match.match('"²"')
+    key = re.compile(parameters["Idempotency-Key"]["pattern"])
+    assert key.match("k" * 200) and not key.match("k" * 201) and not key.match(" padded ")
+    assert re.compile(parameters["Last-Event-ID"]["pattern"]).match("12")
+
+
+def test_manual_dice_keep_their_bounds(document: dict[str, Any]) -> None:
+    """Constraints inside a list inside an optional value reach the document."""
+    manual = document["components"]["schemas"]["CommandBody"]["properties"]["manual_dice"]
+    lists = next(alt for alt in manual["anyOf"] if alt.get("type") == "array")
+    assert lists["maxItems"] == 100
+    assert lists["items"]["items"] == {"type": "integer", "minimum": 1, "maximum": 10_000}
