@@ -86,20 +86,11 @@ def complete(doc: Json) -> None:
                 _representation(operation)
 
 
-_REPRESENTATION: Json = {
-    "type": "object",
-    "description": "With `Prefer: return=representation` (api/representation.py).",
-    "properties": {
-        "state": {"description": "The encounter after the command, as the caller may see it."},
-        "log": {"type": "array", "description": "The command's log lines, as the caller may "
-                "see them (entries of GET /encounters/{id}/log).", "items": {"type": "object"}},
-    },
-}  # fmt: skip
-
-
 def _representation(operation: Json) -> None:
     """A write that honours ``Prefer: return=representation`` says what it adds: ``state``
-    and ``log`` beside its events, and the ``Preference-Applied`` header."""
+    and ``log`` beside its events, and the ``Preference-Applied`` header.  Said in words,
+    not by a second schema: the answer stays the one type (``CommandResult``) a generated
+    client knows, and the two members come in its additional properties."""
     for status, response in operation.get("responses", {}).items():
         if not status.startswith("2"):
             continue
@@ -107,6 +98,8 @@ def _representation(operation: Json) -> None:
             "description": "`return=representation` when the answer carries state and log.",
             "schema": {"type": "string"},
         }
-        for media in response.get("content", {}).values():
-            if "schema" in media:
-                media["schema"] = {"allOf": [media["schema"], _REPRESENTATION]}
+        response["description"] = (
+            f"{response.get('description', '')} With `Prefer: return=representation` it also"
+            " carries `state` (the encounter after the command, as the caller may see it) and"
+            " `log` (the command's log lines, entries of GET /encounters/{id}/log)."
+        ).strip()
