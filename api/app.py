@@ -27,6 +27,7 @@ from api.openapi_doc import correct as correct_openapi
 from api.problems import problem_details_config
 from api.routes import (
     commands,
+    console,
     encounters,
     health,
     history,
@@ -167,6 +168,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             rulesets.get_ruleset_info,
             health.live,
             health.ready,
+            console.console_router(),
         ],
         dependencies={
             "services": Provide(provide_services, sync_to_thread=False),
