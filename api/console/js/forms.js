@@ -67,13 +67,21 @@ function inputFor(field, id, value) {
   });
 }
 
-/** The form's fields for one command, prefilled from its example. */
-export function fieldsFor(command) {
+const SELF = new Set(["attacker", "combatant", "actor", "unit", "character", "roller", "who"]);
+
+/**
+ * The form's fields for one command.  The GM's are prefilled from the ruleset's example; a
+ * player's are not (a player's numbers come from the sheet, and the example's would be
+ * refused), except the fields naming who acts, which get the player's own combatant.
+ */
+export function fieldsFor(command, player = null) {
   return command.fields.map((field) => {
     const id = `f-${command.type}-${field.name}`.replace(/[^\w-]/g, "_");
     const hint = field.prop.description || "";
     const label = el("label", { for: id }, field.name + (field.required ? "" : " (optional)"));
-    const input = inputFor(field, id, command.example[field.name]);
+    let value = command.example[field.name];
+    if (player) value = SELF.has(field.name) && field.kind === "text" ? player[0] : null;
+    const input = inputFor(field, id, value);
     const wrap = el("div", { class: "field" }, label, input);
     if (hint) {
       input.setAttribute("aria-describedby", `${id}-hint`);

@@ -191,15 +191,19 @@ function roundAt(version) {
   return round;
 }
 
+function labelSlider(version) {
+  const round = roundAt(version);
+  const text = `Version ${version} of ${ctx.head}${round != null ? ` · round ${round}` : " · before round 1"}`;
+  $("#version-label").textContent = text;
+  $("#version-slider").setAttribute("aria-valuetext", text);
+}
+
 function updateSlider() {
   const slider = $("#version-slider");
   const shown = ctx.at ?? ctx.head;
   slider.max = String(ctx.head);
   slider.value = String(shown);
-  const round = roundAt(shown);
-  const text = `Version ${shown} of ${ctx.head}${round != null ? ` · round ${round}` : " · before round 1"}`;
-  $("#version-label").textContent = text;
-  slider.setAttribute("aria-valuetext", text);
+  labelSlider(shown);
   $("#undo-to").disabled = ctx.at == null;
 }
 
@@ -222,6 +226,9 @@ function stepRound(delta) {
 function buildCommandPicker() {
   const select = $("#command-type");
   select.replaceChildren(...ctx.commands.map((c) => el("option", { value: c.type }, c.type)));
+  // A player starts on a command that uses the sheet (an attack with a weapon on it).
+  const fromSheet = ctx.commands.find((c) => c.fields.some((f) => f.name === "using"));
+  if (ctx.who.role === "player" && fromSheet) select.value = fromSheet.type;
   select.onchange = showCommandFields;
   showCommandFields();
 }
@@ -233,7 +240,8 @@ function currentCommand() {
 function showCommandFields() {
   const command = currentCommand();
   $("#command-help").textContent = command ? command.description : "";
-  $("#command-fields").replaceChildren(...(command ? fieldsFor(command) : []));
+  const player = ctx.who.role === "player" ? ctx.who.combatants : null;
+  $("#command-fields").replaceChildren(...(command ? fieldsFor(command, player) : []));
 }
 
 async function sendCommand(event) {
@@ -246,6 +254,7 @@ async function sendCommand(event) {
     if ($("#hidden-roll").checked) body.hidden = true;
     await ctx.api.write("/commands", body);
     $("#manual-dice").value = "";
+    $("#hidden-roll").checked = false;
     scheduleRefresh();
   });
 }
@@ -296,6 +305,7 @@ function wire() {
   $("#undo-to").addEventListener("click", () => gmWrite("/undo", { to_version: ctx.at }));
   $("#reveal-seed").addEventListener("click", () => gmWrite("/dice/reveal", {}));
   $("#fork").addEventListener("click", fork);
+  $("#version-slider").addEventListener("input", (e) => labelSlider(Number(e.target.value)));
   $("#version-slider").addEventListener("change", (e) => showVersion(Number(e.target.value)));
   $("#round-back").addEventListener("click", () => stepRound(-1));
   $("#round-forward").addEventListener("click", () => stepRound(1));

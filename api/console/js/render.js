@@ -160,14 +160,14 @@ export function ledger(rolls, { verdicts, revealable, onReveal }) {
   const body = el("tbody");
   for (const roll of rolls) {
     const cells = roll.redacted
-      ? [el("td", { colspan: 6 }, `GM rolls secretly${roll.roller ? ` for ${roll.roller}` : ""}`)]
+      ? [el("td", { colspan: 6, "data-label": "Roll" }, `GM rolls secretly${roll.roller ? ` for ${roll.roller}` : ""}`)]
       : [
-          el("td", {}, `${roll.roller || "?"}: ${roll.purpose}`, el("br"), el("code", {}, roll.notation)),
-          el("td", {}, dice(roll)),
-          el("td", {}, roll.modifiers.map((m) => `${m.value >= 0 ? "+" : ""}${m.value} ${m.label}`).join(", ")),
-          el("td", { class: "total" }, String(roll.total)),
-          el("td", {}, roll.target != null ? `vs ${roll.target}` : roll.opposed_by ? `vs ${roll.opposed_by}` : ""),
-          el("td", {}, roll.outcome || ""),
+          el("td", { "data-label": "Who and why" }, `${roll.roller || "?"}: ${roll.purpose}`, el("br"), el("code", {}, roll.notation)),
+          el("td", { "data-label": "Dice" }, dice(roll)),
+          el("td", { "data-label": "Modifiers" }, roll.modifiers.map((m) => `${m.value >= 0 ? "+" : ""}${m.value} ${m.label}`).join(", ")),
+          el("td", { class: "total", "data-label": "Total" }, String(roll.total)),
+          el("td", { "data-label": "Target" }, roll.target != null ? `vs ${roll.target}` : roll.opposed_by ? `vs ${roll.opposed_by}` : ""),
+          el("td", { "data-label": "Outcome" }, roll.outcome || ""),
         ];
     const reveal = revealable.has(roll.roll_id)
       ? el("button", { type: "button", class: "gm-only", onclick: () => onReveal(roll.roll_id) }, `Reveal ${roll.roll_id}`)
@@ -178,8 +178,8 @@ export function ledger(rolls, { verdicts, revealable, onReveal }) {
         { "data-roll": roll.roll_id, class: roll.undone ? "undone" : null },
         el("th", { scope: "row" }, roll.undone ? el("del", {}, roll.roll_id) : roll.roll_id),
         ...cells,
-        el("td", {}, roll.source, roll.hidden ? " (hidden)" : ""),
-        el("td", {}, badge(verdicts.get(roll.roll_id) || "waiting"), reveal),
+        el("td", { "data-label": "Source" }, roll.source, roll.hidden ? " (hidden)" : ""),
+        el("td", { "data-label": "Fair" }, badge(verdicts.get(roll.roll_id) || "waiting"), reveal),
       ),
     );
   }
