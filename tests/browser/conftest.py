@@ -27,13 +27,18 @@ def service(database_url: str) -> Iterator[Service]:
 
 
 @pytest.fixture(scope="session")
-async def browser() -> AsyncIterator[Browser]:
+def chromium() -> str:
     assert Path(CHROMIUM).exists(), (
         f"no Chromium at {CHROMIUM}: install it (apt-get install chromium, as .ci/run does) "
         "or point AEON_CHROMIUM at one"
     )
+    return CHROMIUM
+
+
+@pytest.fixture(scope="session")
+async def browser(chromium: str) -> AsyncIterator[Browser]:
     async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(executable_path=CHROMIUM)
+        launched = await playwright.chromium.launch(executable_path=chromium)
         try:
             yield launched
         finally:

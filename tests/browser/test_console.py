@@ -220,31 +220,32 @@ async def test_a_gm_runs_a_fight_that_a_player_and_a_spectator_follow(
 async def test_the_browser_check_catches_a_forged_face(service: Service, browser: Browser) -> None:
     """The verify badge is not a formality: the page's own algorithm, given a roll whose
     face was changed after the fact, says it does not match."""
-    created = httpx.post(
-        f"{service.url}/encounters", json={"ruleset": "generic", "name": "Forgery"}
-    ).json()
-    eid, token = created["encounter_id"], created["gm_token"]
-    auth = {"Authorization": f"Bearer {token}"}
-    add = {"type": "generic.add_combatant", "id": "aria", "name": "Aria", "hp": 5}
-    for body in (
-        {"command": add},
-        {"command": {"type": "generic.roll_initiative", "combatants": ["aria"]}},
-    ):
-        assert httpx.post(f"{service.url}/encounters/{eid}/commands", json=body, headers=auth)
-    assert httpx.post(f"{service.url}/encounters/{eid}/dice/reveal", headers=auth).is_success
+    async with httpx.AsyncClient(base_url=service.url) as http:
+        created = (
+            await http.post("/encounters", json={"ruleset": "generic", "name": "Forgery"})
+        ).json()
+        eid, token = created["encounter_id"], created["gm_token"]
+        http.headers["Authorization"] = f"Bearer {token}"
+        add = {"type": "generic.add_combatant", "id": "aria", "name": "Aria", "hp": 5}
+        for body in (
+            {"command": add},
+            {"command": {"type": "generic.roll_initiative", "combatants": ["aria"]}},
+        ):
+            assert (await http.post(f"/encounters/{eid}/commands", json=body)).is_success
+        assert (await http.post(f"/encounters/{eid}/dice/reveal")).is_success
     page = await open_context(browser, f"{service.url}/console/#e={eid}&t={token}", DESKTOP)
     await expect(page.locator('#ledger [data-verdict="verified"]')).to_have_count(1)
     verdicts = await page.evaluate(
-        """async () => {
+        """async ([token, eid]) => {
             const f = await import("/console/js/fairness.js");
-            const auth = {headers: {Authorization: "Bearer %s"}};
-            const events = (await (await fetch("/encounters/%s/events", auth)).json()).events;
-            const roll = (await (await fetch("/encounters/%s/rolls", auth)).json()).rolls[0];
+            const auth = {headers: {Authorization: `Bearer ${token}`}};
+            const events = (await (await fetch(`/encounters/${eid}/events`, auth)).json()).events;
+            const roll = (await (await fetch(`/encounters/${eid}/rolls`, auth)).json()).rolls[0];
             const seeds = f.epochs(events);
             const honest = await f.verifyRoll(roll, seeds);
-            roll.dice[0].face = roll.dice[0].face %% roll.dice[0].sides + 1;
+            roll.dice[0].face = roll.dice[0].face % roll.dice[0].sides + 1;
             return [honest, await f.verifyRoll(roll, seeds)];
-        }"""
-        % (token, eid, eid)
+        }""",
+        [token, eid],
     )
     assert verdicts == ["verified", "mismatch"]
