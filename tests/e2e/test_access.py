@@ -455,3 +455,26 @@ async def test_a_revoked_spectator_gets_401_not_403(client: Client) -> None:
     again = await client.post(f"/encounters/{eid}/commands", json=body, headers=bearer(watcher))
     assert again.status_code == 401
     assert (await client.get(f"/encounters/{eid}", headers=bearer(watcher))).status_code == 401
+
+
+async def test_the_openapi_document_has_the_spectator_role_and_whoami(client: Client) -> None:
+    document = (await client.get("/schema/openapi.json")).json()
+    mint = document["components"]["schemas"]["MintToken"]["properties"]["role"]
+    assert set(mint["enum"]) == {"player", "gm", "spectator"}
+    whoami = document["paths"]["/encounters/{encounter_id}/whoami"]["get"]
+    assert whoami["operationId"] == "whoAmI"
+    eid, sam, _kim = await _table(client)
+    watcher = await _spectator(client, eid)
+    seen = {}
+    for name, headers in (("gm", {}), ("sam", bearer(sam)), ("watcher", bearer(watcher))):
+        response = await client.get(f"/encounters/{eid}/whoami", headers=headers)
+        assert response.status_code == 200, response.text
+        seen[name] = response.json()
+    assert seen["gm"]["role"] == "gm"
+    assert seen["sam"] == {"role": "player", "token_id": sam.split(".")[0], "combatants": ["aria"]}
+    assert seen["watcher"] == {
+        "role": "spectator",
+        "token_id": watcher.split(".")[0],
+        "combatants": [],
+    }
+    assert (await client.get(f"/encounters/{eid}/whoami", headers=bearer("x.y"))).status_code == 401
