@@ -11,8 +11,11 @@ import re
 from pathlib import Path
 
 import httpx
+import pytest
 from playwright.async_api import Browser, Page, expect
 
+from service.registry import RULESETS
+from tests.e2e.secrecy.scenarios import SCENARIOS
 from tests.reliability.processes import Service
 
 PHONE = {"width": 390, "height": 844}
@@ -249,3 +252,40 @@ async def test_the_browser_check_catches_a_forged_face(service: Service, browser
         [token, eid],
     )
     assert verdicts == ["verified", "mismatch"]
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+async def test_every_ruleset_opens_for_the_gm_and_its_player(
+    ruleset: str, service: Service, browser: Browser
+) -> None:
+    """The tracker reads each ruleset's state by its shape: after the secrecy suite's
+    scenario (a table, then a hidden GM roll), the GM's page and the player's open without
+    a script error, name every combatant, and the player's ledger hides the secret roll."""
+    scenario = SCENARIOS[ruleset]
+    async with httpx.AsyncClient(base_url=service.url) as http:
+        created = await http.post(
+            "/encounters",
+            json={"ruleset": ruleset, "name": f"Console {ruleset}", "options": scenario.options},
+        )
+        eid, token = created.json()["encounter_id"], created.json()["gm_token"]
+        http.headers["Authorization"] = f"Bearer {token}"
+        for cmd, dice in scenario.setup:
+            body = {"command": cmd, "manual_dice": dice}
+            answer = await http.post(f"/encounters/{eid}/commands", json=body)
+            assert answer.is_success, answer.text
+        cmd, dice = scenario.secret
+        body = {"command": cmd, "manual_dice": dice, "hidden": True}
+        assert (await http.post(f"/encounters/{eid}/commands", json=body)).is_success
+        minted = await http.post(f"/encounters/{eid}/tokens", json={"combatants": scenario.player})
+        player_token = minted.json()["token"]
+        game = (await http.get(f"/encounters/{eid}")).json()["state"]["game"]
+    gm = await open_context(browser, f"{service.url}/console/#e={eid}&t={token}", DESKTOP)
+    player = await open_context(browser, f"{service.url}/console/#e={eid}&t={player_token}", PHONE)
+    roster = next(game[k] for k in ("combatants", "units", "characters") if k in game)
+    names = [c.get("name") or key for key, c in roster.items()]
+    assert names
+    for page in (gm, player):
+        for name in names:
+            await expect(page.locator("#tracker")).to_contain_text(name)
+    await expect(player.locator("#ledger")).to_contain_text("GM rolls secretly")
+    await expect(gm.locator("#ledger")).not_to_contain_text("GM rolls secretly")

@@ -7,7 +7,7 @@ import { el } from "./dom.js";
 
 const HEALTH = ["hp", "max_hp", "health", "wounds", "stress", "fatigue", "strength", "morale"];
 const SKIPPED = new Set(["id", "name", "conditions", "attacks", "checks", "stats", "side"]);
-const GAME_SHOWN = new Set(["options", "combatants", "units", "order", "phase", "outcomes"]);
+const GAME_SHOWN = new Set(["options", "combatants", "units", "order", "phase", "stage", "outcomes"]);
 
 function words(value) {
   if (value == null) return "";
@@ -19,6 +19,16 @@ function words(value) {
       .join("; ");
   }
   return String(value);
+}
+
+/** Areas, bands, hexes, sides, battles: a map or list of records becomes a list. */
+function listed(value) {
+  const entries = Array.isArray(value)
+    ? value.map((v, i) => [String(i + 1), v])
+    : value && typeof value === "object" ? Object.entries(value) : null;
+  if (!entries || !entries.some(([, v]) => v && typeof v === "object")) return words(value) || "none";
+  if (!entries.length) return "none";
+  return el("ul", {}, entries.map(([k, v]) => el("li", {}, el("strong", {}, k), `: ${words(v)}`)));
 }
 
 function healthText(c) {
@@ -36,7 +46,8 @@ function roster(game) {
   for (const key of ["combatants", "units", "characters"]) {
     const found = game[key];
     if (found && typeof found === "object") {
-      return Array.isArray(found) ? found : Object.values(found);
+      // A map keyed by id may leave the id out of its values (Aeonis units).
+      return Array.isArray(found) ? found : Object.entries(found).map(([id, c]) => ({ id, ...c }));
     }
   }
   return [];
@@ -45,7 +56,7 @@ function roster(game) {
 function turnOf(game) {
   const phase = game.phase && typeof game.phase === "object" ? game.phase : {};
   return {
-    phase: phase.type || (typeof game.phase === "string" ? game.phase : null),
+    phase: phase.type || (typeof game.phase === "string" ? game.phase : null) || game.stage || null,
     round: phase.round ?? game.round ?? null,
     turn: phase.turn ?? game.turn ?? null,
   };
@@ -101,7 +112,7 @@ export function tracker(state) {
     : null;
   const rest = Object.entries(game).filter(([k]) => !GAME_SHOWN.has(k) && k !== "round" && k !== "turn");
   const more = rest.length
-    ? el("dl", { class: "more" }, rest.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, words(v) || "none")]))
+    ? el("dl", { class: "more" }, rest.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, listed(v))]))
     : null;
   const requests = Object.values(state.requests || {});
   const waiting = requests.length
