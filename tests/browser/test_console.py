@@ -186,6 +186,11 @@ async def test_a_gm_runs_a_fight_that_a_player_and_a_spectator_follow(
     await gm.get_by_role("button", name="Back to live").click()
     await expect(gm.locator("#viewing")).to_contain_text("Live")
     await expect(log_line(gm, "Round 2 begins")).to_be_visible()
+    # The round stepper does the same in one press.
+    await gm.get_by_role("button", name="Previous round").click()
+    await expect(gm.locator("#turn-line")).to_contain_text("Round 1 ·")
+    await gm.get_by_role("button", name="Next round").click()
+    await expect(gm.locator("#viewing")).to_contain_text("Live")
 
     # The GM ends the dice epoch and reveals the secret roll: every server roll is
     # recomputed in the browser and matches; the hash chain is intact.
@@ -217,6 +222,14 @@ async def test_a_gm_runs_a_fight_that_a_player_and_a_spectator_follow(
     # What is the GM's to do is refused with the reason.
     await send(player, "generic.damage", {"target": "grak", "amount": "3"})
     await expect(player.get_by_role("alert")).to_contain_text("GM's to issue")
+
+    # A what-if branch from round 1: the GM's page opens the fork, still in round 1.
+    await gm.get_by_role("button", name="Previous round").click()
+    await expect(gm.locator("#viewing")).to_contain_text("Looking back")
+    await gm.get_by_role("button", name="Fork from the version shown").click()
+    await expect(gm.locator("#encounter-title")).to_contain_text("(fork at version")
+    await expect(gm.locator("#viewing")).to_contain_text("Live")
+    await expect(gm.locator("#turn-line")).to_contain_text("Round 1 ·")
     assert not page_errors, page_errors
 
 
