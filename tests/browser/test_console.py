@@ -117,8 +117,11 @@ async def test_a_gm_runs_a_fight_that_a_player_and_a_spectator_follow(
     assert player_link and spectator_link
     player = await open_context(browser, player_link, PHONE)
     await expect(player.locator("#status")).to_contain_text("Player of aria")
-    watcher = await open_context(browser, spectator_link, DESKTOP)
-    await expect(watcher.locator("#status")).to_contain_text("Spectator")
+    # The spectator pastes the link into the join form.
+    watcher = await open_context(browser, f"{service.url}/console/", DESKTOP)
+    await watcher.get_by_label("Link").fill(spectator_link)
+    await watcher.get_by_role("button", name="Join").click()
+    await expect(watcher.locator("#status")).to_contain_text("Spectator · live")
     await expect(watcher.locator("#command-form")).to_be_hidden()
     await expect(player.locator("#undo")).to_be_hidden()
 

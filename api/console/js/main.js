@@ -79,7 +79,11 @@ function join(event) {
   const form = event.currentTarget;
   const link = form.elements.namedItem("link").value.trim();
   if (link) {
-    location.hash = new URL(link).hash;
+    try {
+      location.hash = new URL(link).hash;
+    } catch {
+      setStatus("That link is not a console link: paste it whole, or the id and token below.");
+    }
     return;
   }
   const encounter = form.elements.namedItem("encounter").value.trim();
