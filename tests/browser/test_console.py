@@ -7,6 +7,7 @@ version slider); the service is a real `aeon-ledger serve` process on PostgreSQL
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from playwright.async_api import Browser, Page, expect
 
 from service.registry import RULESETS
 from tests.e2e.secrecy.scenarios import SCENARIOS
-from tests.reliability.processes import Service
+from tests.reliability.processes import Service, running_service
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
@@ -305,3 +306,37 @@ async def test_every_ruleset_opens_for_the_gm_and_its_player(
             await expect(page.locator("#tracker")).to_contain_text(name)
     await expect(player.locator("#ledger")).to_contain_text("GM rolls secretly")
     await expect(gm.locator("#ledger")).not_to_contain_text("GM rolls secretly")
+
+
+async def test_the_page_resumes_the_stream_after_the_service_restarts(
+    database_url: str, browser: Browser
+) -> None:
+    """The page follows service A; A stops, a command is committed through service B on
+    the same database, A starts again.  The page only redraws when an event arrives, so
+    the new combatant shows up only if the reconnected stream resumed from the last
+    event the page had (Last-Event-ID) and delivered the one it missed, and only that."""
+    with running_service(database_url) as a, running_service(database_url) as b:
+        async with httpx.AsyncClient(base_url=a.url) as http:
+            created = (
+                await http.post("/encounters", json={"ruleset": "generic", "name": "Restart"})
+            ).json()
+        eid, token = created["encounter_id"], created["gm_token"]
+        page = await open_context(browser, f"{a.url}/console/#e={eid}&t={token}", DESKTOP)
+        await asyncio.to_thread(a.stop)
+        await expect(page.locator("#status")).to_contain_text("reconnecting")
+        async with httpx.AsyncClient(base_url=b.url) as http:
+            add = {"type": "generic.add_combatant", "id": "grak", "name": "Grak", "hp": 7}
+            answer = await http.post(
+                f"/encounters/{eid}/commands",
+                json={"command": add},
+                headers={"Authorization": f"Bearer {token}"},
+            )
+            assert answer.is_success, answer.text
+            version = answer.json()["events"][-1]["stream_version"]
+        await asyncio.to_thread(a.start)
+        await expect(page.locator("#tracker")).to_contain_text("Grak", timeout=30_000)
+        body = page.locator("body")
+        await expect(body).to_have_attribute("data-last-event", str(version))
+        # Only what was missed: no event the page already had came again.
+        await expect(body).to_have_attribute("data-received", str(version - created["version"]))
+        await expect(page.locator("#status")).to_contain_text("live")

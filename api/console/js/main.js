@@ -135,6 +135,9 @@ function roleName() {
 
 function onLiveEvent(event) {
   ctx.head = Math.max(ctx.head, event.stream_version);
+  // For tests and curious developers: what the stream delivered, and how many.
+  document.body.dataset.lastEvent = String(event.stream_version);
+  document.body.dataset.received = String(Number(document.body.dataset.received || 0) + 1);
   if (ctx.at == null) scheduleRefresh();
   else updateSlider();
 }
