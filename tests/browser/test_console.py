@@ -340,3 +340,47 @@ async def test_the_page_resumes_the_stream_after_the_service_restarts(
         # Only what was missed: no event the page already had came again.
         await expect(body).to_have_attribute("data-received", str(version - created["version"]))
         await expect(page.locator("#status")).to_contain_text("live")
+
+
+async def test_a_player_asks_and_the_gm_allows_or_refuses(
+    service: Service, browser: Browser
+) -> None:
+    """Off the sheet, a player asks from the console; the GM sees the request arrive live
+    in the tracker and allows one, refuses another with a reason."""
+    async with httpx.AsyncClient(base_url=service.url) as http:
+        created = (
+            await http.post("/encounters", json={"ruleset": "generic", "name": "Requests"})
+        ).json()
+        eid, token = created["encounter_id"], created["gm_token"]
+        http.headers["Authorization"] = f"Bearer {token}"
+        for ident, hp in (("aria", 20), ("grak", 30)):
+            add = {"type": "generic.add_combatant", "id": ident, "name": ident.title(),
+                   "hp": hp, "stats": {"ac": 12}}  # fmt: skip
+            answer = await http.post(f"/encounters/{eid}/commands", json={"command": add})
+            assert answer.is_success, answer.text
+        minted = await http.post(f"/encounters/{eid}/tokens", json={"combatants": ["aria"]})
+    gm = await open_context(browser, f"{service.url}/console/#e={eid}&t={token}", DESKTOP)
+    link = f"{service.url}/console/#e={eid}&t={minted.json()['token']}"
+    player = await open_context(browser, link, PHONE)
+    await expect(gm.get_by_role("button", name="Ask the GM")).to_be_hidden()
+
+    async def ask(note: str) -> None:
+        await field(player, "target").fill("grak")
+        await field(player, "notation").fill("1d20+2")
+        await field(player, "damage").fill("1d4")
+        await player.get_by_label("Note for the GM").fill(note)
+        await player.get_by_role("button", name="Ask the GM").click()
+
+    await ask("I throw the lantern")
+    await expect(gm.locator("[data-request=q1]")).to_contain_text("I throw the lantern")
+    await gm.get_by_role("button", name="Allow q1").click()
+    await expect(gm.get_by_role("alert")).to_be_empty()
+    await expect(gm.locator("[data-request=q1]")).to_have_count(0)
+    await expect(log_line(player, "Aria rolls 1d20+2 for attack on Grak")).to_be_visible()
+
+    await ask("I kick the brazier")
+    await expect(gm.locator("[data-request=q2]")).to_contain_text("I kick the brazier")
+    await gm.get_by_label("Reason to refuse q2").fill("the brazier is bolted down")
+    await gm.get_by_role("button", name="Refuse q2").click()
+    await expect(player.locator("[data-request=q2]")).to_have_count(0)
+    await expect(player.locator("#log")).to_contain_text("the brazier is bolted down")

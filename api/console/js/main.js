@@ -161,7 +161,8 @@ async function refresh() {
     ctx.fullLog = entries;
     ctx.secretRolls = new Set(view.state.secret_rolls || []);
   }
-  $("#tracker").replaceChildren(...tracker(view.state).filter(Boolean));
+  const answer = ctx.who.role === "gm" || ctx.who.role === "service" ? answerRequest : null;
+  $("#tracker").replaceChildren(...tracker(view.state, at == null ? answer : null).filter(Boolean));
   $("#log").replaceChildren(log(entries));
   const verdicts = new Map();
   const revealable = ctx.who.role === "gm" || ctx.who.role === "service" ? ctx.secretRolls : new Set();
@@ -259,7 +260,15 @@ async function sendCommand(event) {
     const dice = parseDice($("#manual-dice").value);
     if (dice) body.manual_dice = dice;
     if ($("#hidden-roll").checked) body.hidden = true;
-    await ctx.api.write("/commands", body);
+    if (event.submitter && event.submitter.id === "ask-gm") {
+      const note = $("#request-note").value.trim();
+      if (note) body.note = note;
+      delete body.hidden;
+      await ctx.api.write("/requests", body);
+      $("#request-note").value = "";
+    } else {
+      await ctx.api.write("/commands", body);
+    }
     $("#manual-dice").value = "";
     $("#hidden-roll").checked = false;
     scheduleRefresh();
@@ -272,6 +281,11 @@ function gmWrite(sub, body = {}) {
     ctx.at = null;
     scheduleRefresh();
   });
+}
+
+function answerRequest(requestId, allow, reason) {
+  if (allow) return gmWrite(`/requests/${encodeURIComponent(requestId)}/approve`, {});
+  return gmWrite(`/requests/${encodeURIComponent(requestId)}/refuse`, { reason: reason || "refused" });
 }
 
 function revealRoll(rollId) {

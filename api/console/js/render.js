@@ -66,7 +66,23 @@ function orderIds(game) {
   return (game.order || []).map((entry) => (typeof entry === "object" ? entry.combatant : entry));
 }
 
-export function tracker(state) {
+/** One waiting request; the GM gets Allow and Refuse (with a reason) on it. */
+function request(id, r, answer) {
+  const what = [r.command?.type, r.command?.attacker || r.command?.combatant, r.note && `"${r.note}"`];
+  const line = el("li", { "data-request": id }, el("strong", {}, id), `: ${what.filter(Boolean).join(" ")}`);
+  if (!answer) return line;
+  const reasonId = `refuse-${id}`;
+  line.append(
+    el("div", { class: "answer" },
+      el("button", { type: "button", onclick: () => answer(id, true) }, `Allow ${id}`),
+      el("label", { for: reasonId, class: "sr-only" }, `Reason to refuse ${id}`),
+      el("input", { id: reasonId, placeholder: "reason to refuse", autocomplete: "off" }),
+      el("button", { type: "button", onclick: () => answer(id, false, document.getElementById(reasonId).value) }, `Refuse ${id}`)),
+  );
+  return line;
+}
+
+export function tracker(state, answer = null) {
   const game = state.game || {};
   const { phase, round, turn } = turnOf(game);
   const names = Object.fromEntries(roster(game).map((c) => [c.id, c.name || c.id]));
@@ -114,10 +130,10 @@ export function tracker(state) {
   const more = rest.length
     ? el("dl", { class: "more" }, rest.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, listed(v))]))
     : null;
-  const requests = Object.values(state.requests || {});
+  const requests = Object.entries(state.requests || {});
   const waiting = requests.length
-    ? el("div", { class: "requests" }, el("h3", {}, "Requests to the GM"),
-        el("ul", {}, requests.map((r) => el("li", { "data-request": r.request_id }, `${r.request_id}: ${r.command?.type || ""} ${r.note ? `"${r.note}"` : ""}`))))
+    ? el("div", { class: "requests" }, el("h4", {}, "Requests to the GM"),
+        el("ul", {}, requests.map(([id, r]) => request(id, r, answer))))
     : null;
   return [heading, initiative, cards, more, waiting];
 }
