@@ -29,6 +29,7 @@ from api.openapi_ui import render_plugins, swagger_assets
 from api.problems import problem_details_config
 from api.routes import (
     commands,
+    console,
     encounters,
     exports,
     health,
@@ -175,6 +176,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             health.live,
             health.ready,
             swagger_assets(),
+            console.console_router(),
         ],
         dependencies={
             "services": Provide(provide_services, sync_to_thread=False),

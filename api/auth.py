@@ -67,7 +67,7 @@ async def provide_viewer(
     viewer = None
     if opt.get(REVOCATION_CHECKED_ON_WRITE):
         viewer = await services.known_tokens.authenticate(services.pool, encounter_id, token)
-        if viewer is not None and not viewer.is_gm and not opt.get(PLAYERS_WRITE):
+        if viewer is not None and not viewer.is_gm and not _writes_here(viewer, opt):
             viewer = None
     if viewer is None:
         viewer = await authenticate(services.pool, encounter_id, token)
@@ -77,6 +77,12 @@ async def provide_viewer(
         )
     services.verified_tokens.remember(token, viewer.token_id or viewer.role)
     return viewer
+
+
+def _writes_here(viewer: Viewer, opt: dict[str, Any]) -> bool:
+    """Whether this (non-GM) viewer may write on a route: a player where players write, a
+    spectator nowhere.  Refused viewers are looked up anew, so a revoked one gets its 401."""
+    return viewer.role == "player" and bool(opt.get(PLAYERS_WRITE))
 
 
 def require_service_key(request: Request[Any, Any, Any], services: Services) -> None:
@@ -95,8 +101,12 @@ def require_gm(viewer: Viewer, what: str) -> None:
 
 
 def actor_of(viewer: Viewer, correlation_id: str | None = None) -> Actor:
-    """The actor events record: role and token id, never the token."""
-    return Actor(role=viewer.role, token_id=viewer.token_id, correlation_id=correlation_id)
+    """The actor events record: role and token id, never the token.  Every write names
+    its actor through here, so this is where a spectator token is refused (403)."""
+    role = viewer.role
+    if role == "spectator":
+        raise Forbidden("a spectator token is read-only: it may not issue, undo, reveal or fork")
+    return Actor(role=role, token_id=viewer.token_id, correlation_id=correlation_id)
 
 
 def _unauthorized(detail: str) -> Exception:

@@ -154,6 +154,7 @@ def run_demo(url: str) -> int:
     base = f"{url}/encounters/{encounter_id}"
     print(f"full state: {base}   rolls: {base}/rolls")
     print(f"send this GM token with them: Authorization: Bearer {gm_token}")
+    print(f"or open the table console: {url}/console/#e={encounter_id}&t={gm_token}")
     return 0
 
 

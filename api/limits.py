@@ -44,7 +44,7 @@ from service.lru import LRU
 
 log = logging.getLogger("aeon_ledger.limits")
 
-UNLIMITED_PATHS = ["/health", "/schema"]
+UNLIMITED_PATHS = ["/health", "/schema", "/console"]
 _NAMESPACE = "aeon-ledger-rate-limit:"
 
 

@@ -88,17 +88,31 @@ class RevealRolls(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class MintToken(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    role: Literal["player", "gm"] = "player"
+    role: Literal["player", "gm", "spectator"] = "player"
+    """`player` acts for its combatants; `gm` is a co-GM; `spectator` only reads what players
+    read and follows the live stream (a table screen, a stream overlay): 403 on every write."""
     combatants: Annotated[
         list[Annotated[str, msgspec.Meta(min_length=1, max_length=100)]],
         msgspec.Meta(max_length=200, examples=[["aria"]]),
     ] = []
-    """What a player may act for: combatant ids (unit or side ids in Aeonis)."""
+    """What a player may act for: combatant ids (unit or side ids in Aeonis). Only a
+    player token is bound; a GM or spectator token with combatants is a 422."""
     label: Annotated[str, msgspec.Meta(max_length=200, examples=["Sam's phone"])] | None = None
 
 
 class TokenList(msgspec.Struct, kw_only=True):
     tokens: list[TokenInfo]
+
+
+class Bearer(msgspec.Struct, kw_only=True):
+    """Who the presented token is on this encounter, so a client can offer its holder only
+    what the role may do."""
+
+    role: Literal["gm", "player", "spectator", "service"]
+    token_id: str | None
+    """None for the service key."""
+    combatants: list[str]
+    """What a player token acts for; empty for other roles."""
 
 
 class AddNote(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):

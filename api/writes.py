@@ -2,7 +2,8 @@
 actor), the If-Match version, the Idempotency-Key and the body's fingerprint.
 
 Built once, as the ``write`` dependency, so each write route is only its body and its
-rule; the headers still appear in every write operation of the OpenAPI document.
+rule, and no write route can forget that a spectator token writes nothing; the headers
+still appear in every write operation of the OpenAPI document.
 """
 
 from __future__ import annotations

@@ -31,13 +31,15 @@ from events.access import (
 from events.db import Database
 from service.lru import LRU
 
-Role = Literal["gm", "player"]
+Role = Literal["gm", "player", "spectator"]
+"""A spectator reads what a player reads and follows the live stream, and issues nothing:
+a table's screen or a stream overlay, which must never be able to act."""
 
 
 class Viewer(msgspec.Struct, frozen=True, kw_only=True):
     """Who is asking, once their token checked out (never the token itself)."""
 
-    role: Literal["gm", "player", "service"]
+    role: Literal["gm", "player", "spectator", "service"]
     token_id: str | None = None
     combatants: frozenset[str] = frozenset()
     """What a player may act for: combatant, unit or side ids of the ruleset."""

@@ -11,7 +11,7 @@ from litestar.params import FromPath, JSONBody
 from api.auth import require_gm
 from api.problems import problem
 from api.routes.base import EncounterRoutes
-from api.schemas import MintToken, TokenList
+from api.schemas import Bearer, MintToken, TokenList
 from api.state import Services
 from events.store import stream_head
 from service import tokens
@@ -27,7 +27,7 @@ class EncounterTokens(EncounterRoutes):
         "/tokens",
         operation_id="mintToken",
         status_code=201,
-        summary="Mint a player (or co-GM) token",
+        summary="Mint a player, co-GM or spectator token",
     )
     async def mint_token(
         self,
@@ -37,19 +37,26 @@ class EncounterTokens(EncounterRoutes):
         viewer: NamedDependency[Viewer],
     ) -> MintedToken:
         """A player token acts only for the combatants it is bound to (unit or side ids in
-        Aeonis) and sees secret rolls redacted. The token is in this answer only; the service
-        keeps a hash of it. GM only."""
+        Aeonis) and sees secret rolls redacted. A spectator token reads exactly what a player
+        reads and may follow the live stream, but every write is a 403 for it. The token is
+        in this answer only; the service keeps a hash of it. GM only."""
         require_gm(viewer, "mint tokens")
         if data.role == "player" and not data.combatants:
             raise problem(
                 422, "unbound-player-token", "a player token must be bound to a combatant"
+            )
+        if data.role != "player" and data.combatants:
+            raise problem(
+                422,
+                "bound-token",
+                f"only a player token is bound to combatants; a {data.role} token is not",
             )
         await stream_head(services.pool, encounter_id)  # 404 for an unknown encounter
         minted = await tokens.mint(
             services.pool,
             encounter_id,
             role=data.role,
-            combatants=data.combatants if data.role == "player" else (),
+            combatants=data.combatants,
             label=data.label,
         )
         services.verified_tokens.remember(minted.token, minted.info.token_id)
@@ -66,6 +73,14 @@ class EncounterTokens(EncounterRoutes):
         GM only."""
         require_gm(viewer, "list tokens")
         return TokenList(tokens=await tokens.list_tokens(services.pool, encounter_id))
+
+    @get("/whoami", operation_id="whoAmI", summary="The presented token's role")
+    async def who_am_i(self, viewer: NamedDependency[Viewer]) -> Bearer:
+        """The role, token id and bound combatants of the token sent with this request; any
+        valid token of the encounter may ask (401 otherwise)."""
+        return Bearer(
+            role=viewer.role, token_id=viewer.token_id, combatants=sorted(viewer.combatants)
+        )
 
     @delete(
         "/tokens/{token_id:str}",

@@ -12,6 +12,7 @@ from api.app import create_app
 from api.settings import Settings
 from tests.e2e.helpers import Client, combatant, command, create, gm_token
 from tests.e2e.test_live import serving
+from tests.scaleout.sse import parse
 
 ATTACK = {"type": "generic.attack", "attacker": "aria", "target": "grak", "using": "sword"}
 SWORD = {"sword": {"notation": "1d20+5", "damage": "1d8"}}
@@ -359,3 +360,121 @@ async def test_creation_keys_are_scoped_to_their_client(database_url: str) -> No
     assert second.json()["encounter_id"] != first.json()["encounter_id"]
     assert second.json()["gm_token"]
     assert again.json()["encounter_id"] == first.json()["encounter_id"]
+
+
+async def _spectator(client: Client, eid: str) -> str:
+    minted = await client.post(
+        f"/encounters/{eid}/tokens", json={"role": "spectator", "label": "stream overlay"}
+    )
+    assert minted.status_code == 201, minted.text
+    assert minted.json()["info"]["role"] == "spectator"
+    assert minted.json()["info"]["combatants"] == []
+    return str(minted.json()["token"])
+
+
+async def test_a_spectator_reads_what_a_player_reads(client: Client) -> None:
+    eid, sam, _kim = await _table(client)
+    await command(client, eid, ATTACK)
+    secret = await client.post(
+        f"/encounters/{eid}/commands",
+        json={"command": {**ATTACK, "attacker": "grak", "target": "aria"}, "hidden": True},
+    )
+    assert secret.status_code == 200, secret.text
+    watcher = await _spectator(client, eid)
+    for path in ("", "?at=4", "/log", "/log.txt", "/rolls", "/events"):
+        as_player = await client.get(f"/encounters/{eid}{path}", headers=bearer(sam))
+        as_spectator = await client.get(f"/encounters/{eid}{path}", headers=bearer(watcher))
+        assert as_spectator.status_code == as_player.status_code == 200, path
+        assert as_spectator.content == as_player.content, path
+    rolls = (await client.get(f"/encounters/{eid}/rolls", headers=bearer(watcher))).json()
+    hidden = [r for r in rolls["rolls"] if r["hidden"]]
+    assert hidden and all("total" not in r for r in hidden)
+    head = (await client.get(f"/encounters/{eid}")).json()["version"]
+    live = await client.get(
+        f"/encounters/{eid}/live?after_version=0&until_version={head}", headers=bearer(watcher)
+    )
+    assert live.status_code == 200
+    streamed = [m.data["stream_version"] for m in parse(live.text.splitlines())]
+    assert streamed == list(range(1, head + 1))
+    verify = await client.get(f"/encounters/{eid}/verify", headers=bearer(watcher))
+    assert verify.status_code == 200
+
+
+async def test_a_spectator_writes_nothing(client: Client) -> None:
+    eid, _sam, _kim = await _table(client)
+    watcher = await _spectator(client, eid)
+    version = (await client.get(f"/encounters/{eid}")).json()["version"]
+    read_only = "a spectator token is read-only: it may not issue, undo, reveal or fork"
+    for path, body in (
+        ("commands", {"command": {"type": "generic.next_turn"}}),
+        ("commands", {"command": ATTACK}),
+        ("requests", {"command": ATTACK, "note": "please"}),
+        ("requests/q1/approve", {}),
+        ("requests/q1/refuse", {"reason": "no"}),
+        ("undo", {}),
+        ("redo", {}),
+        ("fork", {}),
+        ("dice/reveal", {}),
+        ("rolls/reveal", {"roll_ids": ["r1"]}),
+        ("notes", {"text": "hello"}),
+    ):
+        response = await client.post(
+            f"/encounters/{eid}/{path}", json=body, headers=bearer(watcher)
+        )
+        assert response.status_code == 403, (path, response.text)
+        assert response.json()["detail"] == read_only, path
+    for response in (
+        await client.post(f"/encounters/{eid}/tokens", json={}, headers=bearer(watcher)),
+        await client.get(f"/encounters/{eid}/tokens", headers=bearer(watcher)),
+        await client.delete(
+            f"/encounters/{eid}/tokens/{watcher.split('.')[0]}", headers=bearer(watcher)
+        ),
+    ):
+        assert response.status_code == 403, response.text
+        assert response.json()["detail"].startswith("only the GM may")
+    assert (await client.get(f"/encounters/{eid}")).json()["version"] == version
+    bound = await client.post(
+        f"/encounters/{eid}/tokens", json={"role": "spectator", "combatants": ["aria"]}
+    )
+    assert bound.status_code == 422
+    assert bound.json()["detail"] == (
+        "only a player token is bound to combatants; a spectator token is not"
+    )
+
+
+async def test_a_revoked_spectator_gets_401_not_403(client: Client) -> None:
+    """A write route may reuse a token its process checked before; a spectator's never is,
+    so once revoked it learns nothing more, not even that it may not write."""
+    eid, _sam, _kim = await _table(client)
+    watcher = await _spectator(client, eid)
+    body = {"command": {"type": "generic.next_turn"}}
+    first = await client.post(f"/encounters/{eid}/commands", json=body, headers=bearer(watcher))
+    assert first.status_code == 403
+    revoked = await client.delete(f"/encounters/{eid}/tokens/{watcher.split('.')[0]}")
+    assert revoked.status_code == 204
+    again = await client.post(f"/encounters/{eid}/commands", json=body, headers=bearer(watcher))
+    assert again.status_code == 401
+    assert (await client.get(f"/encounters/{eid}", headers=bearer(watcher))).status_code == 401
+
+
+async def test_the_openapi_document_has_the_spectator_role_and_whoami(client: Client) -> None:
+    document = (await client.get("/schema/openapi.json")).json()
+    mint = document["components"]["schemas"]["MintToken"]["properties"]["role"]
+    assert set(mint["enum"]) == {"player", "gm", "spectator"}
+    whoami = document["paths"]["/encounters/{encounter_id}/whoami"]["get"]
+    assert whoami["operationId"] == "whoAmI"
+    eid, sam, _kim = await _table(client)
+    watcher = await _spectator(client, eid)
+    seen = {}
+    for name, headers in (("gm", {}), ("sam", bearer(sam)), ("watcher", bearer(watcher))):
+        response = await client.get(f"/encounters/{eid}/whoami", headers=headers)
+        assert response.status_code == 200, response.text
+        seen[name] = response.json()
+    assert seen["gm"]["role"] == "gm"
+    assert seen["sam"] == {"role": "player", "token_id": sam.split(".")[0], "combatants": ["aria"]}
+    assert seen["watcher"] == {
+        "role": "spectator",
+        "token_id": watcher.split(".")[0],
+        "combatants": [],
+    }
+    assert (await client.get(f"/encounters/{eid}/whoami", headers=bearer("x.y"))).status_code == 401

@@ -67,6 +67,15 @@ def test_serve_on_embedded_default_then_demo(tmp_path: Path) -> None:
         assert "takes 8 damage" in out
         assert "hash chain ok: True" in out
         assert "refused" not in demo.stderr
+        # The installed package serves the table console, and the demo links to it.
+        assert f"{url}/console/#e=" in out
+        page = httpx.get(f"{url}/console/", timeout=10)
+        assert page.status_code == 200 and "table console" in page.text
+        module = httpx.get(f"{url}/console/js/fairness.js", timeout=10)
+        assert "HMAC" in module.text
+        assert module.headers["content-type"].startswith(
+            ("text/javascript", "application/javascript")
+        )
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:

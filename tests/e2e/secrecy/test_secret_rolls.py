@@ -1,7 +1,8 @@
 """Secrecy over every registered ruleset and every read path (design sections 3 and 5).
 
 A hidden GM command is made after a table is set; then, through each read path a player
-or spectator has, nothing it decided may show until the GM reveals its rolls:
+or spectator has (a spectator token reads exactly what the player's reads), nothing it
+decided may show until the GM reveals its rolls:
 
 - the state (now, ``?at=N``, each step of the round replay, a fork's) is the state before
   the secret command, seen through the ruleset's player view;
@@ -36,14 +37,22 @@ def bearer(token: str) -> dict[str, str]:
 class Table:
     """An encounter of one scenario, with the GM's answer to the secret command."""
 
-    def __init__(self, client: Client, eid: str, player: str, before: int) -> None:
-        self.client, self.eid, self.player, self.before = client, eid, player, before
+    def __init__(self, client: Client, eid: str, player: str, spectator: str, before: int) -> None:
+        self.client, self.eid, self.before = client, eid, before
+        self.player, self.spectator = player, spectator
         self.secret_events: list[dict[str, Any]] = []
 
     async def get(self, path: str, *, player: bool = True) -> Any:
+        """The GM's answer, or the player's, checked to be the spectator's byte for byte."""
         headers = bearer(self.player) if player else {}
         response = await self.client.get(f"/encounters/{self.eid}{path}", headers=headers)
         assert response.status_code == 200, (path, response.text)
+        if player:
+            watched = await self.client.get(
+                f"/encounters/{self.eid}{path}", headers=bearer(self.spectator)
+            )
+            assert watched.status_code == 200, (path, watched.text)
+            assert watched.content == response.content, path
         return response.json() if "json" in response.headers["content-type"] else response.text
 
     @property
@@ -68,8 +77,12 @@ async def _play(client: Client, ruleset: str, scenario: Scenario) -> Table:
         await command(client, eid, cmd, manual=dice)
     minted = await client.post(f"/encounters/{eid}/tokens", json={"combatants": scenario.player})
     assert minted.status_code == 201, minted.text
+    watcher = await client.post(f"/encounters/{eid}/tokens", json={"role": "spectator"})
+    assert watcher.status_code == 201, watcher.text
     head = await client.get(f"/encounters/{eid}")
-    table = Table(client, eid, minted.json()["token"], head.json()["version"])
+    table = Table(
+        client, eid, minted.json()["token"], watcher.json()["token"], head.json()["version"]
+    )
     cmd, dice = scenario.secret
     response = await client.post(
         f"/encounters/{eid}/commands",
@@ -174,12 +187,14 @@ async def test_the_round_replay_steps_through_the_public_table(table: Table) -> 
 
 async def test_the_live_stream_is_redacted_like_the_events(table: Table) -> None:
     head = (await table.get("", player=False))["version"]
-    response = await table.client.get(
-        f"/encounters/{table.eid}/live?after_version={table.before}&until_version={head}",
-        headers=bearer(table.player),
-    )
-    assert response.status_code == 200
-    messages = parse(response.text.splitlines())
+    messages = []
+    for reader in (table.player, table.spectator):
+        response = await table.client.get(
+            f"/encounters/{table.eid}/live?after_version={table.before}&until_version={head}",
+            headers=bearer(reader),
+        )
+        assert response.status_code == 200
+        messages += parse(response.text.splitlines())
     assert messages
     for message in messages:
         assert message.data["data"]["secret"] is True
