@@ -11,6 +11,7 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 
 import asyncpg
 from litestar import Litestar
@@ -23,6 +24,7 @@ from redis.asyncio import Redis
 
 from api.limits import VerifiedTokens, rate_limit_config
 from api.live import Live
+from api.live_wire import encode_for
 from api.openapi_doc import correct as correct_openapi
 from api.problems import problem_details_config
 from api.routes import (
@@ -140,7 +142,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         )
         _settle_garbage_collector()
         try:
-            async with fan_out.notifier.running():
+            async with fan_out.running(pool, partial(encode_for, app.state.services)):
                 yield
         finally:
             if redis is not None:
@@ -174,7 +176,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
         lifespan=[storage],
         on_startup=[lambda app: correct_openapi(app.openapi_schema)],
         middleware=middleware,
-        plugins=[ProblemDetailsPlugin(problem_details_config()), fan_out.plugin],
+        plugins=[
+            ProblemDetailsPlugin(problem_details_config()),
+            *([fan_out.plugin] if fan_out.plugin is not None else []),
+        ],
         request_max_body_size=settings.max_body_bytes,
         openapi_config=OpenAPIConfig(
             title="Aeon Ledger",
