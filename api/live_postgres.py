@@ -31,6 +31,9 @@ from events.wakeups import CHANNEL, MAX_PAYLOAD, notify, ping
 
 log = logging.getLogger("aeon_ledger.live")
 
+LISTENER = "aeon-ledger live listener"
+"""The listening sessions' ``application_name``, to find them in ``pg_stat_activity``."""
+
 _BATCH = 100
 """Entries per notice: 100 wake-ups stay well under ``MAX_PAYLOAD``."""
 
@@ -92,7 +95,9 @@ class PostgresLink:
         while True:
             conn: asyncpg.Connection | None = None
             try:
-                conn = await asyncpg.connect(self._dsn, timeout=5)
+                conn = await asyncpg.connect(
+                    self._dsn, timeout=5, server_settings={"application_name": LISTENER}
+                )
                 lost = asyncio.Event()
                 conn.add_termination_listener(_setter(lost))
                 await conn.add_listener(CHANNEL, self._on_notice)

@@ -97,11 +97,11 @@ async def _stream(
     everything after it, so skipping what was already sent leaves no gap and no
     duplicate.  After an overflow of its backlog (a slow client), the same catch-up
     again."""
-    yield preamble(start)
     audience = audience_of(viewer)
     subscriber = live.hub.join(encounter_id, head, audience, viewer.token_id)
     page, last, catching_up = live.hub.page, start, True
     try:
+        yield preamble(start)
         while until is None or last < until:
             if subscriber.ended:
                 return  # revoked (the reconnect gets its 401), or the database is away
