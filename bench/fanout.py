@@ -244,7 +244,7 @@ def main() -> None:
     parser.add_argument("--skip-reads", action="store_true")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    _raise_open_files(2 * max(sizes) + 1000)
+    _raise_open_files(max(sizes) + 1000)
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
         for mode in args.modes.split(","):
             runner.run(live(sizes, args.seconds, args.redis if mode == "redis" else None))

@@ -22,10 +22,10 @@ import asyncpg
 from litestar import get
 from litestar.di import NamedDependency
 from litestar.params import FromPath, HeaderParameter, QueryParameter
-from litestar.response import Stream
 
 from api.headers import stream_version
 from api.live import Live
+from api.live_response import LiveStream
 from api.live_wire import audience_of, encode_for, preamble
 from api.problems import problem
 from api.routes.base import EncounterRoutes
@@ -36,7 +36,6 @@ from service.tokens import Viewer
 
 log = logging.getLogger("aeon_ledger.live")
 
-SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 _MAX_VERSION = 2**31 - 1
 """Stream versions are PostgreSQL integers; a bound past them must be a 400 up front,
 not a database error once the stream has started."""
@@ -164,7 +163,7 @@ class EncounterLive(EncounterRoutes):
         after_version: AfterVersion = None,
         until_version: UntilVersion = None,
         last_event_id: LastEventId = None,
-    ) -> Stream:
+    ) -> LiveStream:
         """A stream of the encounter's events as they are appended: each message has
         `id` = stream version, `event` = event type and `data` = the event as
         `GET /events` shows it (secret GM rolls redacted for players). The backlog after
@@ -175,4 +174,4 @@ class EncounterLive(EncounterRoutes):
         live = services.live
         assert live is not None
         stream = _stream(live, services, encounter_id, viewer, head.version, start, until_version)
-        return Stream(stream, media_type="text/event-stream", headers=SSE_HEADERS)
+        return LiveStream(stream)
