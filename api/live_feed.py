@@ -27,7 +27,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import NamedTuple
@@ -62,14 +61,17 @@ _DATABASE_ERRORS = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError)
 
 
 class Subscriber:
-    """One open stream's place in a feed: its audience, its token, its bounded backlog."""
+    """One open stream's place in a feed: its audience, its token, its bounded backlog.
 
-    __slots__ = ("audience", "backlog", "ended", "limit", "overflowed", "ready", "token_id")
+    Kept small (ten thousand of them may wait at once): a list rather than a deque, and
+    a future only while the stream waits, rather than an ``asyncio.Event`` each."""
+
+    __slots__ = ("_waiter", "audience", "backlog", "ended", "limit", "overflowed", "token_id")
 
     def __init__(self, audience: Audience, token_id: str | None, limit: int) -> None:
         self.audience, self.token_id, self.limit = audience, token_id, limit
-        self.backlog: deque[Message] = deque()
-        self.ready = asyncio.Event()
+        self.backlog: list[Message] = []
+        self._waiter: asyncio.Future[None] | None = None
         self.overflowed = False
         """Messages were dropped: read from PostgreSQL after the last one sent."""
         self.ended = False
@@ -79,15 +81,34 @@ class Subscriber:
         if self.overflowed or self.ended:
             return  # the catch-up read will include them
         if len(self.backlog) + len(messages) > self.limit:
-            self.backlog.clear()
+            self.backlog = []
             self.overflowed = True
         else:
             self.backlog.extend(messages)
-        self.ready.set()
+        self._wake()
 
     def end(self) -> None:
         self.ended = True
-        self.ready.set()
+        self._wake()
+
+    def take(self) -> list[Message]:
+        """The backlog, emptied."""
+        messages, self.backlog = self.backlog, []
+        return messages
+
+    async def wait(self) -> None:
+        """Until there is something to send, to catch up on, or the stream must end."""
+        if self.backlog or self.overflowed or self.ended:
+            return
+        self._waiter = asyncio.get_running_loop().create_future()
+        try:
+            await self._waiter
+        finally:
+            self._waiter = None
+
+    def _wake(self) -> None:
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
 
 
 class Feed:

@@ -126,12 +126,10 @@ async def _stream(
                     last = events[-1].stream_version
                 catching_up = len(events) == page or subscriber.overflowed
                 continue
-            if not subscriber.backlog and not subscriber.overflowed:
-                subscriber.ready.clear()
-                await subscriber.ready.wait()
-                continue
-            while subscriber.backlog and not subscriber.ended:
-                message = subscriber.backlog.popleft()
+            await subscriber.wait()
+            for message in subscriber.take():
+                if subscriber.ended:
+                    return
                 if message.version is None:
                     yield message.data
                 elif message.version > last:

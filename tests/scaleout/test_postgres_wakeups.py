@@ -28,7 +28,9 @@ async def test_two_workers_without_redis_are_live_through_listen_notify(
         clients = [httpx.AsyncClient(base_url=api.url, timeout=20) for api in apis]
         subscribers: list[Subscriber] = []
         try:
-            created = await clients[0].post("/encounters", json={"ruleset": "generic", "name": "Notify"})
+            created = await clients[0].post(
+                "/encounters", json={"ruleset": "generic", "name": "Notify"}
+            )
             body = created.json()
             eid, headers = body["encounter_id"], {"Authorization": f"Bearer {body['gm_token']}"}
 
