@@ -57,10 +57,11 @@ async def _tables(url: str) -> list[tuple[Table, int]]:
 
 
 async def _commands(
-    url: str, tables: list[tuple[Table, int]], seconds: float
+    url: str, tables: list[tuple[Table, int]], seconds: float, answered: list[float]
 ) -> list[list[tuple[int, float]]]:
     """One command per second on each encounter, staggered over the second; per
-    encounter, the (version, sent at) of each command."""
+    encounter, the (version, sent at) of each command; ``answered`` gets each command's
+    own latency in ms."""
     sent: list[list[tuple[int, float]]] = [[] for _ in tables]
 
     async def drive(index: int) -> None:
@@ -74,6 +75,7 @@ async def _commands(
             assert response.status == 200, response.body
             version: Any = response.json()
             sent[index].append((int(version["version"]), at))
+            answered.append((time.monotonic() - at) * 1000)
             n += 1
             await asyncio.sleep(max(0.0, start + n - time.monotonic()))
         await http.close()
@@ -95,8 +97,10 @@ async def _live_size(url: str, pid: int, size: int, seconds: float) -> list[obje
         await asyncio.sleep(min(10.0, seconds))
         idle_cores = idle.cores()["service"]
         busy = CpuMeter(pid)
-        sent = await _commands(url, tables, seconds)
-        busy_cores = busy.cores()["service"]
+        answered: list[float] = []
+        sent = await _commands(url, tables, seconds, answered)
+        cores = busy.cores()
+        answered.sort()
         await _settle(subscribers, sent, within=5)
         latencies, lost = _delivery(subscribers, sent)
     finally:
@@ -107,9 +111,11 @@ async def _live_size(url: str, pid: int, size: int, seconds: float) -> list[obje
         percentile(latencies, 50),
         percentile(latencies, 99),
         lost,
-        busy_cores,
+        cores["service"],
         idle_cores,
         per_subscriber,
+        percentile(answered, 50),
+        cores["load generator"],
     ]
 
 
@@ -161,6 +167,8 @@ async def live(sizes: Sequence[int], seconds: float, redis_url: str | None) -> N
             "service cores",
             "idle cores",
             "KiB per subscriber",
+            "command p50 ms",
+            "generator cores",
         ],
         rows,
     )
