@@ -13,6 +13,7 @@ from uuid import UUID
 import msgspec
 
 from api.live_feed import Audience, Message
+from api.problems import problem
 from api.routes.reads import events_as_seen
 from api.state import Services
 from events.envelope import RecordedEvent
@@ -28,8 +29,8 @@ def audience_of(viewer: Viewer) -> Audience:
     """The key of the encoding ``viewer`` may receive: the GM's view for the GM and the
     service key, else the view of the viewer's role."""
     audience = "gm" if viewer.is_gm else viewer.role
-    if audience not in VIEWERS:
-        raise ValueError(f"no live encoding for the role {viewer.role!r}")
+    if audience not in VIEWERS:  # a new role must say what it sees before it streams
+        raise problem(403, "forbidden", f"live updates have no view for the role {viewer.role}")
     return audience
 
 

@@ -25,6 +25,7 @@ from litestar.params import FromPath, HeaderParameter, QueryParameter
 
 from api.headers import stream_version
 from api.live import Live
+from api.live_feed import Audience
 from api.live_response import LiveStream
 from api.live_wire import audience_of, encode_for, preamble
 from api.problems import problem
@@ -85,6 +86,7 @@ async def _stream(
     services: Services,
     encounter_id: UUID,
     viewer: Viewer,
+    audience: Audience,
     head: int,
     start: int,
     until: int | None,
@@ -96,7 +98,6 @@ async def _stream(
     everything after it, so skipping what was already sent leaves no gap and no
     duplicate.  After an overflow of its backlog (a slow client), the same catch-up
     again."""
-    audience = audience_of(viewer)
     subscriber = live.hub.join(encounter_id, head, audience, viewer.token_id)
     page, last, catching_up = live.hub.page, start, True
     try:
@@ -171,5 +172,8 @@ class EncounterLive(EncounterRoutes):
         head = await ensure_version(services, encounter_id, start)
         live = services.live
         assert live is not None
-        stream = _stream(live, services, encounter_id, viewer, head.version, start, until_version)
+        audience = audience_of(viewer)
+        stream = _stream(
+            live, services, encounter_id, viewer, audience, head.version, start, until_version
+        )
         return LiveStream(stream)

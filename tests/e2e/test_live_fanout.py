@@ -97,11 +97,11 @@ async def test_a_slow_subscriber_delays_no_other_and_misses_nothing(database_url
         fast_lines: list[list[str]] = [[], [], []]
         fast = [
             asyncio.create_task(
-                _collect(_stream(live, services, encounter, gm_viewer, head, 0, None), lines)
+                _collect(_stream(live, services, encounter, gm_viewer, "gm", head, 0, None), lines)
             )
             for lines in fast_lines
         ]
-        slow = _stream(live, services, encounter, gm_viewer, head, 0, None)
+        slow = _stream(live, services, encounter, gm_viewer, "gm", head, 0, None)
         slow_lines = (await anext(slow)).decode().splitlines()  # the preamble, then it stalls
         try:
             for n in range(12):
