@@ -23,7 +23,7 @@ from tests.scaleout.live_client import Subscriber
 async def test_two_workers_without_redis_are_live_through_listen_notify(
     fresh_database: str,
 ) -> None:
-    slow_poll = {"AEON_LIVE_POLL_SECONDS": "60"}
+    slow_poll = {"AEON_LIVE_POLL_SECONDS": "60", "AEON_LIVE_KEEPALIVE_SECONDS": "60"}
     with api_processes(fresh_database, "", [slow_poll, slow_poll]) as apis:
         clients = [httpx.AsyncClient(base_url=api.url, timeout=20) for api in apis]
         subscribers: list[Subscriber] = []
@@ -75,6 +75,23 @@ async def test_two_workers_without_redis_are_live_through_listen_notify(
             await asyncio.sleep(0.3)
             for subscriber in subscribers:
                 assert subscriber.versions == list(range(1, head + 1))
+
+            # A revocation on one process ends the token's stream on the other at once
+            # (keepalive checks are 60 s apart: only the notice can do it in time).
+            minted = await clients[1].post(
+                f"/encounters/{eid}/tokens", json={"combatants": ["f0"]}, headers=headers
+            )
+            player = minted.json()
+            watcher = Subscriber(apis[0].url, eid, {"Authorization": f"Bearer {player['token']}"})
+            watcher.start()
+            subscribers.append(watcher)
+            await watcher.wait_for(head, within=5)
+            token_id = player["info"]["token_id"]
+            revoked = await clients[1].delete(
+                f"/encounters/{eid}/tokens/{token_id}", headers=headers
+            )
+            assert revoked.status_code == 204
+            await watcher.ended(within=3)
         finally:
             for subscriber in subscribers:
                 await subscriber.close()
