@@ -108,6 +108,12 @@ class Live:
     def fallback(self) -> str:
         return f"live updates fall back to polling PostgreSQL every {self.poll_seconds:g} s"
 
+    def describe_listener(self) -> str:
+        """Readiness of the PostgreSQL listening connection, without Redis."""
+        if self.status.ok:
+            return "ok"
+        return f"degraded, {self.fallback} ({self.status.error}, for {self.status.elapsed:.0f} s)"
+
     def describe(self) -> str:
         """Readiness of the live-update link while Redis itself answers."""
         if self.status.ok:
