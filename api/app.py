@@ -11,6 +11,7 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 
 import asyncpg
 from litestar import Litestar
@@ -23,6 +24,7 @@ from redis.asyncio import Redis
 from api.cors import cors_config
 from api.limits import VerifiedTokens, rate_limit_config
 from api.live import Live
+from api.live_wire import encode_for
 from api.openapi_doc import complete as complete_openapi
 from api.openapi_structs import ClosedStructs
 from api.openapi_ui import render_plugins, swagger_assets
@@ -146,7 +148,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         )
         _settle_garbage_collector()
         try:
-            async with fan_out.notifier.running():
+            async with fan_out.running(pool, partial(encode_for, app.state.services)):
                 yield
         finally:
             if redis is not None:
@@ -186,7 +188,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
         on_startup=[complete_openapi],
         middleware=middleware,
         cors_config=cors_config(settings.cors_origins),
-        plugins=[ProblemDetailsPlugin(problem_details_config()), fan_out.plugin, ClosedStructs()],
+        plugins=[
+            ProblemDetailsPlugin(problem_details_config()),
+            *([fan_out.plugin] if fan_out.plugin is not None else []),
+            ClosedStructs(),
+        ],
         request_max_body_size=settings.max_body_bytes,
         openapi_config=OpenAPIConfig(
             title="Aeon Ledger",

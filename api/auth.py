@@ -40,7 +40,7 @@ def bearer_token(request: Request[Any, Any, Any]) -> str | None:
         return None
     scheme, _, token = header.strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise _unauthorized("the Authorization header must read 'Bearer <token>'")
+        raise unauthorized("the Authorization header must read 'Bearer <token>'")
     return token.strip()
 
 
@@ -59,7 +59,7 @@ async def provide_viewer(
 ) -> Viewer:
     token = bearer_token(request)
     if token is None:
-        raise _unauthorized("this encounter needs a token: send 'Authorization: Bearer <token>'")
+        raise unauthorized("this encounter needs a token: send 'Authorization: Bearer <token>'")
     if is_service_key(services.settings.service_key, token):
         services.verified_tokens.remember(token, "service")
         return SERVICE
@@ -72,7 +72,7 @@ async def provide_viewer(
     if viewer is None:
         viewer = await authenticate(services.pool, encounter_id, token)
     if viewer is None:
-        raise _unauthorized(
+        raise unauthorized(
             "the token is not valid for this encounter (wrong, revoked or another's)"
         )
     services.verified_tokens.remember(token, viewer.token_id or viewer.role)
@@ -90,7 +90,7 @@ def require_service_key(request: Request[Any, Any, Any], services: Services) -> 
     key = services.settings.service_key
     token = bearer_token(request)
     if key is not None and not is_service_key(key, token):
-        raise _unauthorized("creating and listing encounters needs this service's key")
+        raise unauthorized("creating and listing encounters needs this service's key")
     if key is not None and token is not None:
         services.verified_tokens.remember(token, "service")
 
@@ -109,7 +109,7 @@ def actor_of(viewer: Viewer, correlation_id: str | None = None) -> Actor:
     return Actor(role=role, token_id=viewer.token_id, correlation_id=correlation_id)
 
 
-def _unauthorized(detail: str) -> Exception:
+def unauthorized(detail: str) -> Exception:
     exc = problem(401, "unauthorized", detail)
     exc.headers = {"WWW-Authenticate": 'Bearer realm="aeon-ledger"'}
     return exc

@@ -1,101 +1,118 @@
-"""Fan-out for live updates: after each commit, a wake-up on channel ``encounter:{id}``.
+"""Live updates put together from the settings: the hub of feeds, the link that carries
+wake-ups between processes, and the write path's hook (``Live``).
 
-The channel carries only ``{"version": V}``; a subscriber that wakes up reads the events
-after the last version it sent from PostgreSQL (``api/routes/live.py``).  PostgreSQL stays
-the only source of events, so a lost, late or duplicated notification can delay an update
-but never create a gap or a duplicate, and Redis being down only slows things to the
-subscribers' fallback poll.
+PostgreSQL stays the only source of events: a wake-up carries only ``{"version": V}``
+(or a revoked token's id), and each process's feed of an encounter reads the new events
+itself (api/live_feed.py), so a lost, late or duplicated notification can delay an update
+but never create a gap or a duplicate.
 
-Litestar's channels plugin carries the wake-ups: its in-memory backend without
-``REDIS_URL``, its Redis pub/sub backend with it.  Upstream, that backend's one reader task
-dies with the first connection error and nothing restarts it (and the plugin's own
-``publish`` queue stalls behind a failed publish), so live updates would stay broken after
-Redis comes back; ``RecoveringRedisBackend`` (api/live_redis.py) owns its pub/sub
-connection in a loop that reconnects and re-subscribes, and ``Notifier``
-(api/live_notifier.py) publishes from its own task, so a command never waits for Redis and
-never fails because of it.  The channels and their messages are api/live_channels.py's;
-this module puts the pieces together from the settings (``Live``).
+Between processes, wake-ups travel through Redis pub/sub when ``REDIS_URL`` is set
+(Litestar's channels plugin on ``RecoveringRedisBackend``, api/live_redis.py, which
+survives Redis restarts), else through PostgreSQL ``LISTEN/NOTIFY``
+(api/live_postgres.py), so several workers are live without Redis too.  Within a
+process the notifier wakes the feed directly, without a round trip.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from uuid import UUID
 
 from litestar.channels import ChannelsPlugin
-from litestar.channels.backends.base import ChannelsBackend
-from litestar.channels.backends.memory import MemoryChannelsBackend
 from redis.asyncio import Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
-from api.live_channels import channel_of, revocation
+from api.live_feed import Encode
+from api.live_hub import Hub
 from api.live_notifier import Notifier
-from api.live_redis import LinkStatus, RecoveringRedisBackend
+from api.live_postgres import PostgresLink
+from api.live_redis import LinkStatus, RecoveringRedisBackend, RedisLink
 from api.settings import Settings
+from events.db import Database
 
 log = logging.getLogger("aeon_ledger.live")
 
 
 @dataclass
 class Live:
-    """Everything live updates need: the channels plugin, its link status, the hook."""
+    """Everything live updates need: the hub, the link, its status, the write hook."""
 
-    plugin: ChannelsPlugin
+    hub: Hub
     status: LinkStatus
     notifier: Notifier
+    plugin: ChannelsPlugin | None
+    """The channels plugin carrying wake-ups through Redis; None without Redis."""
+    postgres: PostgresLink | None
     poll_seconds: float
-    page: int
-    keepalive_seconds: float
 
     def announce_revoked(self, encounter_id: UUID, token_id: str) -> None:
-        """Tell every process's live streams of this encounter that ``token_id`` is
-        revoked: the streams it opened end at once.  Best effort, as every wake-up: with
-        Redis away they end at their next keepalive check instead."""
-        try:
-            self.plugin.publish(revocation(token_id), channels=[channel_of(encounter_id)])
-        except Exception as exc:  # a failed publish must not fail the revocation
-            log.warning("could not announce a revoked token: %r", exc)
+        """Streams opened with ``token_id`` end: in this process at once, in the others
+        when the notice reaches them (with the link away, at their next keepalive)."""
+        self.notifier.revoked(encounter_id, token_id)
+
+    @contextlib.asynccontextmanager
+    async def running(self, db: Database, encode: Encode) -> AsyncIterator[None]:
+        """Feeds read from ``db`` and encode with ``encode``; the link and the notifier
+        run until the app stops."""
+        self.hub.bind(db, encode)
+        async with contextlib.AsyncExitStack() as stack:
+            if self.postgres is not None:
+                await stack.enter_async_context(self.postgres.running(db))
+            await stack.enter_async_context(self.notifier.running())
+            stack.push_async_callback(self.hub.close)
+            yield
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Live:
-        backend: ChannelsBackend
+        hub = Hub(
+            page=settings.live_page,
+            poll_seconds=settings.live_poll_seconds,
+            keepalive_seconds=settings.live_keepalive_seconds,
+            backlog=settings.live_backlog,
+        )
         if settings.redis_url:
-            status = LinkStatus("redis")
+            status = LinkStatus("redis", on_up=hub.wake_all)
             redis = Redis.from_url(
                 settings.redis_url,
                 socket_connect_timeout=1,
                 socket_timeout=2,
                 # One immediate retry replaces a pooled connection Redis dropped while it
                 # was away (else the first publish after a restart is lost); no backoff:
-                # the subscription loop and the fallback poll do the waiting.
+                # the subscription loop and the feeds' safety-net reads do the waiting.
                 retry=Retry(NoBackoff(), 1),
             )
-            backend = RecoveringRedisBackend(redis, status)
-        else:
-            status = LinkStatus("in-process")
-            backend = MemoryChannelsBackend()
-        plugin = ChannelsPlugin(
-            backend,
-            arbitrary_channels_allowed=True,
-            # A wake-up carries no data: one pending per subscriber is enough, and a
-            # subscriber that is slow to read can never make the process buffer more.
-            subscriber_max_backlog=1,
-            subscriber_backlog_strategy="dropleft",
-        )
+            plugin = ChannelsPlugin(
+                RecoveringRedisBackend(redis, status),
+                arbitrary_channels_allowed=True,
+                # One subscription per followed encounter and process; a wake-up carries
+                # no data, so a short backlog is plenty.
+                subscriber_max_backlog=16,
+                subscriber_backlog_strategy="dropleft",
+            )
+            link = RedisLink(plugin, hub)
+            hub.watch = link.watch
+            notifier = Notifier(hub, link.publish)
+            return cls(hub, status, notifier, plugin, None, settings.live_poll_seconds)
+        assert settings.database_url is not None
+        status = LinkStatus("postgres")
+        postgres = PostgresLink(settings.database_url, hub, status)
         return cls(
-            plugin=plugin,
-            status=status,
-            notifier=Notifier(plugin),
-            poll_seconds=settings.live_poll_seconds,
-            page=settings.live_page,
-            keepalive_seconds=settings.live_keepalive_seconds,
+            hub, status, Notifier(hub, postgres.publish), None, postgres, settings.live_poll_seconds
         )
 
     @property
     def fallback(self) -> str:
         return f"live updates fall back to polling PostgreSQL every {self.poll_seconds:g} s"
+
+    def describe_listener(self) -> str:
+        """Readiness of the PostgreSQL listening connection, without Redis."""
+        if self.status.ok:
+            return "ok"
+        return f"degraded, {self.fallback} ({self.status.error}, for {self.status.elapsed:.0f} s)"
 
     def describe(self) -> str:
         """Readiness of the live-update link while Redis itself answers."""

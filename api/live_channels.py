@@ -1,8 +1,8 @@
 """What goes on a live-update channel: its name and its two kinds of message.
 
-A wake-up (``{"version": V}``, published by api/live_notifier.py) or a revocation notice
-(``{"revoked": token_id}``, ``Live.announce_revoked``); a subscriber (api/routes/live.py)
-tells them apart with ``revoked_token``.
+A wake-up (``{"version": V}``) or a revocation notice (``{"revoked": token_id}``), both
+published by api/live_notifier.py through ``RedisLink`` (api/live_redis.py), which tells
+them apart with ``revoked_token``.
 """
 
 from __future__ import annotations
@@ -30,3 +30,12 @@ def revoked_token(notice: bytes) -> str | None:
     except (msgspec.DecodeError, AttributeError):
         return None
     return token if isinstance(token, str) else None
+
+
+def woken_version(notice: bytes) -> int | None:
+    """The version a wake-up announces; None when it cannot be read (read anyway)."""
+    try:
+        version = msgspec.json.decode(notice).get("version")
+    except (msgspec.DecodeError, AttributeError):
+        return None
+    return version if isinstance(version, int) else None

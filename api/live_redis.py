@@ -13,12 +13,18 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Iterable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable, Mapping, Sequence
 from typing import Any
+from uuid import UUID
 
+import msgspec
+from litestar.channels import ChannelsPlugin
 from litestar.channels.backends.redis import RedisChannelsPubSubBackend
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
+
+from api.live_channels import channel_of, revocation, revoked_token, woken_version
+from api.live_hub import Hub
 
 log = logging.getLogger("aeon_ledger.live")
 
@@ -28,10 +34,11 @@ no client follows any encounter."""
 
 
 class LinkStatus:
-    """Whether wake-ups currently cross processes; readiness reports it."""
+    """Whether wake-ups currently cross processes; readiness reports it.  ``on_up`` runs
+    when a lost link is back: wake-ups sent meanwhile are gone, so every feed reads."""
 
-    def __init__(self, mode: str) -> None:
-        self.mode = mode
+    def __init__(self, mode: str, on_up: Callable[[], None] | None = None) -> None:
+        self.mode, self._on_up = mode, on_up
         self.error: str | None = None
         self.since = time.monotonic()
 
@@ -41,13 +48,15 @@ class LinkStatus:
 
     def up(self) -> None:
         if self.error is not None:
-            log.info("live updates: Redis link restored after %.1f s", self.elapsed)
+            log.info("live updates: %s link restored after %.1f s", self.mode, self.elapsed)
             self.error, self.since = None, time.monotonic()
+            if self._on_up is not None:
+                self._on_up()
 
     def down(self, exc: BaseException) -> None:
         reason = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         if self.error is None:
-            log.warning("live updates: Redis link lost (%s); subscribers poll PostgreSQL", reason)
+            log.warning("live updates: %s link lost (%s); feeds poll PostgreSQL", self.mode, reason)
             self.since = time.monotonic()
         self.error = reason
 
@@ -164,3 +173,39 @@ class RecoveringRedisBackend(RedisChannelsPubSubBackend):
             self._status.up()
         async with self._condition:
             self._condition.notify_all()
+
+
+class RedisLink:
+    """Wake-ups through Redis pub/sub, a channel per encounter (``encounter:{id}``): a
+    process subscribes to the encounters it has feeds of, once each."""
+
+    def __init__(self, plugin: ChannelsPlugin, hub: Hub) -> None:
+        self._plugin, self._hub = plugin, hub
+
+    async def publish(
+        self, versions: Mapping[UUID, int], revoked: Sequence[tuple[UUID, str]]
+    ) -> None:
+        for encounter_id, token_id in revoked:
+            await self._plugin.wait_published(revocation(token_id), channel_of(encounter_id))
+        for encounter_id, version in versions.items():
+            data = msgspec.json.encode({"version": version})
+            await self._plugin.wait_published(data, channel_of(encounter_id))
+
+    @contextlib.asynccontextmanager
+    async def watch(self, encounter_id: UUID) -> AsyncIterator[None]:
+        hub = self._hub
+
+        async def on_notice(notice: bytes) -> None:
+            token_id = revoked_token(notice)
+            if token_id is not None:
+                hub.revoked(encounter_id, token_id)
+            else:
+                hub.wake(encounter_id, woken_version(notice))
+
+        async with (
+            self._plugin.start_subscription(channel_of(encounter_id)) as subscriber,
+            # join=False: a wake-up the bounded backlog dropped is never marked done, so
+            # waiting for the backlog to drain could wait forever.
+            subscriber.run_in_background(on_notice, join=False),
+        ):
+            yield

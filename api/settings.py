@@ -31,10 +31,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     rate_limit_per_minute: int = 600
     """Requests per minute per token (or per client address without one); 0 turns it off."""
     live_poll_seconds: float = 1.0
-    """How often a live subscriber reads PostgreSQL when no wake-up arrives (Redis down,
-    or a wake-up lost): the worst-case delay of a live update."""
+    """How often an encounter's live feed reads PostgreSQL when no wake-up arrives (the
+    link down, or a wake-up lost): the worst-case delay of a live update."""
     live_page: int = 100
-    """Events read and sent per step of a live stream: bounds what one subscriber holds."""
+    """Events read per step of a live feed, or of a stream catching up."""
+    live_backlog: int = 1000
+    """Messages a live stream may hold unsent; past that it drops them and reads what it
+    missed from PostgreSQL (a slow client falls behind alone)."""
     live_keepalive_seconds: float = 15.0
     """An idle live stream sends a comment this often and re-checks its token."""
     cors_origins: tuple[str, ...] = ("*",)
@@ -67,6 +70,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             ),
             live_poll_seconds=float(env.get("AEON_LIVE_POLL_SECONDS", d.live_poll_seconds)),
             live_page=int(env.get("AEON_LIVE_PAGE", d.live_page)),
+            live_backlog=int(env.get("AEON_LIVE_BACKLOG", d.live_backlog)),
             live_keepalive_seconds=float(
                 env.get("AEON_LIVE_KEEPALIVE_SECONDS", d.live_keepalive_seconds)
             ),

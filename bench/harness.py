@@ -63,15 +63,22 @@ async def fresh_database(prefix: str = "aeon_bench") -> AsyncIterator[str]:
 
 @contextmanager
 def service(
-    database_url: str, *, workers: int, extra_env: dict[str, str] | None = None
+    database_url: str,
+    *,
+    workers: int,
+    extra_env: dict[str, str] | None = None,
+    redis_url: str | None = None,
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """``aeon-ledger serve`` as production runs it (uvicorn, ``workers`` processes) on a
-    spare loopback port; yields (base url, process) once it is ready, stops it on exit."""
+    spare loopback port, with Redis only when ``redis_url`` is given; yields (base url,
+    process) once it is ready, stops it on exit."""
     # All load comes from one loopback address: the per-client rate limit stays on (its
     # cost is part of every request) but so high that it never refuses.
     env = {**os.environ, "DATABASE_URL": database_url, "AEON_RATE_LIMIT_PER_MINUTE": "100000000"}
     env.update(extra_env or {})
     env.pop("REDIS_URL", None)
+    if redis_url:
+        env["REDIS_URL"] = redis_url
     command = [str(BIN / "aeon-ledger"), "serve", "--workers", str(workers)]
     with _serving([*command, "--log-level", "warning"], env) as served:
         yield served

@@ -62,6 +62,17 @@ async def token_live(db: Database, encounter_id: UUID, token_id: str) -> bool:
     return bool(live)
 
 
+async def live_token_ids(db: Database, encounter_id: UUID, token_ids: Sequence[str]) -> set[str]:
+    """Which of ``token_ids`` still open the encounter (exist there and are not revoked)."""
+    rows = await db.fetch(
+        """SELECT token_id FROM access_tokens
+           WHERE encounter_id = $1 AND token_id = ANY($2::text[]) AND revoked_at IS NULL""",
+        encounter_id,
+        list(token_ids),
+    )
+    return {r["token_id"] for r in rows}
+
+
 async def is_stored(db: Database, token_id: str, secret_sha256: bytes) -> bool:
     """Whether a token with this id and secret digest was ever minted (revoked or not)."""
     found = await db.fetchval(

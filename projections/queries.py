@@ -11,6 +11,7 @@ import msgspec
 from events.db import Database
 from events.store import SignedHead
 from projections.redaction import HIDDEN_TYPE, redact_roll
+from service.tokens import StoredToken
 
 _decode_any = msgspec.json.Decoder()
 
@@ -255,3 +256,56 @@ async def rolls(
         }
         found.append(record if gm else redact_roll(record, marks.revealed))
     return found
+
+
+class ReaderRow(msgspec.Struct, frozen=True):
+    """What a read of the current state needs, in one round trip."""
+
+    head: SignedHead
+    token: StoredToken | None
+    """The presented token's row when it opens this encounter, unrevoked, right now."""
+    state: StateRow | None
+    """The stored state, unless the caller did not want it or already had this version."""
+
+
+async def current_for_reader(
+    db: Database,
+    encounter_id: UUID,
+    token_id: str | None,
+    *,
+    unless_version: int | None,
+    want_state: bool,
+) -> ReaderRow | None:
+    """The stream head, the token's row and (unless the caller's ETag is already the
+    head's version) the state row, in one statement; None for an unknown encounter.
+
+    The state row is read only when wanted: the join's condition is a constant for the
+    inner scan, so PostgreSQL skips it on a match (a 304 never touches the state)."""
+    row = await db.fetchrow(
+        """SELECT h.version, h.last_hash, h.head_signature,
+                  t.role, t.secret_sha256, t.combatants,
+                  s.version AS state_version, s.ruleset, s.state
+           FROM streams AS h
+           LEFT JOIN access_tokens AS t
+             ON t.encounter_id = h.stream_id AND t.token_id = $2 AND t.revoked_at IS NULL
+           LEFT JOIN LATERAL (
+             SELECT version, ruleset, state FROM encounter_state
+             WHERE encounter_id = h.stream_id AND $4 AND h.version IS DISTINCT FROM $3::int
+           ) AS s ON true
+           WHERE h.stream_id = $1""",
+        encounter_id,
+        token_id,
+        unless_version,
+        want_state,
+    )
+    if row is None:
+        return None
+    head = SignedHead(row["version"], row["last_hash"], row["head_signature"])
+    token = None
+    if row["role"] is not None:
+        token = StoredToken(row["role"], bytes(row["secret_sha256"]), row["combatants"])
+    state = None
+    if row["state_version"] is not None:
+        raw = msgspec.Raw(row["state"].encode())
+        state = StateRow(row["state_version"], row["ruleset"], raw, head)
+    return ReaderRow(head, token, state)

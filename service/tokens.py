@@ -13,7 +13,7 @@ import hmac
 import secrets
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Literal
+from typing import Literal, NamedTuple, cast
 from uuid import UUID
 
 import asyncpg
@@ -94,12 +94,28 @@ async def mint(
 async def authenticate(db: Database, encounter_id: UUID, token: str) -> Viewer | None:
     """The viewer a token stands for on this encounter, or None (wrong, revoked, other
     encounter's).  The same work is done whether or not the id exists."""
+    row = await unrevoked_token(db, encounter_id, token.partition(".")[0])
+    if row is None:
+        return checked(token, None)
+    return checked(token, StoredToken(row["role"], bytes(row["secret_sha256"]), row["combatants"]))
+
+
+class StoredToken(NamedTuple):
+    role: str
+    secret_sha256: bytes
+    combatants: Sequence[str]
+
+
+def checked(token: str, stored: StoredToken | None) -> Viewer | None:
+    """The viewer ``token`` stands for if ``stored`` (its unrevoked row, read by the
+    caller in whatever statement suits it) matches its secret; the same work is done
+    whether or not there is a row."""
     token_id, _, secret = token.partition(".")
-    row = await unrevoked_token(db, encounter_id, token_id)
-    expected = bytes(row["secret_sha256"]) if row is not None else b"\0" * 32
-    if not hmac.compare_digest(expected, _digest(secret)) or row is None:
+    expected = stored.secret_sha256 if stored is not None else b"\0" * 32
+    if not hmac.compare_digest(expected, _digest(secret)) or stored is None:
         return None
-    return Viewer(role=row["role"], token_id=token_id, combatants=frozenset(row["combatants"]))
+    role = cast("Role", stored.role)  # the table's CHECK allows only the roles there are
+    return Viewer(role=role, token_id=token_id, combatants=frozenset(stored.combatants))
 
 
 async def is_live(db: Database, encounter_id: UUID, token_id: str) -> bool:

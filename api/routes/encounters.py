@@ -11,8 +11,8 @@ from litestar import Request, Response, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, QueryParameter
 
-from api.auth import bearer_token, require_service_key
-from api.headers import chain_head, etag, idempotency_key
+from api.auth import SERVICE, bearer_token, is_service_key, require_service_key, unauthorized
+from api.headers import chain_head, etag, idempotency_key, stream_version
 from api.openapi_operations import SERVICE_KEY
 from api.problems import problem
 from api.responses import json_bytes
@@ -22,19 +22,19 @@ from api.schemas import CreateEncounter, EncounterPage, EncounterView
 from api.state import Services
 from api.writes import answer_headers
 from events.idempotency import request_fingerprint
-from events.store import signed_head
+from events.store import SignedHead
 from projections.player_view import (
     audience_of,
     encounter_as_seen,
     player_combatants,
     public_encounter,
 )
-from projections.queries import current_state, list_encounters
+from projections.queries import ReaderRow, current_for_reader, list_encounters
 from service.commands import Actor, CreatedEncounter
 from service.loading import VersionNotReached, load_at
 from service.pipeline import Opened
 from service.registry import codec_for
-from service.tokens import Viewer, encounters_opened_by
+from service.tokens import Viewer, checked, encounters_opened_by
 
 _decode_created = msgspec.json.Decoder(CreatedEncounter).decode
 
@@ -150,17 +150,13 @@ async def get_encounters(
 
 
 async def _player_view(
-    services: Services, encounter_id: UUID, if_none_match: str | None, at: int | None
+    services: Services, encounter_id: UUID, signed: SignedHead, at: int | None
 ) -> Response[EncounterView]:
     db = services.pool
-    signed = await signed_head(db, encounter_id)
     head = signed.version
     version = head if at is None else at
     if version > head:
         raise VersionNotReached(encounter_id, version, head)
-    tag = etag(version)
-    if at is None and if_none_match is not None and if_none_match.strip() == tag:
-        return json_bytes(b"", status_code=304, headers={"ETag": tag})
     encounter = await public_encounter(db, encounter_id, version, at=at)
     codec = codec_for(encounter.ruleset)
     audience = audience_of(encounter, await player_combatants(db, encounter_id))
@@ -172,8 +168,54 @@ async def _player_view(
     )
     headers = chain_head(signed.version, signed.last_hash, signed.signature)
     if at is None:
-        headers["ETag"] = tag
+        headers["ETag"] = etag(version)
     return json_bytes(msgspec.json.encode(view), headers=headers)
+
+
+def _etag_version(if_none_match: str | None) -> int | None:
+    """The version an If-None-Match names (``"13"``); None for anything else."""
+    if if_none_match is None:
+        return None
+    value = if_none_match.strip()
+    if len(value) < 3 or value[0] != '"' or value[-1] != '"':
+        return None
+    return stream_version(value[1:-1])
+
+
+async def _reader(
+    request: Request[Any, Any, Any],
+    services: Services,
+    encounter_id: UUID,
+    *,
+    unless_version: int | None,
+    gm_state: bool,
+) -> tuple[Viewer, ReaderRow]:
+    """The viewer and the current head (and state) in one round trip: the token's row
+    is read in the same statement as the version, so a revoked token is refused at once
+    on every process, with no cache to fall behind."""
+    token = bearer_token(request)
+    if token is None:
+        raise unauthorized("this encounter needs a token: send 'Authorization: Bearer <token>'")
+    service = is_service_key(services.settings.service_key, token)
+    token_id = None if service else token.partition(".")[0]
+    row = await current_for_reader(
+        services.pool,
+        encounter_id,
+        token_id,
+        unless_version=unless_version,
+        want_state=gm_state,
+    )
+    viewer: Viewer | None = SERVICE
+    if not service:
+        viewer = checked(token, row.token if row is not None else None)
+    if viewer is None:
+        raise unauthorized(
+            "the token is not valid for this encounter (wrong, revoked or another's)"
+        )
+    services.verified_tokens.remember(token, viewer.token_id or viewer.role)
+    if row is None:
+        raise problem(404, "encounter-not-found", f"No encounter has id {encounter_id}.")
+    return viewer, row
 
 
 def _decode_cursor(cursor: str) -> tuple[datetime, UUID]:
@@ -194,9 +236,9 @@ class EncounterState(EncounterRoutes):
     @get("/", operation_id="getEncounter", summary="Current state")
     async def get_encounter(
         self,
+        request: Request[Any, Any, Any],
         encounter_id: FromPath[UUID],
         services: NamedDependency[Services],
-        viewer: NamedDependency[Viewer],
         if_none_match: Annotated[str | None, HeaderParameter(name="If-None-Match")] = None,
         at: At = None,
     ) -> Response[EncounterView]:
@@ -204,8 +246,17 @@ class EncounterState(EncounterRoutes):
         `?at=N` gives the state as the table saw it right after version N. Players and
         spectators get the players' view: without what secret GM rolls decided until they
         are revealed, and health per the encounter's `npc_health` setting."""
+        # One statement checks the token and reads the head, and the GM's state unless
+        # the client already has this version: a 304 is one round trip that never reads
+        # the state, a GM's 200 one that sends the stored state as it is.
+        known = _etag_version(if_none_match) if at is None else None
+        viewer, row = await _reader(
+            request, services, encounter_id, unless_version=known, gm_state=at is None
+        )
+        if at is None and known == row.head.version:
+            return json_bytes(b"", status_code=304, headers={"ETag": etag(known)})
         if not viewer.is_gm:
-            return await _player_view(services, encounter_id, if_none_match, at)
+            return await _player_view(services, encounter_id, row.head, at)
         if at is not None:
             past = await load_at(services.pool, encounter_id, at)
             codec = codec_for(past.ruleset)
@@ -216,16 +267,15 @@ class EncounterState(EncounterRoutes):
                 state=msgspec.Raw(codec.encode_state(past)),
             )
             return json_bytes(msgspec.json.encode(view))
-        row = await current_state(services.pool, encounter_id)
-        if row is None:
+        state = row.state
+        if state is None:
             raise problem(404, "encounter-not-found", f"No encounter has id {encounter_id}.")
-        tag = etag(row.version)
-        if if_none_match is not None and if_none_match.strip() == tag:
-            return json_bytes(b"", status_code=304, headers={"ETag": tag})
         view = EncounterView(
-            encounter_id=encounter_id, ruleset=row.ruleset, version=row.version, state=row.state
+            encounter_id=encounter_id,
+            ruleset=state.ruleset,
+            version=state.version,
+            state=state.state,
         )
-        headers = {"ETag": tag}
-        if row.head is not None:
-            headers.update(chain_head(row.head.version, row.head.last_hash, row.head.signature))
+        headers = {"ETag": etag(state.version)}
+        headers.update(chain_head(row.head.version, row.head.last_hash, row.head.signature))
         return json_bytes(msgspec.json.encode(view), headers=headers)

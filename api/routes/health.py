@@ -44,7 +44,8 @@ async def ready(services: NamedDependency[Services]) -> Response[Health]:
             if services.live is not None:
                 checks["redis"] += f"; {services.live.fallback}"
     else:
-        checks["redis"] = "not configured (in-process fan-out)"
+        link = services.live.describe_listener() if services.live else "ok"
+        checks["redis"] = f"not configured (live updates through PostgreSQL LISTEN/NOTIFY: {link})"
     ok = checks["postgres"] == "ok"
     return Response(
         Health(status="ok" if ok else "unavailable", checks=checks), status_code=200 if ok else 503

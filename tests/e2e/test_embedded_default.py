@@ -48,7 +48,9 @@ def test_serve_on_embedded_default_then_demo(tmp_path: Path) -> None:
             time.sleep(0.5)
         ready = httpx.get(f"{url}/health/ready").json()
         assert ready["checks"]["postgres"] == "ok"
-        assert "in-process" in ready["checks"]["redis"]
+        assert ready["checks"]["redis"] == (
+            "not configured (live updates through PostgreSQL LISTEN/NOTIFY: ok)"
+        )
         assert (tmp_path / ".aeon-ledger" / "pgdata").is_dir()
 
         demo = subprocess.run(

@@ -64,6 +64,12 @@ class Subscriber:
             await asyncio.sleep(0.02)
         return time.monotonic() - started
 
+    async def ended(self, within: float) -> None:
+        """Wait for the server to end the stream (and the reconnect to be refused)."""
+        assert self._task is not None
+        done, _ = await asyncio.wait({self._task}, timeout=within)
+        assert done, f"the stream did not end within {within} s"
+
     async def close(self) -> None:
         if self._task is not None:
             self._task.cancel()

@@ -1,0 +1,219 @@
+"""One encounter's live feed in one process: one read per wake-up, one encoding per
+audience, the same bytes handed to every subscriber.
+
+Why a feed rather than subscribers that read for themselves: with thousands of people
+watching a table, a read and an encoding per subscriber per event cost a core, and a poll
+per idle subscriber another.  Here the feed reads the new events of its encounter once,
+asks for each audience present (``"gm"``, ``"player"``, ...) one encoding, and appends
+the same ``bytes`` objects to each subscriber's backlog.  The audience is a key, not a
+flag: a role whose view differs is one more key, and a subscriber only ever receives the
+encoding made for its own key.
+
+The feed is also the safety net: it waits for a wake-up (api/live_hub.py) at most
+``poll_seconds``, then reads anyway, so a wake-up lost in transit costs one query per
+encounter per process, never one per subscriber.  The keepalive comment and the token
+re-check ride on the feed too: one query checks every subscriber's token.
+
+A subscriber's backlog is bounded (``backlog`` messages).  Writing to a client waits for
+the client, so a slow one falls behind alone; when its backlog overflows, the backlog is
+dropped and the subscriber reads what it missed from PostgreSQL, as on its first
+connection (``Subscriber.overflowed``), so it holds at most one bounded backlog and one
+page, loses nothing, and costs the others nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import NamedTuple
+from uuid import UUID
+
+import asyncpg
+
+from events.access import live_token_ids
+from events.db import Database
+from events.envelope import RecordedEvent
+from events.store import read_stream
+
+log = logging.getLogger("aeon_ledger.live")
+
+Audience = str
+"""Whose view an encoding is: ``"gm"`` or ``"player"`` (the keys of api/live_wire.py)."""
+
+
+class Message(NamedTuple):
+    """One SSE message, encoded: ``version`` None for a comment (keepalive)."""
+
+    version: int | None
+    data: bytes
+
+
+Encode = Callable[[UUID, Audience, list[RecordedEvent]], Awaitable[list[Message]]]
+Watch = Callable[[UUID], AbstractAsyncContextManager[None]]
+
+KEEPALIVE = Message(None, b": keepalive\r\n\r\n")
+
+_DATABASE_ERRORS = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError)
+
+
+class Subscriber:
+    """One open stream's place in a feed: its audience, its token, its bounded backlog.
+
+    Kept small (ten thousand of them may wait at once): a list rather than a deque, and
+    a future only while the stream waits, rather than an ``asyncio.Event`` each."""
+
+    __slots__ = ("_waiter", "audience", "backlog", "ended", "limit", "overflowed", "token_id")
+
+    def __init__(self, audience: Audience, token_id: str | None, limit: int) -> None:
+        self.audience, self.token_id, self.limit = audience, token_id, limit
+        self.backlog: list[Message] = []
+        self._waiter: asyncio.Future[None] | None = None
+        self.overflowed = False
+        """Messages were dropped: read from PostgreSQL after the last one sent."""
+        self.ended = False
+        """The stream must end: its token was revoked, or the feed lost the database."""
+
+    def offer(self, messages: Sequence[Message]) -> None:
+        if self.overflowed or self.ended:
+            return  # the catch-up read will include them
+        if len(self.backlog) + len(messages) > self.limit:
+            self.backlog = []
+            self.overflowed = True
+        else:
+            self.backlog.extend(messages)
+        self._wake()
+
+    def end(self) -> None:
+        self.ended = True
+        self._wake()
+
+    def take(self) -> list[Message]:
+        """The backlog, emptied."""
+        messages, self.backlog = self.backlog, []
+        return messages
+
+    async def wait(self) -> None:
+        """Until there is something to send, to catch up on, or the stream must end."""
+        if self.backlog or self.overflowed or self.ended:
+            return
+        self._waiter = asyncio.get_running_loop().create_future()
+        try:
+            await self._waiter
+        finally:
+            self._waiter = None
+
+    def _wake(self) -> None:
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+
+class Feed:
+    """The live feed of one encounter in this process, running while it has subscribers."""
+
+    def __init__(
+        self,
+        db: Database,
+        encounter_id: UUID,
+        version: int,
+        *,
+        encode: Encode,
+        page: int,
+        poll_seconds: float,
+        keepalive_seconds: float,
+    ) -> None:
+        self.encounter_id, self.version = encounter_id, version
+        """Every event up to ``version`` was read and offered (or predates the feed)."""
+        self._db, self._encode, self._page = db, encode, page
+        self._poll, self._keepalive = poll_seconds, keepalive_seconds
+        self.subscribers: set[Subscriber] = set()
+        self.wake = asyncio.Event()
+        self._notices: set[str] = set()
+        self._sent_at = self._checked_at = time.monotonic()
+
+    def notice_revoked(self, token_id: str) -> None:
+        self._notices.add(token_id)
+        self.wake.set()
+
+    async def run(self, watch: Watch, done: Callable[[Feed], None]) -> None:
+        """Read, encode and offer on each wake-up until the last subscriber leaves;
+        ``done`` is called without an await between the last check and it, so a stream
+        that joins meanwhile finds either this feed running or none."""
+        finished = False
+        try:
+            async with watch(self.encounter_id):
+                while True:
+                    if not self.subscribers:
+                        finished = True
+                        done(self)
+                        break
+                    with contextlib.suppress(TimeoutError):
+                        async with asyncio.timeout(self._timeout()):
+                            await self.wake.wait()
+                    self.wake.clear()  # before reading: a commit during the read wakes again
+                    if self.subscribers:
+                        await self._step()
+        except _DATABASE_ERRORS as exc:
+            # End the streams cleanly; clients reconnect with Last-Event-ID (and get a
+            # 503 while the database is away).
+            log.warning("live feed of %s ends: database unavailable (%r)", self.encounter_id, exc)
+        except Exception:
+            log.exception("live feed of %s failed", self.encounter_id)
+        finally:
+            if not finished:
+                done(self)
+                for subscriber in self.subscribers:
+                    subscriber.end()
+
+    def _timeout(self) -> float:
+        now = time.monotonic()
+        keepalive = self._keepalive - (now - min(self._sent_at, self._checked_at))
+        return max(0.0, min(self._poll, keepalive))
+
+    async def _step(self) -> None:
+        await self._check_tokens()
+        while True:
+            events = await read_stream(
+                self._db, self.encounter_id, after_version=self.version, limit=self._page
+            )
+            if not events:
+                break
+            encoded: dict[Audience, list[Message]] = {}
+            for audience in {s.audience for s in self.subscribers}:
+                encoded[audience] = await self._encode(self.encounter_id, audience, events)
+            for subscriber in self.subscribers:
+                subscriber.offer(encoded.get(subscriber.audience, ()))
+            self.version = events[-1].stream_version
+            self._sent_at = time.monotonic()
+            if len(events) < self._page:
+                break
+        if time.monotonic() - self._sent_at >= self._keepalive:
+            for subscriber in self.subscribers:
+                subscriber.offer((KEEPALIVE,))
+            self._sent_at = time.monotonic()
+
+    async def _check_tokens(self) -> None:
+        """On a revocation notice, the tokens it names; every keepalive, all of them: one
+        query either way, and the streams of tokens no longer live end at once."""
+        now = time.monotonic()
+        if now - self._checked_at >= self._keepalive:
+            wanted = {s.token_id for s in self.subscribers if s.token_id is not None}
+            self._checked_at = now
+        else:
+            wanted = {t for t in self._notices if any(s.token_id == t for s in self.subscribers)}
+        self._notices.clear()
+        if not wanted:
+            return
+        live = await live_token_ids(self._db, self.encounter_id, sorted(wanted))
+        for subscriber in self.subscribers:
+            if subscriber.token_id in wanted and subscriber.token_id not in live:
+                subscriber.end()
+
+
+@contextlib.asynccontextmanager
+async def none_to_watch(encounter_id: UUID) -> AsyncIterator[None]:
+    """For links that deliver every encounter's wake-ups without a subscription."""
+    yield

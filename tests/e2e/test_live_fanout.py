@@ -1,0 +1,200 @@
+"""Live fan-out (issue 27): one feed per encounter per process hands the same encoded
+messages to every stream of an audience.
+
+What must hold whatever the feed does: a wake-up lost in transit still reaches every
+stream (the feed's own safety-net read), a slow stream delays no other and, once it reads
+again, misses nothing, and a player's stream never carries the GM's encoding.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+from uuid import UUID
+
+import httpx
+
+from api.app import create_app
+from api.routes.live import _stream
+from api.settings import Settings
+from api.state import Services
+from projections.inline import read_model_rows
+from service.commands import Actor
+from service.core_events import NoteAdded
+from service.pipeline import CommandPipeline
+from service.tokens import Viewer
+from tests.e2e.helpers import combatant
+from tests.e2e.test_live import SECRET_CHECK, bearer, serving
+from tests.scaleout.live_client import Subscriber
+from tests.scaleout.sse import Message, parse
+
+SECRET_NOTE = "the dragon is the duke in disguise"
+
+
+async def _open(http: httpx.AsyncClient, name: str) -> tuple[str, dict[str, str]]:
+    created = await http.post("/encounters", json={"ruleset": "generic", "name": name})
+    assert created.status_code == 201, created.text
+    return created.json()["encounter_id"], bearer(created.json()["gm_token"])
+
+
+async def _command(http: httpx.AsyncClient, eid: str, gm: dict[str, str], cmd: Any) -> int:
+    response = await http.post(f"/encounters/{eid}/commands", json={"command": cmd}, headers=gm)
+    assert response.status_code == 200, response.text
+    version: int = response.json()["version"]
+    return version
+
+
+async def test_a_wake_up_lost_in_transit_still_reaches_every_subscriber(
+    database_url: str,
+) -> None:
+    """A commit by a writer that announces nothing (a process that died between its
+    commit and its NOTIFY, say): the feed's safety-net read finds it for all streams."""
+    settings = Settings(database_url=database_url, live_poll_seconds=0.3)
+    app = create_app(settings)
+    async with serving(app) as url, httpx.AsyncClient(base_url=url) as http:
+        eid, gm = await _open(http, "Lost")
+        head = await _command(http, eid, gm, combatant("aria", 20))
+        subscribers = [Subscriber(url, eid, gm) for _ in range(12)]
+        try:
+            for subscriber in subscribers:
+                subscriber.start()
+            for subscriber in subscribers:
+                await subscriber.wait_for(head, within=5)
+            services: Services = app.state.services
+            silent = CommandPipeline(
+                services.pool, read_model_rows, chain_key=settings.chain_key_bytes
+            )
+            await silent.add_note(UUID(eid), NoteAdded(text="unannounced"), actor=Actor(role="gm"))
+            for subscriber in subscribers:
+                await subscriber.wait_for(head + 1, within=5)
+            assert all(s.versions == list(range(1, head + 2)) for s in subscribers)
+            assert services.live is not None and len(services.live.hub.feeds) == 1
+        finally:
+            for subscriber in subscribers:
+                await subscriber.close()
+
+
+async def _collect(stream: AsyncIterator[bytes], into: list[str]) -> None:
+    async for chunk in stream:
+        into.extend(chunk.decode().splitlines())
+
+
+async def test_a_slow_subscriber_delays_no_other_and_misses_nothing(database_url: str) -> None:
+    """Four streams of one feed with a backlog of three messages: one stops reading (its
+    client is slow); the others get every event while it waits; it then catches up from
+    PostgreSQL, without a gap or a duplicate."""
+    settings = Settings(database_url=database_url, live_backlog=3, live_poll_seconds=60)
+    app = create_app(settings)
+    async with serving(app) as url, httpx.AsyncClient(base_url=url) as http:
+        eid, gm = await _open(http, "Slow")
+        head = await _command(http, eid, gm, combatant("aria", 50))
+        services: Services = app.state.services
+        live = services.live
+        assert live is not None
+        encounter = UUID(eid)
+        gm_viewer = Viewer(role="gm")
+        fast_lines: list[list[str]] = [[], [], []]
+        fast = [
+            asyncio.create_task(
+                _collect(_stream(live, services, encounter, gm_viewer, "gm", head, 0, None), lines)
+            )
+            for lines in fast_lines
+        ]
+        slow = _stream(live, services, encounter, gm_viewer, "gm", head, 0, None)
+        slow_lines = (await anext(slow)).decode().splitlines()  # the preamble, then it stalls
+        try:
+            for n in range(12):
+                head = await _command(
+                    http, eid, gm, {"type": "generic.damage", "target": "aria", "amount": 1}
+                )
+            for _ in range(250):  # five seconds
+                if all(_last(lines) == head for lines in fast_lines):
+                    break
+                await asyncio.sleep(0.02)
+            (subscriber,) = [
+                s for s in live.hub.feeds[encounter].subscribers if not s.backlog and s.overflowed
+            ] or [None]
+            assert subscriber is not None, "the slow stream's backlog should have overflowed"
+            for lines in fast_lines:
+                assert [m.id for m in parse(lines)] == list(range(1, head + 1))
+            async with asyncio.timeout(5):
+                while _last(slow_lines) < head:
+                    slow_lines.extend((await anext(slow)).decode().splitlines())
+            assert [m.id for m in parse(slow_lines)] == list(range(1, head + 1))
+        finally:
+            for task in fast:
+                task.cancel()
+            await asyncio.gather(*fast, return_exceptions=True)
+            await slow.aclose()
+
+
+async def _follow_raw(
+    http: httpx.AsyncClient, eid: str, headers: dict[str, str], until: int, into: list[bytes]
+) -> None:
+    path = f"/encounters/{eid}/live?until_version={until}"
+    async with http.stream("GET", path, headers=headers) as response:
+        assert response.status_code == 200
+        async for chunk in response.aiter_bytes():
+            into.append(chunk)
+
+
+async def test_a_player_stream_never_receives_the_gm_encoding(database_url: str) -> None:
+    """GM and player streams of one feed, open while a secret roll and a GM-only note are
+    made: the player's bytes hold neither the roll's result nor the note, the GM's do."""
+    settings = Settings(database_url=database_url, live_poll_seconds=60)
+    async with serving(create_app(settings)) as url, httpx.AsyncClient(base_url=url) as http:
+        eid, gm = await _open(http, "Secrets")
+        for who in ("aria", "grak"):
+            await _command(http, eid, gm, combatant(who, 20, ac=10))
+        minted = await http.post(
+            f"/encounters/{eid}/tokens", json={"combatants": ["aria"]}, headers=gm
+        )
+        player = bearer(minted.json()["token"])
+        start = (await http.get(f"/encounters/{eid}", headers=gm)).json()["version"]
+        gm_bytes: list[bytes] = []
+        player_bytes: list[bytes] = []
+        until = start + 2
+        streams = [
+            asyncio.create_task(_follow_raw(http, eid, gm, until, gm_bytes)),
+            asyncio.create_task(_follow_raw(http, eid, player, until, player_bytes)),
+        ]
+        await asyncio.sleep(0.3)  # both streams are following the feed
+        secret = await http.post(
+            f"/encounters/{eid}/commands",
+            json={"command": SECRET_CHECK, "hidden": True},
+            headers=gm,
+        )
+        assert secret.status_code == 200, secret.text
+        total = secret.json()["events"][0]["data"]["rolls"][0]["total"]
+        note = await http.post(
+            f"/encounters/{eid}/notes", json={"text": SECRET_NOTE, "gm_only": True}, headers=gm
+        )
+        assert note.status_code == 200, note.text
+        async with asyncio.timeout(10):
+            await asyncio.gather(*streams)
+        gm_seen = parse(b"".join(gm_bytes).decode().splitlines())
+        player_seen = parse(b"".join(player_bytes).decode().splitlines())
+        assert (
+            [m.id for m in gm_seen][-2:] == [m.id for m in player_seen][-2:] == [until - 1, until]
+        )
+        assert SECRET_NOTE.encode() in b"".join(gm_bytes)
+        assert SECRET_NOTE.encode() not in b"".join(player_bytes)
+        roll_of = _roll(player_seen, until - 1)
+        assert roll_of["redacted"] is True and "total" not in roll_of
+        assert _roll(gm_seen, until - 1)["total"] == total
+        gm_messages = {m.id: m for m in gm_seen}
+        for message in player_seen:  # what differs for players is never the GM's message
+            if message.id >= until - 1:
+                assert message != gm_messages[message.id]
+
+
+def _roll(messages: list[Message], version: int) -> dict[str, Any]:
+    (message,) = [m for m in messages if m.id == version]
+    found: dict[str, Any] = message.data["data"]["rolls"][0]
+    return found
+
+
+def _last(lines: list[str]) -> int:
+    messages = parse(lines)
+    return messages[-1].id if messages else 0
