@@ -36,9 +36,12 @@ from api.routes import (
     rulesets,
     tokens,
     verify,
+    webhooks,
 )
 from api.settings import Settings
 from api.state import Services
+from api.webhooks.targets import AllowList
+from api.webhooks.worker import Deliverer
 from events.migrate import apply_migrations
 from projections.inline import read_model_rows
 from service.pipeline import CommandPipeline
@@ -119,6 +122,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         limits = rate_limit_config(settings.rate_limit_per_minute, redis, verified)
         middleware.append(limits.middleware)
     fan_out = Live.from_settings(settings)
+    AllowList.parse(settings.webhook_allow)  # a wrong AEON_WEBHOOK_ALLOW stops the start
 
     @asynccontextmanager
     async def storage(app: Litestar) -> AsyncIterator[None]:
@@ -140,7 +144,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         )
         _settle_garbage_collector()
         try:
-            async with fan_out.notifier.running():
+            async with fan_out.notifier.running(), Deliverer(settings, pool).running():
                 yield
         finally:
             if redis is not None:
@@ -163,6 +167,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             reads.EncounterReads,
             verify.EncounterVerify,
             live.EncounterLive,
+            webhooks.EncounterWebhooks,
+            webhooks.ServiceWebhooks,
             rulesets.list_rulesets,
             rulesets.get_ruleset_info,
             health.live,

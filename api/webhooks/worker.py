@@ -1,0 +1,238 @@
+"""Delivering webhooks: a few lanes in every service process, each taking one webhook at a
+time under that webhook's advisory lock, so several processes never deliver the same
+webhook at once, and sending its events one by one in stream order.
+
+At least once: the request goes out first, then one transaction records the delivery and
+moves the checkpoint past the event.  A crash in between sends the event again after the
+restart, under the same ``webhook-id`` (the webhook's id and the event's place), which a
+receiver uses to drop the duplicate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
+from uuid import UUID
+
+import asyncpg
+import httpx
+import msgspec
+
+from api.settings import Settings
+from api.webhooks.payloads import Composer
+from api.webhooks.signing import signed_headers
+from api.webhooks.targets import AllowList, TargetRefused, check_target
+from events import webhooks as store
+from events.db import Connection, Database
+from events.envelope import RecordedEvent
+from events.reading import read_all, read_stream
+from events.webhooks import Position, WebhookRow
+
+log = logging.getLogger("aeon_ledger.webhooks")
+
+BATCH = 100
+"""Events one turn sends to one webhook before its lane looks at the others."""
+_CANDIDATES = 20
+_ERROR_CHARS = 300
+USER_AGENT = "aeon-ledger-webhooks/1"
+
+
+def delivery_id(webhook_id: UUID, stream_id: UUID, version: int) -> str:
+    """The same for every attempt at one event, and different for any other."""
+    return "msg_" + uuid.uuid5(webhook_id, f"{stream_id}/{version}").hex
+
+
+def backoff(failures: int, base: float, cap: float, rng: random.Random) -> float:
+    """Seconds before the next attempt after ``failures`` failures in a row: doubling
+    from ``base`` up to ``cap``, the upper half of it at random ("equal jitter"), so
+    webhooks that failed together do not retry together."""
+    delay: float = min(cap, base * 2.0 ** min(failures - 1, 62))
+    return delay / 2 + rng.uniform(0, delay / 2)
+
+
+class Outcome(msgspec.Struct, frozen=True):
+    status: int | None = None
+    """The receiver's status; None when no answer came."""
+    error: str | None = None
+    retry_after: float | None = None
+    """Seconds the receiver asked us to wait (HTTP 429)."""
+
+
+class Deliverer:
+    """The delivery lanes of one process (``running`` is entered by the app's lifespan)."""
+
+    def __init__(self, settings: Settings, pool: Database) -> None:
+        self.settings, self.pool = settings, pool
+        self.allow = AllowList.parse(settings.webhook_allow)
+        self.rng = random.Random()
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        lanes = [asyncio.create_task(self._lane()) for _ in range(self.settings.webhook_lanes)]
+        try:
+            yield
+        finally:
+            for lane in lanes:
+                lane.cancel()
+            for lane in lanes:
+                with suppress(asyncio.CancelledError):
+                    await lane
+
+    async def _lane(self) -> None:
+        """Deliver until cancelled; a lost database or any other failure of the lane
+        itself costs a pause and a new connection, never the lane."""
+        limits = httpx.Limits(max_keepalive_connections=0)
+        async with httpx.AsyncClient(
+            trust_env=False, follow_redirects=False, limits=limits
+        ) as http:
+            while True:
+                conn: asyncpg.Connection | None = None
+                try:
+                    assert self.settings.database_url is not None
+                    conn = await asyncpg.connect(self.settings.database_url)
+                    while True:
+                        if not await self.turn(conn, http):
+                            await asyncio.sleep(self.settings.webhook_poll_seconds)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("webhook delivery lane failed; starting it again")
+                    await asyncio.sleep(self.settings.webhook_poll_seconds)
+                finally:
+                    if conn is not None:
+                        conn.terminate()
+
+    async def turn(self, conn: Connection, http: httpx.AsyncClient) -> bool:
+        """Take one due webhook nobody else holds and deliver what it has; False if there
+        was none."""
+        for webhook_id in await store.due_webhooks(self.pool, _CANDIDATES):
+            if not await store.try_lock(conn, webhook_id):
+                continue
+            try:
+                await self._deliver(conn, http, webhook_id)
+            finally:
+                await store.unlock(conn, webhook_id)
+            return True
+        return False
+
+    async def _deliver(self, conn: Connection, http: httpx.AsyncClient, webhook_id: UUID) -> None:
+        row = await store.due_webhook(conn, webhook_id)  # read again, under the lock
+        if row is None:
+            return
+        composer = Composer(self.pool, row.webhook_id, row.format, row.gm_only)
+        stored = store.position_of(row)
+        at = stored
+        for _ in range(BATCH):
+            found = await self._next(row, at)
+            if found is None:
+                break
+            event, after = found
+            message_id = delivery_id(row.webhook_id, event.stream_id, event.stream_version)
+            shown = await composer.compose(event, message_id)
+            if row.event_types and shown.type not in row.event_types:
+                at = after
+                continue
+            outcome = await self._send(http, row, message_id, shown.body)
+            if outcome.status is not None and 200 <= outcome.status < 300:
+                if not await store.record_delivery(
+                    conn,
+                    row.webhook_id,
+                    delivery_id=message_id,
+                    stream_id=event.stream_id,
+                    stream_version=event.stream_version,
+                    status=outcome.status,
+                    attempts=row.failures + 1,
+                    old=stored,
+                    new=after,
+                ):
+                    return  # deleted, or resumed elsewhere: its new state decides
+                stored = at = after
+                row = msgspec.structs.replace(row, failures=0)
+                continue
+            if at != stored and not await store.advance(conn, row.webhook_id, stored, at):
+                return
+            await self._failed(conn, row, outcome)
+            return
+        if at != stored:
+            await store.advance(conn, row.webhook_id, stored, at)
+
+    async def _next(self, row: WebhookRow, at: Position) -> tuple[RecordedEvent, Position] | None:
+        """The first event after ``at`` and the position just past it."""
+        if row.encounter_id is not None:
+            events = await read_stream(
+                self.pool, row.encounter_id, after_version=at.version, limit=1
+            )
+            return (events[0], Position(events[0].stream_version)) if events else None
+        events, checkpoint = await read_all(self.pool, at.global_checkpoint, limit=1)
+        return (events[0], Position(0, checkpoint)) if events else None
+
+    async def _send(
+        self, http: httpx.AsyncClient, row: WebhookRow, message_id: str, body: bytes
+    ) -> Outcome:
+        try:
+            target = await check_target(row.url, self.allow)
+        except TargetRefused as exc:
+            return Outcome(error=str(exc))
+        url, host, extensions = target.pinned()
+        headers = {
+            **host,
+            **signed_headers(row.secret, message_id, int(time.time()), body),
+            "content-type": "application/json",
+            "user-agent": USER_AGENT,
+        }
+        try:
+            response = await http.post(
+                url,
+                content=body,
+                headers=headers,
+                extensions=extensions,
+                timeout=self.settings.webhook_timeout_seconds,
+            )
+        except httpx.TimeoutException:
+            return Outcome(error=f"no answer within {self.settings.webhook_timeout_seconds:g} s")
+        except httpx.HTTPError as exc:
+            return Outcome(error=f"{type(exc).__name__}: {exc}"[:_ERROR_CHARS])
+        if response.is_success:
+            return Outcome(response.status_code)
+        text = response.text[:_ERROR_CHARS].strip()
+        error = f"HTTP {response.status_code}" + (f": {text}" if text else "")
+        return Outcome(response.status_code, error, _retry_after(response))
+
+    async def _failed(self, conn: Connection, row: WebhookRow, outcome: Outcome) -> None:
+        s = self.settings
+        error = outcome.error or "failed"
+        if outcome.status == 429 and outcome.retry_after is not None:
+            wait = min(outcome.retry_after, s.webhook_retry_max_seconds)
+            await store.put_off(conn, row.webhook_id, reason=error, retry_in=wait)
+            return
+        wait = backoff(
+            row.failures + 1, s.webhook_retry_base_seconds, s.webhook_retry_max_seconds, self.rng
+        )
+        updated = await store.record_failure(
+            conn,
+            row.webhook_id,
+            error=error,
+            retry_in=wait,
+            max_failures=s.webhook_max_failures,
+        )
+        if updated is not None and updated.paused_at is not None:
+            log.warning(
+                "webhook %s paused after %d failures: %s",
+                row.webhook_id,
+                updated.failures,
+                error,
+            )
+
+
+def _retry_after(response: httpx.Response) -> float | None:
+    value = response.headers.get("retry-after")
+    if value is None:
+        return None
+    with suppress(ValueError):
+        return max(0.0, float(value))
+    return None
