@@ -26,10 +26,12 @@ class Received:
 
 
 class Receiver:
-    """An ASGI app; ``script`` holds the answers to give next ("ok", "fail", "hang",
-    "slow"), then every request is accepted."""
+    """An ASGI app; ``script`` holds the answers to give next ("ok", "fail": HTTP 500,
+    "hang": no answer for ``hang_seconds``, then a 500), then every request is accepted.
+    ``delay`` slows every answer down."""
 
-    def __init__(self, hang_seconds: float = 5.0) -> None:
+    def __init__(self, hang_seconds: float = 5.0, delay: float = 0.0) -> None:
+        self.delay = delay
         self.received: list[Received] = []
         self.script: deque[str] = deque()
         self.hang_seconds = hang_seconds
@@ -47,13 +49,14 @@ class Receiver:
                 break
         headers = {k.decode().lower(): v.decode() for k, v in scope["headers"]}
         action = self.script.popleft() if self.script else "ok"
+        status = 500 if action in ("fail", "hang") else 204
+        async with self.arrived:  # recorded as it arrives, in the order it arrives
+            self.received.append(Received(headers, body, status))
+            self.arrived.notify_all()
         if action == "hang":
             await asyncio.sleep(self.hang_seconds)
-        status = 500 if action in ("fail", "hang") else 204
-        record = Received(headers, body, status)
-        async with self.arrived:
-            self.received.append(record)
-            self.arrived.notify_all()
+        elif self.delay:
+            await asyncio.sleep(self.delay)
         await send({"type": "http.response.start", "status": status, "headers": []})
         await send({"type": "http.response.body", "body": b"receiver says no" * (status != 204)})
 
@@ -71,9 +74,7 @@ class Receiver:
 
 @asynccontextmanager
 async def receiving(receiver: Receiver, path: str = "/hook") -> AsyncIterator[Receiver]:
-    config = uvicorn.Config(
-        receiver, host="127.0.0.1", port=0, log_level="warning", lifespan="off"
-    )
+    config = uvicorn.Config(receiver, host="127.0.0.1", port=0, log_level="warning", lifespan="off")
     server = uvicorn.Server(config)
     server.capture_signals = nullcontext  # type: ignore[method-assign,assignment]
     task = asyncio.create_task(server.serve())
