@@ -64,12 +64,9 @@ class Receiver:
     def accepted(self) -> list[Received]:
         return [r for r in self.received if r.status == 204]
 
-    async def wait_for(self, predicate: Callable[[], bool], timeout: float = 30) -> None:
-        async def until() -> None:
-            async with self.arrived:
-                await self.arrived.wait_for(predicate)
-
-        await asyncio.wait_for(until(), timeout)
+    async def wait_for(self, predicate: Callable[[], bool], seconds: float = 30) -> None:
+        async with asyncio.timeout(seconds), self.arrived:
+            await self.arrived.wait_for(predicate)
 
 
 @asynccontextmanager
