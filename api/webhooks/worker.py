@@ -15,8 +15,8 @@ import logging
 import random
 import time
 import uuid
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager, suppress
+from collections.abc import AsyncGenerator, AsyncIterator
+from contextlib import aclosing, asynccontextmanager, suppress
 from uuid import UUID
 
 import asyncpg
@@ -100,6 +100,9 @@ class Deliverer:
                             await asyncio.sleep(self.settings.webhook_poll_seconds)
                 except asyncio.CancelledError:
                     raise
+                except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+                    log.warning("webhook delivery lane lost the database (%s); reconnecting", exc)
+                    await asyncio.sleep(self.settings.webhook_poll_seconds)
                 except Exception:
                     log.exception("webhook delivery lane failed; starting it again")
                     await asyncio.sleep(self.settings.webhook_poll_seconds)
@@ -108,30 +111,43 @@ class Deliverer:
                         conn.terminate()
 
     async def turn(self, conn: Connection, http: httpx.AsyncClient) -> bool:
-        """Take one due webhook nobody else holds and deliver what it has; False if there
-        was none."""
+        """Deliver what due webhooks nobody else holds have to send; False if none had
+        anything (then the lane waits a poll interval)."""
+        progress = False
         for webhook_id in await store.due_webhooks(self.pool, _CANDIDATES):
             if not await store.try_lock(conn, webhook_id):
                 continue
             try:
-                await self._deliver(conn, http, webhook_id)
+                progress |= await self._deliver(conn, http, webhook_id)
             finally:
                 await store.unlock(conn, webhook_id)
-            return True
-        return False
+        return progress
 
-    async def _deliver(self, conn: Connection, http: httpx.AsyncClient, webhook_id: UUID) -> None:
+    async def _deliver(self, conn: Connection, http: httpx.AsyncClient, webhook_id: UUID) -> bool:
+        """Send the webhook's next events, up to a batch, stopping at the first failure;
+        whether anything was sent, skipped or failed."""
         row = await store.due_webhook(conn, webhook_id)  # read again, under the lock
         if row is None:
-            return
+            return False
         composer = Composer(self.pool, row.webhook_id, row.format, row.gm_only)
         stored = store.position_of(row)
+        async with aclosing(self._events(row, stored)) as events:
+            return await self._send_events(conn, http, row, composer, events, stored)
+
+    async def _send_events(
+        self,
+        conn: Connection,
+        http: httpx.AsyncClient,
+        row: WebhookRow,
+        composer: Composer,
+        events: AsyncIterator[tuple[RecordedEvent, Position]],
+        stored: Position,
+    ) -> bool:
         at = stored
-        for _ in range(BATCH):
-            found = await self._next(row, at)
-            if found is None:
-                break
-            event, after = found
+        async for event, after in events:
+            if row.gm_only and row.event_types and event.type not in row.event_types:
+                at = after  # a GM webhook's filter needs no redaction to decide
+                continue
             message_id = delivery_id(row.webhook_id, event.stream_id, event.stream_version)
             shown = await composer.compose(event, message_id)
             if row.event_types and shown.type not in row.event_types:
@@ -150,26 +166,37 @@ class Deliverer:
                     old=stored,
                     new=after,
                 ):
-                    return  # deleted, or resumed elsewhere: its new state decides
+                    return True  # deleted, or resumed elsewhere: its new state decides
                 stored = at = after
                 row = msgspec.structs.replace(row, failures=0)
                 continue
             if at != stored and not await store.advance(conn, row.webhook_id, stored, at):
-                return
+                return True
             await self._failed(conn, row, outcome)
-            return
-        if at != stored:
-            await store.advance(conn, row.webhook_id, stored, at)
+            return True
+        if at == stored:
+            return False
+        await store.advance(conn, row.webhook_id, stored, at)
+        return True
 
-    async def _next(self, row: WebhookRow, at: Position) -> tuple[RecordedEvent, Position] | None:
-        """The first event after ``at`` and the position just past it."""
+    async def _events(
+        self, row: WebhookRow, at: Position
+    ) -> AsyncGenerator[tuple[RecordedEvent, Position], None]:
+        """Up to a batch of events after ``at``, each with the position just past it: an
+        encounter's from its stream, a service-wide webhook's from the global reading
+        one at a time (its checkpoint is the reading's own, event by event)."""
         if row.encounter_id is not None:
-            events = await read_stream(
-                self.pool, row.encounter_id, after_version=at.version, limit=1
-            )
-            return (events[0], Position(events[0].stream_version)) if events else None
-        events, checkpoint = await read_all(self.pool, at.global_checkpoint, limit=1)
-        return (events[0], Position(0, checkpoint)) if events else None
+            for event in await read_stream(
+                self.pool, row.encounter_id, after_version=at.version, limit=BATCH
+            ):
+                yield event, Position(event.stream_version)
+            return
+        checkpoint = at.global_checkpoint
+        for _ in range(BATCH):
+            events, checkpoint = await read_all(self.pool, checkpoint, limit=1)
+            if not events:
+                return
+            yield events[0], Position(0, checkpoint)
 
     async def _send(
         self, http: httpx.AsyncClient, row: WebhookRow, message_id: str, body: bytes

@@ -78,13 +78,17 @@ def by_webhook(received: list[Received]) -> dict[str, list[Received]]:
     return grouped
 
 
-def all_delivered(receiver: Receiver, expected: dict[str, int]) -> bool:
-    """Every webhook (by its encounter) has had every version of its stream accepted."""
+def all_delivered(receiver: Receiver, expected: dict[str, int], webhooks: int) -> bool:
+    """Each of the ``webhooks`` webhooks has had every version of its stream accepted."""
     got: dict[str, set[int]] = {}
+    encounter: dict[str, str] = {}
     for r in receiver.accepted:
         body = r.json()
-        got.setdefault(body["encounter_id"], set()).add(body["version"])
-    return all(got.get(e, set()) >= set(range(1, v + 1)) for e, v in expected.items())
+        got.setdefault(body["webhook_id"], set()).add(body["version"])
+        encounter[body["webhook_id"]] = body["encounter_id"]
+    return len(got) == webhooks and all(
+        versions >= set(range(1, expected[encounter[w]] + 1)) for w, versions in got.items()
+    )
 
 
 def assert_in_order_without_loss(receiver: Receiver, expected: dict[str, int]) -> int:
@@ -129,7 +133,7 @@ async def test_kill_9_during_deliveries_loses_and_reorders_nothing(
             await play(service.url, tables, 3)
             expected = await heads(service.url, tables)
             assert before_restart < sum(expected.values()), "the kill must come mid-delivery"
-            await receiver.wait_for(lambda: all_delivered(receiver, expected), 90)
+            await receiver.wait_for(lambda: all_delivered(receiver, expected, TABLES), 90)
             await asyncio.sleep(0.3)
     assert_in_order_without_loss(receiver, expected)
 
@@ -148,7 +152,7 @@ async def test_two_processes_deliver_each_event_once_in_order(
                 await add_webhook(second.url, t, receiver.url, gm_only=True)
             await asyncio.gather(play(first.url, tables, 8), play(second.url, tables, 8))
             expected = await heads(first.url, tables)
-            await receiver.wait_for(lambda: all_delivered(receiver, expected), 90)
+            await receiver.wait_for(lambda: all_delivered(receiver, expected, 2 * TABLES), 90)
             await asyncio.sleep(0.3)
     assert len(by_webhook(receiver.accepted)) == 2 * TABLES
     assert assert_in_order_without_loss(receiver, expected) == 0
