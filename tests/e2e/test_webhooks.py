@@ -14,7 +14,7 @@ import hmac
 import time
 from collections.abc import AsyncIterator
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import asyncpg
 import pytest
@@ -23,6 +23,7 @@ from standardwebhooks import Webhook
 
 from api.app import create_app
 from api.settings import Settings
+from events.webhooks import Position, insert_webhook
 from tests.conftest import create_database, drop_database
 from tests.e2e.helpers import Client, GmTokens, combatant, command
 from tests.support.receiver import Received, Receiver, receiving
@@ -397,3 +398,34 @@ async def test_only_the_gm_manages_webhooks(hooks: Client, receiver: Receiver) -
     assert (await hooks.delete(f"/encounters/{other}/webhooks/{webhook_id}")).status_code == 404
     assert (await hooks.delete(f"/encounters/{eid}/webhooks/{webhook_id}")).status_code == 204
     assert (await hooks.delete(f"/encounters/{eid}/webhooks/{webhook_id}")).status_code == 404
+
+
+async def test_the_target_is_checked_again_before_every_attempt(
+    hooks: Client, receiver: Receiver, db_url: str
+) -> None:
+    """A webhook whose host is no longer allowed (the list changed, or the name now
+    resolves elsewhere) fails with the reason and pauses; nothing is sent there."""
+    eid = await table(hooks, "Moved target")
+    conn = await asyncpg.connect(db_url)
+    try:
+        row = await insert_webhook(
+            conn,
+            webhook_id=uuid4(),
+            encounter_id=UUID(eid),
+            url=receiver.url.replace("127.0.0.1", "127.0.0.2"),
+            event_types=[],
+            format="json",
+            secret="a secret of sixteen+",
+            gm_only=False,
+            start=Position(),
+        )
+    finally:
+        await conn.close()
+    for _ in range(100):
+        found = await state(hooks, eid, str(row.webhook_id))
+        if found["paused"]:
+            break
+        await asyncio.sleep(0.05)
+    assert found["paused"] is True and found["delivered"] == 0
+    assert "127.0.0.2, an internal address not allowed" in found["last_error"]
+    assert receiver.received == []
