@@ -218,31 +218,37 @@ async def record_delivery(
     old: Position,
     new: Position,
 ) -> bool:
-    """The delivery and the checkpoint past it, in one transaction; False (nothing
-    written) if the checkpoint had moved or the webhook is gone."""
-    async with conn.transaction():
-        if not await advance(conn, webhook_id, old, new):
-            return False
-        await conn.execute(
-            """UPDATE webhooks SET delivered = delivered + 1, failures = 0, last_error = NULL,
-                                   last_attempt_at = now(), last_delivery_at = now(),
-                                   next_attempt_at = now()
-               WHERE webhook_id = $1""",
-            webhook_id,
-        )
-        await conn.execute(
-            """INSERT INTO webhook_deliveries (webhook_id, delivery_id, stream_id,
+    """The delivery and the checkpoint past it, in one statement (so one transaction);
+    False, and nothing written, if the checkpoint had moved or the webhook is gone."""
+    moved = await conn.fetchval(
+        """WITH moved AS (
+               UPDATE webhooks SET checkpoint_version = $5, checkpoint_tx = $6,
+                                   checkpoint_position = $7, delivered = delivered + 1,
+                                   failures = 0, last_error = NULL, last_attempt_at = now(),
+                                   last_delivery_at = now(), next_attempt_at = now()
+               WHERE webhook_id = $1 AND checkpoint_version = $2 AND checkpoint_tx = $3
+                 AND checkpoint_position = $4
+               RETURNING webhook_id),
+           logged AS (
+               INSERT INTO webhook_deliveries (webhook_id, delivery_id, stream_id,
                                                stream_version, status, attempts)
-               VALUES ($1, $2, $3, $4, $5, $6)
-               ON CONFLICT (webhook_id, delivery_id) DO NOTHING""",
-            webhook_id,
-            delivery_id,
-            stream_id,
-            stream_version,
-            status,
-            attempts,
-        )
-    return True
+               SELECT webhook_id, $8, $9, $10, $11, $12 FROM moved
+               ON CONFLICT (webhook_id, delivery_id) DO NOTHING)
+           SELECT count(*) FROM moved""",
+        webhook_id,
+        old.version,
+        old.global_checkpoint.transaction_id,
+        old.global_checkpoint.global_position,
+        new.version,
+        new.global_checkpoint.transaction_id,
+        new.global_checkpoint.global_position,
+        delivery_id,
+        stream_id,
+        stream_version,
+        status,
+        attempts,
+    )
+    return bool(moved)
 
 
 async def record_failure(

@@ -24,6 +24,7 @@ import httpx
 import msgspec
 
 from api.settings import Settings
+from api.webhooks.clients import Clients
 from api.webhooks.payloads import Composer
 from api.webhooks.signing import signed_headers
 from api.webhooks.targets import AllowList, TargetRefused, check_target
@@ -86,10 +87,8 @@ class Deliverer:
     async def _lane(self) -> None:
         """Deliver until cancelled; a lost database or any other failure of the lane
         itself costs a pause and a new connection, never the lane."""
-        limits = httpx.Limits(max_keepalive_connections=0)
-        async with httpx.AsyncClient(
-            trust_env=False, follow_redirects=False, limits=limits
-        ) as http:
+        http = Clients()
+        try:
             while True:
                 conn: asyncpg.Connection | None = None
                 try:
@@ -109,8 +108,10 @@ class Deliverer:
                 finally:
                     if conn is not None:
                         conn.terminate()
+        finally:
+            await http.aclose()
 
-    async def turn(self, conn: Connection, http: httpx.AsyncClient) -> bool:
+    async def turn(self, conn: Connection, http: Clients) -> bool:
         """Deliver what due webhooks nobody else holds have to send; False if none had
         anything (then the lane waits a poll interval)."""
         progress = False
@@ -123,7 +124,7 @@ class Deliverer:
                 await store.unlock(conn, webhook_id)
         return progress
 
-    async def _deliver(self, conn: Connection, http: httpx.AsyncClient, webhook_id: UUID) -> bool:
+    async def _deliver(self, conn: Connection, http: Clients, webhook_id: UUID) -> bool:
         """Send the webhook's next events, up to a batch, stopping at the first failure;
         whether anything was sent, skipped or failed."""
         row = await store.due_webhook(conn, webhook_id)  # read again, under the lock
@@ -137,7 +138,7 @@ class Deliverer:
     async def _send_events(
         self,
         conn: Connection,
-        http: httpx.AsyncClient,
+        http: Clients,
         row: WebhookRow,
         composer: Composer,
         events: AsyncIterator[tuple[RecordedEvent, Position]],
@@ -198,9 +199,7 @@ class Deliverer:
                 return
             yield events[0], Position(0, checkpoint)
 
-    async def _send(
-        self, http: httpx.AsyncClient, row: WebhookRow, message_id: str, body: bytes
-    ) -> Outcome:
+    async def _send(self, http: Clients, row: WebhookRow, message_id: str, body: bytes) -> Outcome:
         try:
             target = await check_target(row.url, self.allow)
         except TargetRefused as exc:
@@ -212,8 +211,9 @@ class Deliverer:
             "content-type": "application/json",
             "user-agent": USER_AGENT,
         }
+        client = await http.for_url(target.url)
         try:
-            response = await http.post(
+            response = await client.post(
                 url,
                 content=body,
                 headers=headers,
