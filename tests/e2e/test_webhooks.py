@@ -23,7 +23,13 @@ from standardwebhooks import Webhook
 
 from api.app import create_app
 from api.settings import Settings
+from events.db import Connection
 from events.webhooks import Position, insert_webhook
+from projections.inline import read_model_rows
+from service.commands import Actor, CommandEnvelope
+from service.commit import CommandWrite, Written
+from service.pipeline import CommandPipeline
+from service.rulesets.generic.commands import AddCombatant
 from tests.conftest import create_database, drop_database
 from tests.e2e.helpers import Client, GmTokens, combatant, command
 from tests.support.receiver import Received, Receiver, receiving
@@ -429,3 +435,73 @@ async def test_the_target_is_checked_again_before_every_attempt(
     assert found["paused"] is True and found["delivered"] == 0
     assert "127.0.0.2, an internal address not allowed" in found["last_error"]
     assert receiver.received == []
+
+
+class HeldPipeline(CommandPipeline):
+    """The real write path, holding its transaction open after the append (its events
+    have their global positions and transaction id) until released."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        super().__init__(pool, read_model_rows, single_trip=False)
+        self.holding, self.release = asyncio.Event(), asyncio.Event()
+
+    async def _commit_locked(self, conn: Connection, write: CommandWrite) -> Written:
+        written = await super()._commit_locked(conn, write)
+        self.holding.set()
+        await self.release.wait()
+        return written
+
+
+async def test_a_service_wide_webhook_never_skips_an_event_that_commits_late(
+    hooks: Client, receiver: Receiver, db_url: str
+) -> None:
+    late, early = await table(hooks, "Late"), await table(hooks, "Early")
+    key = {"Authorization": f"Bearer {SERVICE_KEY}"}
+    created = await hooks.post("/webhooks", json={"url": receiver.url}, headers=key)
+    webhook_id = created.json()["webhook"]["webhook_id"]
+    pool = await asyncpg.create_pool(db_url, min_size=1, max_size=2)
+    held = HeldPipeline(pool)
+    try:
+        command_of_late = asyncio.create_task(
+            held.execute(
+                UUID(late),
+                CommandEnvelope(command=AddCombatant(id="zed", name="Zed", hp=5)),
+                actor=Actor(role="gm"),
+            )
+        )
+        await asyncio.wait_for(held.holding.wait(), 10)
+        await command(hooks, early, ATTACK)  # commits while the late one is still open
+        await asyncio.sleep(0.5)
+        assert receiver.received == []  # nothing is read past the open transaction
+        held.release.set()
+        await command_of_late
+        await command(hooks, late, ATTACK)
+        expected = {late: await head(hooks, late), early: await head(hooks, early)}
+        count = sum(v - 4 for v in expected.values())  # four events each before the webhook
+        await receiver.wait_for(lambda: len(receiver.accepted) >= count)
+        await asyncio.sleep(0.3)
+    finally:
+        held.release.set()
+        await pool.close()
+        await hooks.delete(f"/webhooks/{webhook_id}", headers=key)
+    got = [(r.json()["encounter_id"], r.json()["version"]) for r in receiver.accepted]
+    assert sorted(got) == sorted(
+        [(late, v) for v in range(5, expected[late] + 1)]
+        + [(early, v) for v in range(5, expected[early] + 1)]
+    )
+    assert got.index((late, 5)) < got.index((early, 5))  # its transaction began first
+    for eid in (late, early):
+        mine = [v for e, v in got if e == eid]
+        assert mine == sorted(mine)
+
+
+async def test_an_encounter_webhook_can_start_from_now(hooks: Client, receiver: Receiver) -> None:
+    eid = await table(hooks, "From now")
+    before = await head(hooks, eid)
+    webhook = (await register(hooks, eid, url=receiver.url, start="now"))["webhook"]
+    assert webhook["checkpoint"]["version"] == before
+    await command(hooks, eid, ATTACK)
+    n = await head(hooks, eid)
+    await receiver.wait_for(lambda: len(receiver.accepted) >= n - before)
+    await asyncio.sleep(0.2)
+    assert versions(receiver.accepted) == list(range(before + 1, n + 1))
