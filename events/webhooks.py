@@ -284,7 +284,8 @@ async def put_off(conn: Connection, webhook_id: UUID, *, reason: str, retry_in: 
 
 
 async def deliveries(db: Database, webhook_id: UUID, limit: int) -> list[asyncpg.Record]:
-    """The webhook's latest deliveries, newest first."""
+    """The webhook's latest deliveries, newest first: ``delivery_id``, ``stream_id``,
+    ``stream_version``, ``status``, ``attempts``, ``delivered_at``."""
     return await db.fetch(
         """SELECT delivery_id, stream_id, stream_version, status, attempts, delivered_at
            FROM webhook_deliveries WHERE webhook_id = $1

@@ -4,18 +4,25 @@ key registers them, for every encounter).  Delivery is api/webhooks/worker.py's.
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import Annotated, Any
 from uuid import UUID
 
 from litestar import Controller, Request, delete, get, post
 from litestar.di import NamedDependency
-from litestar.params import FromPath, JSONBody
+from litestar.params import FromPath, JSONBody, QueryParameter
 
 from api.auth import bearer_token, is_service_key, require_gm
 from api.problems import problem
 from api.routes.base import EncounterRoutes
 from api.state import Services
-from api.webhooks.schemas import CreatedWebhook, CreateWebhook, WebhookList, WebhookOut
+from api.webhooks.schemas import (
+    CreatedWebhook,
+    CreateWebhook,
+    DeliveryList,
+    DeliveryOut,
+    WebhookList,
+    WebhookOut,
+)
 from api.webhooks.signing import new_secret, signing_key
 from api.webhooks.targets import AllowList, TargetRefused, check_target
 from events import webhooks as store
@@ -95,6 +102,29 @@ async def _one(services: Services, encounter_id: UUID | None, webhook_id: UUID) 
     return row
 
 
+Limit = Annotated[int, QueryParameter(ge=1, le=500, description="How many (at most 500).")]
+
+
+async def _deliveries(
+    services: Services, encounter_id: UUID | None, webhook_id: UUID, limit: int
+) -> DeliveryList:
+    await _one(services, encounter_id, webhook_id)
+    rows = await store.deliveries(services.pool, webhook_id, limit)
+    return DeliveryList(
+        deliveries=[
+            DeliveryOut(
+                delivery_id=r["delivery_id"],
+                encounter_id=r["stream_id"],
+                version=r["stream_version"],
+                status=r["status"],
+                attempts=r["attempts"],
+                delivered_at=r["delivered_at"],
+            )
+            for r in rows
+        ]
+    )
+
+
 def _not_found(webhook_id: UUID) -> Exception:
     return problem(404, "webhook-not-found", f"There is no webhook {webhook_id} here.")
 
@@ -148,6 +178,24 @@ class EncounterWebhooks(EncounterRoutes):
     ) -> WebhookOut:
         require_gm(viewer, "manage webhooks")
         return WebhookOut.of(await _one(services, encounter_id, webhook_id))
+
+    @get(
+        "/webhooks/{webhook_id:uuid}/deliveries",
+        operation_id="listWebhookDeliveries",
+        summary="A webhook's latest deliveries",
+    )
+    async def deliveries(
+        self,
+        encounter_id: FromPath[UUID],
+        webhook_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+        limit: Limit = 50,
+    ) -> DeliveryList:
+        """Newest first: the id each went out under, the event, the receiver's status and
+        the attempts it took. GM only."""
+        require_gm(viewer, "manage webhooks")
+        return await _deliveries(services, encounter_id, webhook_id, limit)
 
     @delete("/webhooks/{webhook_id:uuid}", operation_id="deleteWebhook", status_code=204)
     async def remove(
@@ -234,6 +282,17 @@ class ServiceWebhooks(Controller):
     ) -> WebhookOut:
         _require_key(request, services)
         return WebhookOut.of(await _one(services, None, webhook_id))
+
+    @get("/{webhook_id:uuid}/deliveries", operation_id="listServiceWebhookDeliveries")
+    async def deliveries(
+        self,
+        request: Request[Any, Any, Any],
+        webhook_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        limit: Limit = 50,
+    ) -> DeliveryList:
+        _require_key(request, services)
+        return await _deliveries(services, None, webhook_id, limit)
 
     @delete("/{webhook_id:uuid}", operation_id="deleteServiceWebhook", status_code=204)
     async def remove(

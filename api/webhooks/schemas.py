@@ -97,3 +97,21 @@ class CreatedWebhook(msgspec.Struct, kw_only=True, omit_defaults=True):
 
 class WebhookList(msgspec.Struct, kw_only=True):
     webhooks: list[WebhookOut]
+
+
+class DeliveryOut(msgspec.Struct, kw_only=True):
+    """An event the receiver accepted."""
+
+    delivery_id: str
+    """The ``webhook-id`` it was sent under."""
+    encounter_id: UUID
+    version: int
+    status: int
+    """The receiver's answer."""
+    attempts: int
+    """Attempts it took, this one included."""
+    delivered_at: datetime
+
+
+class DeliveryList(msgspec.Struct, kw_only=True):
+    deliveries: list[DeliveryOut]

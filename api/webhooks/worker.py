@@ -150,11 +150,18 @@ class Deliverer:
                 at = after  # a GM webhook's filter needs no redaction to decide
                 continue
             message_id = delivery_id(row.webhook_id, event.stream_id, event.stream_version)
-            shown = await composer.compose(event, message_id)
-            if row.event_types and shown.type not in row.event_types:
-                at = after
-                continue
-            outcome = await self._send(http, row, message_id, shown.body)
+            try:
+                shown = await composer.compose(event, message_id)
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
+                raise
+            except Exception as exc:  # a bug, not the receiver's: fail, pause, keep the order
+                log.exception("webhook %s: no body for %s", row.webhook_id, message_id)
+                outcome = Outcome(error=f"the service could not build this event's body: {exc!r}")
+            else:
+                if row.event_types and shown.type not in row.event_types:
+                    at = after
+                    continue
+                outcome = await self._send(http, row, message_id, shown.body)
             if outcome.status is not None and 200 <= outcome.status < 300:
                 if not await store.record_delivery(
                     conn,
