@@ -3,7 +3,6 @@ key registers them, for every encounter).  Delivery is api/webhooks/worker.py's.
 
 from __future__ import annotations
 
-import uuid
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -15,125 +14,18 @@ from api.auth import bearer_token, is_service_key, require_gm
 from api.problems import problem
 from api.routes.base import EncounterRoutes
 from api.state import Services
+from api.webhooks.manage import deliveries_of, ensure_encounter, not_found, one, register
 from api.webhooks.schemas import (
     CreatedWebhook,
     CreateWebhook,
     DeliveryList,
-    DeliveryOut,
     WebhookList,
     WebhookOut,
 )
-from api.webhooks.signing import new_secret, signing_key
-from api.webhooks.targets import AllowList, TargetRefused, check_target
 from events import webhooks as store
-from events.errors import StreamNotFound
-from events.store import stream_head
-from events.webhooks import Position, WebhookRow
-from projections.redaction import HIDDEN_TYPE
-from service.core_events import CORE_EVENT_TYPES
-from service.registry import all_event_types
 from service.tokens import Viewer
 
-MAX_PER_OWNER = 10
-"""Webhooks one encounter (or the service) may have: each costs a delivery per event."""
-
-
-def _known_types() -> frozenset[str]:
-    return frozenset(
-        {t.__struct_config__.tag for t in (*CORE_EVENT_TYPES, *all_event_types())} | {HIDDEN_TYPE}
-    )
-
-
-_KNOWN_TYPES = _known_types()
-
-
-async def _register(
-    services: Services, encounter_id: UUID | None, data: CreateWebhook
-) -> CreatedWebhook:
-    unknown = sorted(set(data.event_types) - _KNOWN_TYPES)
-    if unknown:
-        raise problem(
-            422,
-            "unknown-event-type",
-            f"No ruleset records events of type {', '.join(map(repr, unknown))}:"
-            " see GET /rulesets/{name} for each ruleset's event types.",
-        )
-    secret, generated = (data.secret, False) if data.secret else (new_secret(), True)
-    try:
-        signing_key(secret)
-    except ValueError as exc:
-        raise problem(422, "invalid-webhook-secret", str(exc)) from None
-    try:
-        await check_target(data.url, AllowList.parse(services.settings.webhook_allow))
-    except TargetRefused as exc:
-        raise problem(422, "webhook-target-refused", str(exc)) from None
-    if len(await store.list_webhooks(services.pool, encounter_id)) >= MAX_PER_OWNER:
-        raise problem(
-            409,
-            "too-many-webhooks",
-            f"{'This encounter' if encounter_id else 'The service'} already has"
-            f" {MAX_PER_OWNER} webhooks, the most it may have: delete one first.",
-        )
-    start = data.start or ("beginning" if encounter_id else "now")
-    position = Position()
-    if start == "now":
-        if encounter_id is not None:
-            position = Position((await stream_head(services.pool, encounter_id)).version)
-        else:
-            position = Position(0, await store.global_now(services.pool))
-    row = await store.insert_webhook(
-        services.pool,
-        webhook_id=uuid.uuid4(),
-        encounter_id=encounter_id,
-        url=data.url,
-        event_types=sorted(set(data.event_types)),
-        format=data.format,
-        secret=secret,
-        gm_only=data.gm_only,
-        start=position,
-    )
-    return CreatedWebhook(webhook=WebhookOut.of(row), secret=secret if generated else None)
-
-
-async def _one(services: Services, encounter_id: UUID | None, webhook_id: UUID) -> WebhookRow:
-    row = await store.get_webhook(services.pool, webhook_id)
-    if row is None or row.encounter_id != encounter_id:
-        raise _not_found(webhook_id)
-    return row
-
-
 Limit = Annotated[int, QueryParameter(ge=1, le=500, description="How many (at most 500).")]
-
-
-async def _deliveries(
-    services: Services, encounter_id: UUID | None, webhook_id: UUID, limit: int
-) -> DeliveryList:
-    await _one(services, encounter_id, webhook_id)
-    rows = await store.deliveries(services.pool, webhook_id, limit)
-    return DeliveryList(
-        deliveries=[
-            DeliveryOut(
-                delivery_id=r["delivery_id"],
-                encounter_id=r["stream_id"],
-                version=r["stream_version"],
-                status=r["status"],
-                attempts=r["attempts"],
-                delivered_at=r["delivered_at"],
-            )
-            for r in rows
-        ]
-    )
-
-
-def _not_found(webhook_id: UUID) -> Exception:
-    return problem(404, "webhook-not-found", f"There is no webhook {webhook_id} here.")
-
-
-async def _ensure_encounter(services: Services, encounter_id: UUID) -> None:
-    try:
-        await stream_head(services.pool, encounter_id)
-    except StreamNotFound:
-        raise problem(404, "encounter-not-found", f"No encounter has id {encounter_id}.") from None
 
 
 class EncounterWebhooks(EncounterRoutes):
@@ -152,8 +44,8 @@ class EncounterWebhooks(EncounterRoutes):
         """Every event of the encounter (or of the chosen types) is POSTed to the URL, in
         stream order, at least once, signed (docs/webhooks.md). GM only."""
         require_gm(viewer, "manage webhooks")
-        await _ensure_encounter(services, encounter_id)
-        return await _register(services, encounter_id, data)
+        await ensure_encounter(services, encounter_id)
+        return await register(services, encounter_id, data)
 
     @get("/webhooks", operation_id="listWebhooks", summary="List webhooks and their state")
     async def list_all(
@@ -177,7 +69,7 @@ class EncounterWebhooks(EncounterRoutes):
         viewer: NamedDependency[Viewer],
     ) -> WebhookOut:
         require_gm(viewer, "manage webhooks")
-        return WebhookOut.of(await _one(services, encounter_id, webhook_id))
+        return WebhookOut.of(await one(services, encounter_id, webhook_id))
 
     @get(
         "/webhooks/{webhook_id:uuid}/deliveries",
@@ -195,7 +87,7 @@ class EncounterWebhooks(EncounterRoutes):
         """Newest first: the id each went out under, the event, the receiver's status and
         the attempts it took. GM only."""
         require_gm(viewer, "manage webhooks")
-        return await _deliveries(services, encounter_id, webhook_id, limit)
+        return await deliveries_of(services, encounter_id, webhook_id, limit)
 
     @delete("/webhooks/{webhook_id:uuid}", operation_id="deleteWebhook", status_code=204)
     async def remove(
@@ -208,7 +100,7 @@ class EncounterWebhooks(EncounterRoutes):
         """Stops its deliveries; a request already in flight may still arrive. GM only."""
         require_gm(viewer, "manage webhooks")
         if not await store.delete_webhook(services.pool, webhook_id, encounter_id):
-            raise _not_found(webhook_id)
+            raise not_found(webhook_id)
 
     @post(
         "/webhooks/{webhook_id:uuid}/resume",
@@ -228,7 +120,7 @@ class EncounterWebhooks(EncounterRoutes):
         require_gm(viewer, "manage webhooks")
         row = await store.resume_webhook(services.pool, webhook_id, encounter_id)
         if row is None:
-            raise _not_found(webhook_id)
+            raise not_found(webhook_id)
         return WebhookOut.of(row)
 
 
@@ -263,7 +155,7 @@ class ServiceWebhooks(Controller):
         """Like an encounter's webhook, for the events of every encounter (each
         encounter's in its stream order)."""
         _require_key(request, services)
-        return await _register(services, None, data)
+        return await register(services, None, data)
 
     @get("/", operation_id="listServiceWebhooks")
     async def list_all(
@@ -281,7 +173,7 @@ class ServiceWebhooks(Controller):
         services: NamedDependency[Services],
     ) -> WebhookOut:
         _require_key(request, services)
-        return WebhookOut.of(await _one(services, None, webhook_id))
+        return WebhookOut.of(await one(services, None, webhook_id))
 
     @get("/{webhook_id:uuid}/deliveries", operation_id="listServiceWebhookDeliveries")
     async def deliveries(
@@ -292,7 +184,7 @@ class ServiceWebhooks(Controller):
         limit: Limit = 50,
     ) -> DeliveryList:
         _require_key(request, services)
-        return await _deliveries(services, None, webhook_id, limit)
+        return await deliveries_of(services, None, webhook_id, limit)
 
     @delete("/{webhook_id:uuid}", operation_id="deleteServiceWebhook", status_code=204)
     async def remove(
@@ -303,7 +195,7 @@ class ServiceWebhooks(Controller):
     ) -> None:
         _require_key(request, services)
         if not await store.delete_webhook(services.pool, webhook_id, None):
-            raise _not_found(webhook_id)
+            raise not_found(webhook_id)
 
     @post("/{webhook_id:uuid}/resume", operation_id="resumeServiceWebhook", status_code=200)
     async def resume(
@@ -315,5 +207,5 @@ class ServiceWebhooks(Controller):
         _require_key(request, services)
         row = await store.resume_webhook(services.pool, webhook_id, None)
         if row is None:
-            raise _not_found(webhook_id)
+            raise not_found(webhook_id)
         return WebhookOut.of(row)
