@@ -522,3 +522,28 @@ async def test_an_encounter_webhook_can_start_from_now(hooks: Client, receiver: 
     await receiver.wait_for(lambda: len(receiver.accepted) >= n - before)
     await asyncio.sleep(0.2)
     assert versions(receiver.accepted) == list(range(before + 1, n + 1))
+
+
+async def test_a_busy_receiver_is_waited_for_without_counting_failures(
+    hooks: Client, receiver: Receiver
+) -> None:
+    """429 with Retry-After: the receiver asks for patience; five in a row (more than the
+    three failures that pause this app's webhooks) neither pause nor count."""
+    eid = await table(hooks, "Busy")
+    receiver.script.extend(["busy"] * 5)
+    webhook_id = (await register(hooks, eid, url=receiver.url))["webhook"]["webhook_id"]
+    n = await head(hooks, eid)
+    await receiver.wait_for(lambda: len(receiver.accepted) >= n)
+    assert [r.status for r in receiver.received[:6]] == [429] * 5 + [204]
+    assert len({r.headers["webhook-id"] for r in receiver.received[:6]}) == 1
+    after = await settled(hooks, eid, webhook_id, n)
+    assert after["paused"] is False and after["failures"] == 0 and after["delivered"] == n
+
+
+async def test_an_encounter_has_at_most_ten_webhooks(hooks: Client, receiver: Receiver) -> None:
+    eid = await create(hooks, "Crowded")
+    for _ in range(10):
+        await register(hooks, eid, url=receiver.url, event_types=["encounter.note_added"])
+    r = await hooks.post(f"/encounters/{eid}/webhooks", json={"url": receiver.url})
+    assert r.status_code == 409 and r.json()["type"].endswith("/too-many-webhooks")
+    assert len((await hooks.get(f"/encounters/{eid}/webhooks")).json()["webhooks"]) == 10

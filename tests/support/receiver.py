@@ -27,7 +27,8 @@ class Received:
 
 class Receiver:
     """An ASGI app; ``script`` holds the answers to give next ("ok", "fail": HTTP 500,
-    "hang": no answer for ``hang_seconds``, then a 500), then every request is accepted.
+    "hang": no answer for ``hang_seconds``, then a 500, "busy": 429 with Retry-After 0.1),
+    then every request is accepted.
     ``delay`` slows every answer down."""
 
     def __init__(self, hang_seconds: float = 5.0, delay: float = 0.0) -> None:
@@ -49,7 +50,7 @@ class Receiver:
                 break
         headers = {k.decode().lower(): v.decode() for k, v in scope["headers"]}
         action = self.script.popleft() if self.script else "ok"
-        status = 500 if action in ("fail", "hang") else 204
+        status = {"fail": 500, "hang": 500, "busy": 429}.get(action, 204)
         async with self.arrived:  # recorded as it arrives, in the order it arrives
             self.received.append(Received(headers, body, status))
             self.arrived.notify_all()
@@ -57,7 +58,8 @@ class Receiver:
             await asyncio.sleep(self.hang_seconds)
         elif self.delay:
             await asyncio.sleep(self.delay)
-        await send({"type": "http.response.start", "status": status, "headers": []})
+        headers_out = [(b"retry-after", b"0.1")] if status == 429 else []
+        await send({"type": "http.response.start", "status": status, "headers": headers_out})
         await send({"type": "http.response.body", "body": b"receiver says no" * (status != 204)})
 
     @property
