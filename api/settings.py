@@ -53,7 +53,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """How often an idle delivery lane looks for webhooks with something to send."""
     webhook_lanes: int = 2
     """Webhooks one process delivers to at the same time (each lane holds a database
-    connection of its own); 0 turns delivery off in this process."""
+    connection of its own while it has webhooks to serve); 0 turns delivery off in this
+    process."""
 
     @property
     def chain_key_bytes(self) -> bytes | None:

@@ -39,6 +39,8 @@ log = logging.getLogger("aeon_ledger.webhooks")
 BATCH = 100
 """Events one turn sends to one webhook before its lane looks at the others."""
 _CANDIDATES = 20
+_IDLE_CLOSE = 60.0
+"""Seconds without a due webhook after which a lane closes its connection."""
 _ERROR_CHARS = 300
 USER_AGENT = "aeon-ledger-webhooks/1"
 
@@ -86,36 +88,51 @@ class Deliverer:
 
     async def _lane(self) -> None:
         """Deliver until cancelled; a lost database or any other failure of the lane
-        itself costs a pause and a new connection, never the lane."""
+        itself costs a pause and a new connection, never the lane.
+
+        The lane's own connection (which holds the advisory locks) is opened when some
+        webhook is due and closed after a minute without one, so a service without
+        webhooks holds no connection for them."""
         http = Clients()
+        conn: asyncpg.Connection | None = None
+        idle_since = time.monotonic()
         try:
             while True:
-                conn: asyncpg.Connection | None = None
                 try:
-                    assert self.settings.database_url is not None
-                    conn = await asyncpg.connect(self.settings.database_url)
-                    while True:
-                        if not await self.turn(conn, http):
-                            await asyncio.sleep(self.settings.webhook_poll_seconds)
+                    due = await store.due_webhooks(self.pool, _CANDIDATES)
+                    if due and conn is None:
+                        assert self.settings.database_url is not None
+                        conn = await asyncpg.connect(self.settings.database_url)
+                        idle_since = time.monotonic()
+                    progress = conn is not None and await self.turn(conn, http, due)
+                    if progress:
+                        idle_since = time.monotonic()
+                        continue
+                    if conn is not None and time.monotonic() - idle_since > _IDLE_CLOSE:
+                        await conn.close()
+                        conn = None
+                    await asyncio.sleep(self.settings.webhook_poll_seconds)
                 except asyncio.CancelledError:
                     raise
                 except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
                     log.warning("webhook delivery lane lost the database (%s); reconnecting", exc)
+                    _terminated(conn)
+                    conn = None
                     await asyncio.sleep(self.settings.webhook_poll_seconds)
                 except Exception:
                     log.exception("webhook delivery lane failed; starting it again")
+                    _terminated(conn)
+                    conn = None
                     await asyncio.sleep(self.settings.webhook_poll_seconds)
-                finally:
-                    if conn is not None:
-                        conn.terminate()
         finally:
+            _terminated(conn)
             await http.aclose()
 
-    async def turn(self, conn: Connection, http: Clients) -> bool:
-        """Deliver what due webhooks nobody else holds have to send; False if none had
-        anything (then the lane waits a poll interval)."""
+    async def turn(self, conn: Connection, http: Clients, due: list[UUID]) -> bool:
+        """Deliver what the ``due`` webhooks nobody else holds have to send; False if
+        none had anything (then the lane waits a poll interval)."""
         progress = False
-        for webhook_id in await store.due_webhooks(self.pool, _CANDIDATES):
+        for webhook_id in due:
             if not await store.try_lock(conn, webhook_id):
                 continue
             try:
@@ -261,6 +278,12 @@ class Deliverer:
                 updated.failures,
                 error,
             )
+
+
+def _terminated(conn: asyncpg.Connection | None) -> None:
+    """Drop the connection at once (its advisory locks go with it)."""
+    if conn is not None:
+        conn.terminate()
 
 
 def _retry_after(response: httpx.Response) -> float | None:
