@@ -43,10 +43,13 @@ from api.routes import (
     stats,
     tokens,
     verify,
+    webhooks,
 )
 from api.settings import Settings
 from api.state import Services
 from api.strict_input import check_body
+from api.webhooks.targets import AllowList
+from api.webhooks.worker import Deliverer
 from events.migrate import apply_migrations
 from projections.inline import read_model_rows
 from service.pipeline import CommandPipeline
@@ -127,6 +130,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         limits = rate_limit_config(settings.rate_limit_per_minute, redis, verified)
         middleware.append(limits.middleware)
     fan_out = Live.from_settings(settings)
+    AllowList.parse(settings.webhook_allow)  # a wrong AEON_WEBHOOK_ALLOW stops the start
 
     @asynccontextmanager
     async def storage(app: Litestar) -> AsyncIterator[None]:
@@ -148,7 +152,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
         )
         _settle_garbage_collector()
         try:
-            async with fan_out.running(pool, partial(encode_for, app.state.services)):
+            async with (
+                fan_out.running(pool, partial(encode_for, app.state.services)),
+                Deliverer(settings, pool).running(),
+            ):
                 yield
         finally:
             if redis is not None:
@@ -173,6 +180,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             stats.EncounterStatistics,
             verify.EncounterVerify,
             live.EncounterLive,
+            webhooks.EncounterWebhooks,
+            webhooks.ServiceWebhooks,
             rulesets.list_rulesets,
             rulesets.get_ruleset_info,
             health.live,

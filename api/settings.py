@@ -44,6 +44,24 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """AEON_CORS_ORIGINS: the browser origins allowed to call the API, comma-separated;
     ``*`` (the default) allows any, which is safe because credentials travel in the
     Authorization header and never in cookies. Empty: no cross-origin access."""
+    webhook_allow: str = "public"
+    """AEON_WEBHOOK_ALLOW: where webhooks may point (docs/webhooks.md): comma-separated
+    ``public`` (every globally routable address), host names (``*.example.com`` for
+    subdomains), IP addresses and CIDR networks.  Loopback and private addresses are
+    refused unless listed."""
+    webhook_max_failures: int = 12
+    """Consecutive failed attempts after which a webhook pauses (about half an hour of
+    retries with the default backoff)."""
+    webhook_timeout_seconds: float = 10.0
+    webhook_retry_base_seconds: float = 1.0
+    """The first retry's delay; each next one doubles, up to the maximum, with jitter."""
+    webhook_retry_max_seconds: float = 900.0
+    webhook_poll_seconds: float = 1.0
+    """How often an idle delivery lane looks for webhooks with something to send."""
+    webhook_lanes: int = 2
+    """Webhooks one process delivers to at the same time (each lane holds a database
+    connection of its own while it has webhooks to serve); 0 turns delivery off in this
+    process."""
 
     @property
     def chain_key_bytes(self) -> bytes | None:
@@ -75,6 +93,21 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
                 env.get("AEON_LIVE_KEEPALIVE_SECONDS", d.live_keepalive_seconds)
             ),
             cors_origins=_origins(env.get("AEON_CORS_ORIGINS", ",".join(d.cors_origins))),
+            webhook_allow=env.get("AEON_WEBHOOK_ALLOW", d.webhook_allow),
+            webhook_max_failures=int(env.get("AEON_WEBHOOK_MAX_FAILURES", d.webhook_max_failures)),
+            webhook_timeout_seconds=float(
+                env.get("AEON_WEBHOOK_TIMEOUT_SECONDS", d.webhook_timeout_seconds)
+            ),
+            webhook_retry_base_seconds=float(
+                env.get("AEON_WEBHOOK_RETRY_BASE_SECONDS", d.webhook_retry_base_seconds)
+            ),
+            webhook_retry_max_seconds=float(
+                env.get("AEON_WEBHOOK_RETRY_MAX_SECONDS", d.webhook_retry_max_seconds)
+            ),
+            webhook_poll_seconds=float(
+                env.get("AEON_WEBHOOK_POLL_SECONDS", d.webhook_poll_seconds)
+            ),
+            webhook_lanes=int(env.get("AEON_WEBHOOK_LANES", d.webhook_lanes)),
         )
 
 

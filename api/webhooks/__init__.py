@@ -1,0 +1,1 @@
+"""Durable subscriptions and signed webhooks (docs/webhooks.md)."""

@@ -1,0 +1,549 @@
+"""Webhooks (issue 23) through the API, delivered by the app's own lanes to a real HTTP
+receiver on loopback: order, signatures, retries, pause and resume, redaction, the
+Discord format, service-wide webhooks and bad input.
+
+The signature check below is written from docs/webhooks.md, not from the service's code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import hmac
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+from uuid import UUID, uuid4
+
+import asyncpg
+import pytest
+from litestar.testing import AsyncTestClient
+from standardwebhooks import Webhook
+
+from api.app import create_app
+from api.settings import Settings
+from events.db import Connection
+from events.webhooks import Position, insert_webhook
+from projections.inline import read_model_rows
+from service.commands import Actor, CommandEnvelope
+from service.commit import CommandWrite, Written
+from service.pipeline import CommandPipeline
+from service.rulesets.generic.commands import AddCombatant
+from tests.conftest import create_database, drop_database
+from tests.e2e.helpers import Client, GmTokens, combatant, command
+from tests.support.receiver import Received, Receiver, receiving
+
+SERVICE_KEY = "webhook-service-key"
+ATTACK = {"type": "generic.attack", "attacker": "grak", "target": "aria", "notation": "1d20+3"}
+
+
+def verify(secret: str, received: Received, tolerance: int = 300) -> bool:
+    """docs/webhooks.md, "Checking a signature", step by step."""
+    msg_id = received.headers["webhook-id"]
+    timestamp = received.headers["webhook-timestamp"]
+    if abs(time.time() - int(timestamp)) > tolerance:
+        return False
+    if secret.startswith("whsec_"):
+        key = base64.b64decode(secret[len("whsec_") :])
+    else:
+        key = secret.encode("utf-8")
+    content = f"{msg_id}.{timestamp}.".encode() + received.body
+    expected = base64.b64encode(hmac.new(key, content, hashlib.sha256).digest()).decode()
+    for candidate in received.headers["webhook-signature"].split(" "):
+        version, _, value = candidate.partition(",")
+        if version == "v1" and hmac.compare_digest(value, expected):
+            return True
+    return False
+
+
+@pytest.fixture(scope="module")
+async def db_url(postgres_url: str) -> AsyncIterator[str]:
+    """A database of this module's own: no other app's delivery lanes see its webhooks."""
+    url = await create_database(postgres_url)
+    yield url
+    await drop_database(postgres_url, url)
+
+
+@pytest.fixture(scope="module")
+async def hooks(db_url: str) -> AsyncIterator[Client]:
+    settings = Settings(
+        database_url=db_url,
+        pool_max=4,
+        service_key=SERVICE_KEY,
+        webhook_allow="127.0.0.1",
+        webhook_poll_seconds=0.05,
+        webhook_retry_base_seconds=0.05,
+        webhook_retry_max_seconds=0.2,
+        webhook_max_failures=3,
+        webhook_timeout_seconds=0.5,
+    )
+    async with AsyncTestClient(app=create_app(settings)) as client:
+        client.auth = GmTokens()
+        yield client
+
+
+@pytest.fixture
+async def receiver() -> AsyncIterator[Receiver]:
+    async with receiving(Receiver(hang_seconds=2.0)) as r:
+        yield r
+
+
+async def register(client: Client, eid: str, **body: Any) -> dict[str, Any]:
+    r = await client.post(f"/encounters/{eid}/webhooks", json=body)
+    assert r.status_code == 201, r.text
+    result: dict[str, Any] = r.json()
+    return result
+
+
+async def state(client: Client, eid: str, webhook_id: str) -> dict[str, Any]:
+    r = await client.get(f"/encounters/{eid}/webhooks/{webhook_id}")
+    assert r.status_code == 200, r.text
+    result: dict[str, Any] = r.json()
+    return result
+
+
+async def create(client: Client, name: str) -> str:
+    """An encounter (this app has a service key, which creating one needs)."""
+    r = await client.post(
+        "/encounters",
+        json={"ruleset": "generic", "name": name},
+        headers={"Authorization": f"Bearer {SERVICE_KEY}"},
+    )
+    assert r.status_code == 201, r.text
+    return str(r.json()["encounter_id"])
+
+
+async def settled(client: Client, eid: str, webhook_id: str, version: int) -> dict[str, Any]:
+    """The webhook's state once its checkpoint reached ``version`` (a receiver hears of
+    an event just before the service records the delivery)."""
+    for _ in range(200):
+        found = await state(client, eid, webhook_id)
+        if found["checkpoint"]["version"] >= version:
+            return found
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the checkpoint stayed at {found['checkpoint']}")
+
+
+async def table(client: Client, name: str) -> str:
+    eid = await create(client, name)
+    for who in ("aria", "grak"):
+        await command(client, eid, combatant(who, 30, ac=10))
+    return eid
+
+
+async def head(client: Client, eid: str) -> int:
+    return int((await client.get(f"/encounters/{eid}")).json()["version"])
+
+
+def versions(received: list[Received]) -> list[int]:
+    return [r.json()["version"] for r in received]
+
+
+async def test_every_event_arrives_in_order_signed_and_matches_the_api(
+    hooks: Client, receiver: Receiver
+) -> None:
+    eid = await table(hooks, "In order")
+    created = await register(hooks, eid, url=receiver.url)
+    secret, webhook = created["secret"], created["webhook"]
+    assert secret.startswith("whsec_")
+    for _ in range(3):
+        await command(hooks, eid, ATTACK)
+    n = await head(hooks, eid)
+    await receiver.wait_for(lambda: len(receiver.accepted) >= n)
+    await asyncio.sleep(0.2)  # nothing more, nothing twice
+    got = receiver.accepted
+    assert versions(got) == list(range(1, n + 1))
+    assert all(verify(secret, r) for r in got)
+    for r in got:  # the specification's own library agrees
+        Webhook(secret).verify(r.body, r.headers)
+    assert len({r.headers["webhook-id"] for r in got}) == n
+    events = (await hooks.get(f"/encounters/{eid}/events")).json()["events"]
+    for r, event in zip(got, events, strict=True):
+        body = r.json()
+        assert body["webhook_id"] == webhook["webhook_id"] and body["audience"] == "players"
+        assert body["delivery_id"] == r.headers["webhook-id"]
+        assert body["encounter_name"] == "In order" and body["text"]
+        shown = body["event"]
+        assert {k: shown[k] for k in ("type", "data", "hash", "stream_version")} == {
+            k: event[k] for k in ("type", "data", "hash", "stream_version")
+        }
+    after = await settled(hooks, eid, webhook["webhook_id"], n)
+    assert after["checkpoint"]["version"] == n and after["delivered"] == n
+    assert after["failures"] == 0 and after["paused"] is False and after["last_error"] is None
+    listing = await hooks.get(f"/encounters/{eid}/webhooks")
+    assert secret not in listing.text and "secret" not in listing.json()["webhooks"][0]
+
+    # A forged or altered request fails the documented check.
+    tampered = Received(got[0].headers, got[0].body.replace(b"In order", b"In 0rder"), 204)
+    assert not verify(secret, tampered)
+    assert not verify(
+        "whsec_" + base64.b64encode(b"another key of 32 bytes.........").decode(), got[0]
+    )
+
+
+async def test_a_chosen_plain_secret_signs_and_is_never_shown(
+    hooks: Client, receiver: Receiver
+) -> None:
+    eid = await table(hooks, "Plain secret")
+    secret = "correct horse battery staple"
+    created = await register(hooks, eid, url=receiver.url, secret=secret)
+    assert "secret" not in created
+    await receiver.wait_for(lambda: len(receiver.accepted) >= 3)
+    assert all(verify(secret, r) for r in receiver.accepted)
+    for r in receiver.accepted:
+        Webhook(secret.encode()).verify(r.body, r.headers)
+    assert not verify("correct horse battery stapler", receiver.accepted[0])
+
+
+async def test_a_failing_then_hanging_receiver_gets_the_same_delivery_until_it_takes_it(
+    hooks: Client, receiver: Receiver
+) -> None:
+    eid = await table(hooks, "Flaky")
+    receiver.script.extend(["fail", "hang"])
+    webhook = (await register(hooks, eid, url=receiver.url))["webhook"]
+    n = await head(hooks, eid)
+    await receiver.wait_for(lambda: len(receiver.accepted) >= n)
+    first_three = receiver.received[:3]
+    assert [r.status for r in first_three] == [500, 500, 204]  # the hang timed out
+    assert len({r.headers["webhook-id"] for r in first_three}) == 1
+    assert len({r.body for r in first_three}) == 1
+    assert versions(receiver.accepted) == list(range(1, n + 1))
+    after = await settled(hooks, eid, webhook["webhook_id"], n)
+    assert after["failures"] == 0 and after["delivered"] == n and after["paused"] is False
+    listed = await hooks.get(
+        f"/encounters/{eid}/webhooks/{webhook['webhook_id']}/deliveries", params={"limit": 500}
+    )
+    deliveries = listed.json()["deliveries"]
+    assert [(d["version"], d["attempts"], d["status"]) for d in reversed(deliveries)] == [
+        (v, 3 if v == 1 else 1, 204) for v in range(1, n + 1)
+    ]
+    assert deliveries[-1]["delivery_id"] == first_three[0].headers["webhook-id"]
+
+
+async def test_a_webhook_pauses_after_its_failures_and_resumes_from_its_checkpoint(
+    hooks: Client, receiver: Receiver
+) -> None:
+    eid = await table(hooks, "Pause")
+    webhook_id = (await register(hooks, eid, url=receiver.url))["webhook"]["webhook_id"]
+    await receiver.wait_for(lambda: len(receiver.accepted) >= 3)
+    receiver.script.extend(["fail"] * 3)
+    await command(hooks, eid, ATTACK)
+    await receiver.wait_for(lambda: len(receiver.received) >= 6)
+    await asyncio.sleep(0.5)
+    paused = await state(hooks, eid, webhook_id)
+    assert paused["paused"] is True and paused["failures"] == 3
+    assert paused["last_error"] == "HTTP 500: receiver says no"
+    assert paused["checkpoint"]["version"] == 3
+    assert len(receiver.received) == 6  # nothing is tried while paused
+
+    resumed = await hooks.post(f"/encounters/{eid}/webhooks/{webhook_id}/resume")
+    assert resumed.status_code == 200 and resumed.json()["paused"] is False
+    n = await head(hooks, eid)
+    await receiver.wait_for(lambda: len(receiver.accepted) >= n)
+    assert versions(receiver.accepted) == list(range(1, n + 1))
+    failed_ids = {r.headers["webhook-id"] for r in receiver.received[3:6]}
+    assert failed_ids == {receiver.accepted[3].headers["webhook-id"]}
+    assert (await settled(hooks, eid, webhook_id, n))["failures"] == 0
+
+
+async def test_player_webhooks_see_what_players_see_and_gm_webhooks_see_all(
+    hooks: Client,
+) -> None:
+    eid = await table(hooks, "Secrets")
+    player = await hooks.post(f"/encounters/{eid}/tokens", json={"combatants": ["aria"]})
+    sam = {"Authorization": f"Bearer {player.json()['token']}"}
+    async with (
+        receiving(Receiver(), "/players") as players,
+        receiving(Receiver(), "/gm") as gm,
+        receiving(Receiver(), "/attacks") as attacks,
+    ):
+        await register(hooks, eid, url=players.url)
+        await register(hooks, eid, url=gm.url, gm_only=True)
+        await register(hooks, eid, url=attacks.url, event_types=["generic.attack_rolled"])
+        await command(hooks, eid, ATTACK)
+        hidden = await hooks.post(
+            f"/encounters/{eid}/commands", json={"command": ATTACK, "hidden": True}
+        )
+        roll = hidden.json()["events"][0]["data"]["rolls"][0]
+        secret_version = hidden.json()["events"][0]["stream_version"]
+        await hooks.post(
+            f"/encounters/{eid}/notes", json={"text": "Grak has 2 HP", "gm_only": True}
+        )
+        await hooks.post(f"/encounters/{eid}/rolls/reveal", json={"roll_ids": [roll["roll_id"]]})
+        n = await head(hooks, eid)
+        await players.wait_for(lambda: len(players.accepted) >= n)
+        await gm.wait_for(lambda: len(gm.accepted) >= n)
+        await attacks.wait_for(lambda: len(attacks.accepted) >= 2)
+
+    by_version = {r.json()["version"]: r.json() for r in players.accepted}
+    gm_by_version = {r.json()["version"]: r.json() for r in gm.accepted}
+    # Each player delivery is exactly what a player read of /events showed at that version.
+    for version, body in by_version.items():
+        page = await hooks.get(
+            f"/encounters/{eid}/events",
+            params={"after_version": version - 1, "limit": 1, "at": version},
+            headers=sam,
+        )
+        assert body["event"] == page.json()["events"][0], version
+        assert body["audience"] == "players"
+    seen = by_version[secret_version]["event"]["data"]["rolls"][0]
+    assert seen["redacted"] is True and "total" not in seen and "dice" not in seen
+    assert str(roll["total"]) not in by_version[secret_version]["text"]
+    assert gm_by_version[secret_version]["event"]["data"]["rolls"][0]["total"] == roll["total"]
+    assert gm_by_version[secret_version]["audience"] == "gm"
+    texts = [b["text"] for b in by_version.values()]
+    assert not any("Grak has 2 HP" in t for t in texts)
+    assert any("Grak has 2 HP" in b["text"] for b in gm_by_version.values())
+    assert by_version[n]["event"]["type"] == "dice.rolls_revealed"
+    # The type filter matches the type as players see it.
+    assert [r.json()["event"]["type"] for r in attacks.accepted] == ["generic.attack_rolled"] * 2
+    assert [r.json()["version"] for r in attacks.accepted] == [
+        v for v, b in by_version.items() if b["event"]["type"] == "generic.attack_rolled"
+    ]
+
+
+async def test_discord_webhooks_post_the_log_line_without_mentions(
+    hooks: Client, receiver: Receiver
+) -> None:
+    eid = await table(hooks, "@everyone fights")
+    await register(hooks, eid, url=receiver.url, format="discord")
+    await command(hooks, eid, ATTACK)
+    n = await head(hooks, eid)
+    await receiver.wait_for(lambda: len(receiver.accepted) >= n)
+    log = (await hooks.get(f"/encounters/{eid}/log")).json()["entries"]
+    bodies = [r.json() for r in receiver.accepted]
+    for body, entry in zip(bodies, log, strict=True):
+        assert set(body) == {"content", "username", "allowed_mentions"}
+        assert body["allowed_mentions"] == {"parse": []}
+        assert body["content"].startswith(f"**@everyone fights** #{entry['version']} [")
+        assert body["content"].endswith(entry["text"])
+
+
+async def test_service_wide_webhooks_need_the_key_and_start_from_now(
+    hooks: Client, receiver: Receiver
+) -> None:
+    before = await table(hooks, "Before")
+    key = {"Authorization": f"Bearer {SERVICE_KEY}"}
+    refused = await hooks.post("/webhooks", json={"url": receiver.url})
+    assert refused.status_code == 401 and refused.json()["status"] == 401
+    created = await hooks.post("/webhooks", json={"url": receiver.url}, headers=key)
+    assert created.status_code == 201, created.text
+    webhook_id = created.json()["webhook"]["webhook_id"]
+    try:
+        one, two = await table(hooks, "One"), await table(hooks, "Two")
+        await command(hooks, one, ATTACK)
+        await command(hooks, two, ATTACK)
+        await command(hooks, before, ATTACK)
+        last = {e: await head(hooks, e) for e in (one, two, before)}
+        per_encounter: dict[str, list[int]] = {}
+
+        def arrived() -> bool:
+            per_encounter.clear()
+            for r in receiver.accepted:
+                body = r.json()
+                per_encounter.setdefault(body["encounter_id"], []).append(body["version"])
+            return all(per_encounter.get(e, [0])[-1] == v for e, v in last.items())
+
+        await receiver.wait_for(arrived)
+        assert per_encounter[one] == list(range(1, last[one] + 1))
+        assert per_encounter[two] == list(range(1, last[two] + 1))
+        # "now" is the oldest open transaction's start: an event that committed just
+        # before the registration may come too, never one after it is missed.
+        tail = per_encounter[before]
+        assert tail == list(range(tail[0], last[before] + 1))
+        listed = await hooks.get("/webhooks", headers=key)
+        assert [w["webhook_id"] for w in listed.json()["webhooks"]] == [webhook_id]
+    finally:
+        gone = await hooks.delete(f"/webhooks/{webhook_id}", headers=key)
+        assert gone.status_code == 204
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "slug"),
+    [
+        ({"url": "http://10.0.0.7/hook"}, 422, "webhook-target-refused"),
+        ({"url": "http://[::ffff:10.0.0.7]/hook"}, 422, "webhook-target-refused"),
+        ({"url": "http://[::1]:9/hook"}, 422, "webhook-target-refused"),
+        ({"url": "http://169.254.169.254/latest"}, 422, "webhook-target-refused"),
+        ({"url": "ftp://127.0.0.1/hook"}, 422, "webhook-target-refused"),
+        ({"url": "http://user:pw@127.0.0.1/hook"}, 422, "webhook-target-refused"),
+        ({"url": "http://127.0.0.1/h", "event_types": ["generic.nope"]}, 422, "unknown-event-type"),
+        (
+            {"url": "http://127.0.0.1/h", "secret": "whsec_not*base64!!"},
+            422,
+            "invalid-webhook-secret",
+        ),
+        ({"url": "http://127.0.0.1/h", "format": "xml"}, 400, "bad-request"),
+        ({"url": "http://127.0.0.1/h", "secret": "short"}, 400, "bad-request"),
+        ({"url": "http://127.0.0.1/h", "colour": "red"}, 400, "bad-request"),
+    ],
+)
+async def test_bad_webhooks_are_refused_as_problems_and_nothing_is_stored(
+    hooks: Client, body: dict[str, Any], status: int, slug: str
+) -> None:
+    eid = await create(hooks, "Bad input")
+    r = await hooks.post(f"/encounters/{eid}/webhooks", json=body)
+    assert r.status_code == status, r.text
+    assert r.headers["content-type"].startswith("application/problem+json")
+    assert r.json()["type"].endswith("/" + slug)
+    assert (await hooks.get(f"/encounters/{eid}/webhooks")).json() == {"webhooks": []}
+
+
+async def test_only_the_gm_manages_webhooks(hooks: Client, receiver: Receiver) -> None:
+    eid = await table(hooks, "GM only")
+    minted = await hooks.post(f"/encounters/{eid}/tokens", json={"combatants": ["aria"]})
+    player = {"Authorization": f"Bearer {minted.json()['token']}"}
+    for method, path in [
+        ("POST", "/webhooks"),
+        ("GET", "/webhooks"),
+        ("DELETE", "/webhooks/00000000-0000-0000-0000-000000000000"),
+    ]:
+        r = await hooks.request(
+            method, f"/encounters/{eid}{path}", headers=player, json={"url": receiver.url}
+        )
+        assert r.status_code == 403, (method, path, r.text)
+    webhook_id = (await register(hooks, eid, url=receiver.url))["webhook"]["webhook_id"]
+    other = await create(hooks, "Another table")
+    assert (await hooks.get(f"/encounters/{other}/webhooks/{webhook_id}")).status_code == 404
+    assert (await hooks.delete(f"/encounters/{other}/webhooks/{webhook_id}")).status_code == 404
+    elsewhere = await hooks.get(f"/encounters/{other}/webhooks/{webhook_id}/deliveries")
+    assert elsewhere.status_code == 404
+    mine = await hooks.get(f"/encounters/{eid}/webhooks/{webhook_id}/deliveries", headers=player)
+    assert mine.status_code == 403
+    assert (await hooks.delete(f"/encounters/{eid}/webhooks/{webhook_id}")).status_code == 204
+    assert (await hooks.delete(f"/encounters/{eid}/webhooks/{webhook_id}")).status_code == 404
+
+
+async def test_the_target_is_checked_again_before_every_attempt(
+    hooks: Client, receiver: Receiver, db_url: str
+) -> None:
+    """A webhook whose host is no longer allowed (the list changed, or the name now
+    resolves elsewhere) fails with the reason and pauses; nothing is sent there."""
+    eid = await table(hooks, "Moved target")
+    conn = await asyncpg.connect(db_url)
+    try:
+        row = await insert_webhook(
+            conn,
+            webhook_id=uuid4(),
+            encounter_id=UUID(eid),
+            url=receiver.url.replace("127.0.0.1", "127.0.0.2"),
+            event_types=[],
+            format="json",
+            secret="a secret of sixteen+",
+            gm_only=False,
+            start=Position(),
+        )
+    finally:
+        await conn.close()
+    for _ in range(100):
+        found = await state(hooks, eid, str(row.webhook_id))
+        if found["paused"]:
+            break
+        await asyncio.sleep(0.05)
+    assert found["paused"] is True and found["delivered"] == 0
+    assert "127.0.0.2, an internal address not allowed" in found["last_error"]
+    assert receiver.received == []
+
+
+class HeldPipeline(CommandPipeline):
+    """The real write path, holding its transaction open after the append (its events
+    have their global positions and transaction id) until released."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        super().__init__(pool, read_model_rows, single_trip=False)
+        self.holding, self.release = asyncio.Event(), asyncio.Event()
+
+    async def _commit_locked(self, conn: Connection, write: CommandWrite) -> Written:
+        written = await super()._commit_locked(conn, write)
+        self.holding.set()
+        await self.release.wait()
+        return written
+
+
+def newer(receiver: Receiver) -> list[tuple[str, int]]:
+    """(encounter, version) of the accepted events after each table's setup."""
+    found = [(r.json()["encounter_id"], r.json()["version"]) for r in receiver.accepted]
+    return [(e, v) for e, v in found if v > 4]
+
+
+async def test_a_service_wide_webhook_never_skips_an_event_that_commits_late(
+    hooks: Client, receiver: Receiver, db_url: str
+) -> None:
+    late, early = await table(hooks, "Late"), await table(hooks, "Early")
+    key = {"Authorization": f"Bearer {SERVICE_KEY}"}
+    created = await hooks.post("/webhooks", json={"url": receiver.url}, headers=key)
+    webhook_id = created.json()["webhook"]["webhook_id"]
+    pool = await asyncpg.create_pool(db_url, min_size=1, max_size=2)
+    held = HeldPipeline(pool)
+    try:
+        command_of_late = asyncio.create_task(
+            held.execute(
+                UUID(late),
+                CommandEnvelope(command=AddCombatant(id="zed", name="Zed", hp=5)),
+                actor=Actor(role="gm"),
+            )
+        )
+        await asyncio.wait_for(held.holding.wait(), 10)
+        await command(hooks, early, ATTACK)  # commits while the late one is still open
+        await asyncio.sleep(0.5)
+        # Nothing is read past the open transaction (the tables' setup events, committed
+        # just before the registration, may come: see the test above).
+        assert [r.json()["version"] for r in receiver.received if r.json()["version"] > 4] == []
+        held.release.set()
+        await command_of_late
+        await command(hooks, late, ATTACK)
+        expected = {late: await head(hooks, late), early: await head(hooks, early)}
+        count = sum(v - 4 for v in expected.values())  # four events each before the webhook
+        await receiver.wait_for(lambda: len(newer(receiver)) >= count)
+        await asyncio.sleep(0.3)
+    finally:
+        held.release.set()
+        await pool.close()
+        await hooks.delete(f"/webhooks/{webhook_id}", headers=key)
+    got = newer(receiver)
+    assert sorted(got) == sorted(
+        [(late, v) for v in range(5, expected[late] + 1)]
+        + [(early, v) for v in range(5, expected[early] + 1)]
+    )
+    assert got.index((late, 5)) < got.index((early, 5))  # its transaction began first
+    for eid in (late, early):
+        mine = [v for e, v in got if e == eid]
+        assert mine == sorted(mine)
+
+
+async def test_an_encounter_webhook_can_start_from_now(hooks: Client, receiver: Receiver) -> None:
+    eid = await table(hooks, "From now")
+    before = await head(hooks, eid)
+    webhook = (await register(hooks, eid, url=receiver.url, start="now"))["webhook"]
+    assert webhook["checkpoint"]["version"] == before
+    await command(hooks, eid, ATTACK)
+    n = await head(hooks, eid)
+    await receiver.wait_for(lambda: len(receiver.accepted) >= n - before)
+    await asyncio.sleep(0.2)
+    assert versions(receiver.accepted) == list(range(before + 1, n + 1))
+
+
+async def test_a_busy_receiver_is_waited_for_without_counting_failures(
+    hooks: Client, receiver: Receiver
+) -> None:
+    """429 with Retry-After: the receiver asks for patience; five in a row (more than the
+    three failures that pause this app's webhooks) neither pause nor count."""
+    eid = await table(hooks, "Busy")
+    receiver.script.extend(["busy"] * 5)
+    webhook_id = (await register(hooks, eid, url=receiver.url))["webhook"]["webhook_id"]
+    n = await head(hooks, eid)
+    await receiver.wait_for(lambda: len(receiver.accepted) >= n)
+    assert [r.status for r in receiver.received[:6]] == [429] * 5 + [204]
+    assert len({r.headers["webhook-id"] for r in receiver.received[:6]}) == 1
+    after = await settled(hooks, eid, webhook_id, n)
+    assert after["paused"] is False and after["failures"] == 0 and after["delivered"] == n
+
+
+async def test_an_encounter_has_at_most_ten_webhooks(hooks: Client, receiver: Receiver) -> None:
+    eid = await create(hooks, "Crowded")
+    for _ in range(10):
+        await register(hooks, eid, url=receiver.url, event_types=["encounter.note_added"])
+    r = await hooks.post(f"/encounters/{eid}/webhooks", json={"url": receiver.url})
+    assert r.status_code == 409 and r.json()["type"].endswith("/too-many-webhooks")
+    assert len((await hooks.get(f"/encounters/{eid}/webhooks")).json()["webhooks"]) == 10
