@@ -11,6 +11,12 @@ import msgspec
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
     database_url: str | None = None
     """PostgreSQL DSN; None means the embedded pgserver in ``data_dir`` (started by the CLI)."""
+    read_database_urls: tuple[str, ...] = ()
+    """AEON_READ_DATABASE_URLS, comma-separated: streaming replicas that serve reads whose
+    freshness the client states (docs/scale-out.md).  Empty: every read on the primary."""
+    read_replica_wait_seconds: float = 0.1
+    """How long a read waits for a replica to replay the version it needs before the
+    primary answers it instead."""
     redis_url: str | None = None
     """Redis for cross-process fan-out; None means in-process fan-out."""
     host: str = "127.0.0.1"
@@ -48,6 +54,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         d = cls()
         return cls(
             database_url=env.get("DATABASE_URL") or None,
+            read_database_urls=_urls(env.get("AEON_READ_DATABASE_URLS", "")),
+            read_replica_wait_seconds=float(
+                env.get("AEON_READ_REPLICA_WAIT_SECONDS", d.read_replica_wait_seconds)
+            ),
             redis_url=env.get("REDIS_URL") or None,
             host=env.get("HOST", d.host),
             port=int(env.get("PORT", d.port)),
@@ -67,3 +77,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
                 env.get("AEON_LIVE_KEEPALIVE_SECONDS", d.live_keepalive_seconds)
             ),
         )
+
+
+def _urls(value: str) -> tuple[str, ...]:
+    """A comma-separated list of URLs, one per server (blanks ignored)."""
+    return tuple(url.strip() for url in value.split(",") if url.strip())

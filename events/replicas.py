@@ -1,0 +1,98 @@
+"""Pools on the streaming replicas, and the choice of one that has replayed an
+encounter far enough (the routing rule is api/read_routing.py's).
+
+The replica's own ``streams`` row says how far it has replayed that encounter: one
+primary-key read on the replica, nothing asked of the primary, and the number compared is
+the very version the client holds (comparing ``pg_last_wal_replay_lsn()`` with the LSN of
+the client's write would need that LSN carried back to the client).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import time
+from collections import Counter
+from collections.abc import Sequence
+from uuid import UUID
+
+import asyncpg
+
+from events.errors import StreamNotFound
+from events.heads import stream_head
+
+log = logging.getLogger("aeon_ledger")
+
+_POLL_SECONDS = 0.01
+_DOWN_SECONDS = 5.0
+"""How long a replica that failed to answer is left out before it is tried again."""
+_CHECK_TIMEOUT = 1.0
+
+
+class ReadReplicas:
+    """Pools on the replicas named by ``AEON_READ_DATABASE_URLS``, tried in turn."""
+
+    def __init__(self, pools: Sequence[asyncpg.Pool], wait_seconds: float) -> None:
+        self.pools = list(pools)
+        self.wait_seconds = wait_seconds
+        self._turn = itertools.cycle(range(len(self.pools)))
+        self._down_until = [0.0] * len(self.pools)
+        self.served: Counter[str] = Counter()
+        """Reads answered per place: ``replica``, ``primary`` (a replica was behind or
+        down after the wait) and ``primary-unstated`` (the read stated no freshness)."""
+        self.waited = 0
+        """Reads that waited for a replica to replay (whoever answered them in the end)."""
+        self.waited_seconds = 0.0
+
+    @classmethod
+    async def open(cls, urls: Sequence[str], *, max_size: int, wait_seconds: float) -> ReadReplicas:
+        """Pools that connect on first use, so a replica down at start-up delays nothing."""
+        pools = [
+            await asyncpg.create_pool(url, min_size=0, max_size=max_size, command_timeout=30)
+            for url in urls
+        ]
+        return cls(pools, wait_seconds)
+
+    async def close(self) -> None:
+        await asyncio.gather(*(p.close() for p in self.pools))
+
+    async def pool_for(
+        self, primary: asyncpg.Pool, stream_id: UUID, min_version: int
+    ) -> asyncpg.Pool:
+        """A replica holding ``stream_id`` at ``min_version`` or later, waiting at most
+        ``wait_seconds`` for one; else ``primary``."""
+        began = time.monotonic()
+        deadline = began + self.wait_seconds
+        while True:
+            start = next(self._turn)
+            for i in itertools.chain(range(start, len(self.pools)), range(start)):
+                if await self._has_reached(i, stream_id, min_version):
+                    self.served["replica"] += 1
+                    self._count_wait(began)
+                    return self.pools[i]
+            if time.monotonic() + _POLL_SECONDS > deadline:
+                self.served["primary"] += 1
+                self._count_wait(began)
+                return primary
+            await asyncio.sleep(_POLL_SECONDS)
+
+    def _count_wait(self, began: float) -> None:
+        waited = time.monotonic() - began
+        if waited >= _POLL_SECONDS:
+            self.waited += 1
+            self.waited_seconds += waited
+
+    async def _has_reached(self, i: int, stream_id: UUID, min_version: int) -> bool:
+        now = time.monotonic()
+        if self._down_until[i] > now:
+            return False
+        try:
+            head = await asyncio.wait_for(stream_head(self.pools[i], stream_id), _CHECK_TIMEOUT)
+        except StreamNotFound:
+            return False  # not replayed yet (or no such encounter: the primary will say)
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            log.warning("read replica %d left out for %.0f s: %r", i, _DOWN_SECONDS, exc)
+            self._down_until[i] = now + _DOWN_SECONDS
+            return False
+        return head.version >= max(min_version, 1)
