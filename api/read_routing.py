@@ -11,10 +11,10 @@ nothing goes to the primary: the service cannot know what that client has writte
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Annotated, Any
 from uuid import UUID
 
-import asyncpg
 from litestar import Request
 from litestar.di import NamedDependency
 from litestar.params import FromPath, HeaderParameter
@@ -22,6 +22,7 @@ from litestar.params import FromPath, HeaderParameter
 from api.headers import stream_version
 from api.problems import problem
 from api.state import Services
+from events.replicas import ReadFrom
 
 MIN_VERSION_HEADER = "X-Min-Version"
 
@@ -59,7 +60,7 @@ def stated_version(request: Request[Any, Any, Any], min_version: str | None) -> 
     return max(stated) if stated else None
 
 
-async def provide_read_db(
+async def provide_read_from(
     request: Request[Any, Any, Any],
     services: NamedDependency[Services],
     encounter_id: FromPath[UUID],
@@ -71,13 +72,16 @@ async def provide_read_db(
             "your last write returned: lets a read replica answer without losing your write.",
         ),
     ] = None,
-) -> asyncpg.Pool:
-    """Where this read of one encounter runs (the ``read_db`` dependency)."""
+) -> AsyncIterator[ReadFrom]:
+    """Where this read of one encounter runs (the ``read_from`` dependency); a replica's
+    connection goes back to its pool once the response is made."""
     replicas = services.replicas
     version = stated_version(request, min_version)
     if replicas is None:
-        return services.pool
-    if version is None:
+        yield ReadFrom(services.pool, replica=False)
+    elif version is None:
         replicas.served["primary-unstated"] += 1
-        return services.pool
-    return await replicas.pool_for(services.pool, encounter_id, version)
+        yield ReadFrom(services.pool, replica=False)
+    else:
+        async with replicas.reader(services.pool, encounter_id, version) as read:
+            yield read

@@ -14,15 +14,33 @@ import itertools
 import logging
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from uuid import UUID
 
 import asyncpg
+from asyncpg.pool import PoolConnectionProxy
 
+from events.db import Database
 from events.errors import StreamNotFound
 from events.heads import stream_head
 
 log = logging.getLogger("aeon_ledger")
+
+
+class ReadFrom:
+    """Where a read runs: the primary's pool, or one replica connection held for the read.
+
+    A plain class rather than a union of the two: Litestar resolves the routes'
+    annotations at run time, and its signature models take no union of classes.
+    """
+
+    __slots__ = ("db", "replica")
+
+    def __init__(self, db: Database, *, replica: bool) -> None:
+        self.db = db
+        self.replica = replica
+
 
 _POLL_SECONDS = 0.01
 _DOWN_SECONDS = 5.0
@@ -57,24 +75,36 @@ class ReadReplicas:
     async def close(self) -> None:
         await asyncio.gather(*(p.close() for p in self.pools))
 
-    async def pool_for(
+    @asynccontextmanager
+    async def reader(
         self, primary: asyncpg.Pool, stream_id: UUID, min_version: int
-    ) -> asyncpg.Pool:
-        """A replica holding ``stream_id`` at ``min_version`` or later, waiting at most
-        ``wait_seconds`` for one; else ``primary``."""
+    ) -> AsyncIterator[ReadFrom]:
+        """A connection to a replica holding ``stream_id`` at ``min_version`` or later,
+        waiting at most ``wait_seconds`` for one; else ``primary``.
+
+        The connection that passed the check is the one the read uses, held until it is
+        done: behind a load balancer (CloudNativePG's ``-ro`` service) another connection
+        of the same pool may reach another replica, one further behind.
+        """
         began = time.monotonic()
         deadline = began + self.wait_seconds
         while True:
             start = next(self._turn)
             for i in itertools.chain(range(start, len(self.pools)), range(start)):
-                if await self._has_reached(i, stream_id, min_version):
+                conn = await self._caught_up(i, stream_id, min_version)
+                if conn is not None:
                     self.served["replica"] += 1
                     self._count_wait(began)
-                    return self.pools[i]
+                    try:
+                        yield ReadFrom(conn, replica=True)
+                    finally:
+                        await self.pools[i].release(conn)
+                    return
             if time.monotonic() + _POLL_SECONDS > deadline:
                 self.served["primary"] += 1
                 self._count_wait(began)
-                return primary
+                yield ReadFrom(primary, replica=False)
+                return
             await asyncio.sleep(_POLL_SECONDS)
 
     def _count_wait(self, began: float) -> None:
@@ -83,16 +113,24 @@ class ReadReplicas:
             self.waited += 1
             self.waited_seconds += waited
 
-    async def _has_reached(self, i: int, stream_id: UUID, min_version: int) -> bool:
+    async def _caught_up(
+        self, i: int, stream_id: UUID, min_version: int
+    ) -> PoolConnectionProxy | None:
+        """A connection of replica ``i`` if it has replayed ``stream_id`` that far."""
         now = time.monotonic()
         if self._down_until[i] > now:
-            return False
+            return None
+        pool, conn = self.pools[i], None
         try:
-            head = await asyncio.wait_for(stream_head(self.pools[i], stream_id), _CHECK_TIMEOUT)
+            conn = await pool.acquire(timeout=_CHECK_TIMEOUT)
+            head = await stream_head(conn, stream_id)
+            if head.version >= max(min_version, 1):
+                return conn
         except StreamNotFound:
-            return False  # not replayed yet (or no such encounter: the primary will say)
+            pass  # not replayed yet (or no such encounter: the primary will say)
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             log.warning("read replica %d left out for %.0f s: %r", i, _DOWN_SECONDS, exc)
             self._down_until[i] = now + _DOWN_SECONDS
-            return False
-        return head.version >= max(min_version, 1)
+        if conn is not None:
+            await pool.release(conn)
+        return None

@@ -7,7 +7,6 @@ from datetime import datetime
 from typing import Annotated, Any
 from uuid import UUID
 
-import asyncpg
 import msgspec
 from litestar import Request, Response, get, post
 from litestar.di import NamedDependency
@@ -24,6 +23,7 @@ from api.state import Services
 from api.writes import answer_headers
 from events.db import Database
 from events.idempotency import request_fingerprint
+from events.replicas import ReadFrom
 from events.store import signed_head
 from projections.player_view import (
     audience_of,
@@ -173,7 +173,7 @@ class EncounterState(EncounterRoutes):
         encounter_id: FromPath[UUID],
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
-        read_db: NamedDependency[asyncpg.Pool],
+        read_from: NamedDependency[ReadFrom],
         if_none_match: Annotated[str | None, HeaderParameter(name="If-None-Match")] = None,
         at: At = None,
     ) -> Response[EncounterView]:
@@ -182,9 +182,9 @@ class EncounterState(EncounterRoutes):
         spectators get the players' view: without what secret GM rolls decided until they
         are revealed, and health per the encounter's `npc_health` setting."""
         if not viewer.is_gm:
-            return await _player_view(read_db, encounter_id, if_none_match, at)
+            return await _player_view(read_from.db, encounter_id, if_none_match, at)
         if at is not None:
-            past = await load_at(read_db, encounter_id, at)
+            past = await load_at(read_from.db, encounter_id, at)
             codec = codec_for(past.ruleset)
             view = EncounterView(
                 encounter_id=encounter_id,
@@ -193,7 +193,7 @@ class EncounterState(EncounterRoutes):
                 state=msgspec.Raw(codec.encode_state(past)),
             )
             return json_bytes(msgspec.json.encode(view))
-        row = await current_state(read_db, encounter_id)
+        row = await current_state(read_from.db, encounter_id)
         if row is None:
             raise problem(404, "encounter-not-found", f"No encounter has id {encounter_id}.")
         tag = etag(row.version)

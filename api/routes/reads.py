@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 from uuid import UUID
 
-import asyncpg
 import msgspec
 from litestar import MediaType, Response, get
 from litestar.di import NamedDependency
@@ -20,6 +19,7 @@ from api.state import Services
 from events.db import Database
 from events.envelope import RecordedEvent
 from events.errors import StreamNotFound
+from events.replicas import ReadFrom
 from events.store import SignedHead, read_stream, signed_head
 from projections.log_text import log_markdown
 from projections.queries import LogEntry, log_entries, read_marks, rolls
@@ -138,7 +138,7 @@ class EncounterReads(EncounterRoutes):
         encounter_id: FromPath[UUID],
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
-        read_db: NamedDependency[asyncpg.Pool],
+        read_from: NamedDependency[ReadFrom],
         after_version: After = 0,
         limit: Limit = 500,
         at: At = None,
@@ -146,11 +146,11 @@ class EncounterReads(EncounterRoutes):
         """The stored events in stream order, with their hash chain links. For players,
         secret GM rolls not yet revealed are redacted (such an event no longer matches its
         hash until the reveal)."""
-        head = await ensure_version(services, encounter_id, at, read_db)
+        head = await ensure_version(services, encounter_id, at, read_from.db)
         events = await read_stream(
-            read_db, encounter_id, after_version=after_version, up_to_version=at, limit=limit
+            read_from.db, encounter_id, after_version=after_version, up_to_version=at, limit=limit
         )
-        out = await events_as_seen(services, encounter_id, viewer, events, at, read_db)
+        out = await events_as_seen(services, encounter_id, viewer, events, at, read_from.db)
         page = EventPage(
             events=out, next_after_version=_next([e.stream_version for e in events], limit)
         )
@@ -162,7 +162,7 @@ class EncounterReads(EncounterRoutes):
         encounter_id: FromPath[UUID],
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
-        read_db: NamedDependency[asyncpg.Pool],
+        read_from: NamedDependency[ReadFrom],
         after_version: After = 0,
         limit: Limit = 500,
         at: At = None,
@@ -171,7 +171,7 @@ class EncounterReads(EncounterRoutes):
         lines as plain text). Entries an undo took back stay, with `undone` saying when and by
         whom."""
         head, entries = await _log(
-            services, read_db, viewer, encounter_id, after_version, limit, at
+            services, read_from.db, viewer, encounter_id, after_version, limit, at
         )
         page = LogPage(
             entries=entries, next_after_version=_next([e.version for e in entries], limit)
@@ -189,7 +189,7 @@ class EncounterReads(EncounterRoutes):
         encounter_id: FromPath[UUID],
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
-        read_db: NamedDependency[asyncpg.Pool],
+        read_from: NamedDependency[ReadFrom],
         after_version: After = 0,
         limit: Limit = 500,
         at: At = None,
@@ -198,7 +198,7 @@ class EncounterReads(EncounterRoutes):
         back is marked `[undone at #N]`."""
         lines = []
         head, entries = await _log(
-            services, read_db, viewer, encounter_id, after_version, limit, at
+            services, read_from.db, viewer, encounter_id, after_version, limit, at
         )
         for e in entries:
             where = f"round {e.round}" if e.round is not None else "setup"
@@ -217,7 +217,7 @@ class EncounterReads(EncounterRoutes):
         encounter_id: FromPath[UUID],
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
-        read_db: NamedDependency[asyncpg.Pool],
+        read_from: NamedDependency[ReadFrom],
         after_version: After = 0,
         limit: Limit = 1000,
         at: At = None,
@@ -226,7 +226,7 @@ class EncounterReads(EncounterRoutes):
         undo took back struck through with the version of the undo. Redacted for players
         as the other log views are."""
         head, entries = await _log(
-            services, read_db, viewer, encounter_id, after_version, limit, at
+            services, read_from.db, viewer, encounter_id, after_version, limit, at
         )
         return Response(
             log_markdown(entries), media_type="text/markdown", headers=head_headers(head)
@@ -238,16 +238,16 @@ class EncounterReads(EncounterRoutes):
         encounter_id: FromPath[UUID],
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
-        read_db: NamedDependency[asyncpg.Pool],
+        read_from: NamedDependency[ReadFrom],
         after_version: After = 0,
         limit: Limit = 500,
         at: At = None,
     ) -> Response[RollPage]:
         """Every roll with its raw faces, modifiers, total, target, outcome, source and index;
         rolls an undo took back stay, with `undone` saying when and by whom."""
-        head = await ensure_version(services, encounter_id, at, read_db)
+        head = await ensure_version(services, encounter_id, at, read_from.db)
         found = await rolls(
-            read_db,
+            read_from.db,
             encounter_id,
             after_version=after_version,
             limit=limit,
