@@ -100,7 +100,8 @@ class ReadReplicas:
                     finally:
                         await self.pools[i].release(conn)
                     return
-            if time.monotonic() + _POLL_SECONDS > deadline:
+            all_down = all(until > time.monotonic() for until in self._down_until)
+            if all_down or time.monotonic() + _POLL_SECONDS > deadline:
                 self.served["primary"] += 1
                 self._count_wait(began)
                 yield ReadFrom(primary, replica=False)

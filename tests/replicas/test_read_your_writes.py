@@ -183,3 +183,16 @@ async def test_share_of_reads_the_replica_serves_under_load(client: Client, pair
     )
     assert total == 4 * 15 + 8 * 40
     assert counts["replica"] > 0
+
+
+async def test_reads_go_to_the_primary_while_the_replica_is_down(
+    client: Client, pair: Pair
+) -> None:
+    """Last in this module: it stops the replica."""
+    encounter, version = await fight(client)
+    await asyncio.to_thread(pair.replica.stop, "immediate")
+    before = served(client).copy()
+    for _ in range(3):
+        r = await client.get(f"/encounters/{encounter}", headers={"X-Min-Version": str(version)})
+        assert r.status_code == 200 and r.json()["version"] == version
+    assert served(client) - before == Counter(primary=3)
