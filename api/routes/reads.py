@@ -49,7 +49,7 @@ async def ensure_version(
     """404 for an unknown encounter, and for a version it has not reached yet; else the
     stream's head (for the Aeon-Chain-Head header), read from ``db`` (default: the primary)."""
     try:
-        head = await signed_head(db or services.pool, encounter_id)
+        head = await signed_head(services.pool if db is None else db, encounter_id)
     except StreamNotFound:
         raise problem(404, "encounter-not-found", f"No encounter has id {encounter_id}.") from None
     if at is not None and at > head.version:
@@ -96,7 +96,7 @@ async def events_as_seen(
     """Events as ``viewer`` may see them, as of version ``at``: for players, still-secret
     rolls and GM-only notes redacted (such an event no longer matches its hash).  ``db``
     is where ``events`` were read (default: the primary), so the marks match them."""
-    db = db or services.pool
+    db = services.pool if db is None else db
     out = [EventOut(**{f: getattr(e, f) for f in EventOut.__struct_fields__}) for e in events]
     if viewer.is_gm or not out:
         return out
