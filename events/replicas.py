@@ -124,12 +124,14 @@ class ReadReplicas:
         pool, conn = self.pools[i], None
         try:
             conn = await pool.acquire(timeout=_CHECK_TIMEOUT)
-            head = await stream_head(conn, stream_id)
+            head = await asyncio.wait_for(stream_head(conn, stream_id), _CHECK_TIMEOUT)
             if head.version >= max(min_version, 1):
                 return conn
         except StreamNotFound:
             pass  # not replayed yet (or no such encounter: the primary will say)
-        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        except TimeoutError:
+            pass  # every connection busy, or a slow answer: skipped for this read only
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             log.warning("read replica %d left out for %.0f s: %r", i, _DOWN_SECONDS, exc)
             self._down_until[i] = now + _DOWN_SECONDS
         if conn is not None:
