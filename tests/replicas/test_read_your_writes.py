@@ -18,6 +18,8 @@ from api.app import create_app
 from api.settings import Settings
 from events.replicas import ReadReplicas
 from tests.e2e.helpers import Client, GmTokens, combatant, command, create
+from tests.e2e.secrecy.scenarios import SCENARIOS
+from tests.e2e.secrecy.test_secret_rolls import _mentions, _play, bearer
 from tests.replicas.cluster import Pair
 
 WAIT = 0.2
@@ -183,6 +185,35 @@ async def test_share_of_reads_the_replica_serves_under_load(client: Client, pair
     )
     assert total == 4 * 15 + 8 * 40
     assert counts["replica"] > 0
+
+
+async def test_players_read_from_the_replica_nothing_a_secret_roll_decided(
+    client: Client, pair: Pair
+) -> None:
+    """The replica holds the same rows and the same redaction runs on them."""
+    table = await _play(client, "generic", SCENARIOS["generic"])
+    head = table.secret_events[-1]["stream_version"]
+    await pair.wait_replayed()
+    player = {**bearer(table.player), "X-Min-Version": str(head)}
+    before = served(client).copy()
+    now = await client.get(f"/encounters/{table.eid}", headers=player)
+    past = await client.get(f"/encounters/{table.eid}?at={table.before}", headers=player)
+    assert now.json()["version"] == head
+    assert now.json()["state"]["game"] == past.json()["state"]["game"]
+    events = await client.get(
+        f"/encounters/{table.eid}/events?after_version={table.before}", headers=player
+    )
+    seen = events.json()["events"]
+    assert [e["stream_version"] for e in seen] == [e["stream_version"] for e in table.secret_events]
+    assert all(e["data"]["secret"] is True for e in seen)
+    assert all("total" not in r for e in seen for r in e["data"].get("rolls", []))
+    log = await client.get(
+        f"/encounters/{table.eid}/log?after_version={table.before}", headers=player
+    )
+    lines = [e["text"] for e in log.json()["entries"]]
+    assert len(lines) == len(seen)
+    assert not any(_mentions(line, table.numbers()) for line in lines), lines
+    assert served(client) - before == Counter(replica=4)
 
 
 async def test_reads_go_to_the_primary_while_the_replica_is_down(
