@@ -76,6 +76,8 @@ def primary_and_replica(*, synchronous: bool = False) -> Iterator[Pair]:
             Path(stack.enter_context(tempfile.TemporaryDirectory(prefix=f"aeon-pg-{n}-")))
             for n in ("primary", "replica")
         ]
+        # fsync off: the tests stop servers, never the machine, so what a server wrote
+        # survives in the page cache; what they test is what each server acknowledged.
         settings = {"wal_level": "replica", "max_wal_senders": "5", "fsync": "off"}
         if synchronous:
             settings |= {"synchronous_standby_names": "'*'", "synchronous_commit": "on"}
