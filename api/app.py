@@ -51,6 +51,7 @@ from api.strict_input import check_body
 from api.webhooks.targets import AllowList
 from api.webhooks.worker import Deliverer
 from events.migrate import apply_migrations
+from events.replicas import ReadReplicas
 from projections.inline import read_model_rows
 from service.pipeline import CommandPipeline
 
@@ -135,6 +136,15 @@ def create_app(settings: Settings | None = None) -> Litestar:
     @asynccontextmanager
     async def storage(app: Litestar) -> AsyncIterator[None]:
         pool = await open_pool(settings)
+        replicas = (
+            await ReadReplicas.open(
+                settings.read_database_urls,
+                max_size=settings.pool_max,
+                wait_seconds=settings.read_replica_wait_seconds,
+            )
+            if settings.read_database_urls
+            else None
+        )
         pipeline = CommandPipeline(
             pool,
             read_model_rows,
@@ -147,6 +157,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             pool=pool,
             pipeline=pipeline,
             redis=redis,
+            replicas=replicas,
             live=fan_out,
             verified_tokens=verified,
         )
@@ -160,6 +171,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         finally:
             if redis is not None:
                 await redis.aclose()
+            if replicas is not None:
+                await replicas.close()
             await pool.close()
 
     def provide_services(state: State) -> Services:

@@ -123,6 +123,12 @@ _MAP: dict[type[Exception], Callable[[Any], ProblemDetailsException]] = {
     asyncpg.CannotConnectNowError: _unavailable,
     asyncpg.TooManyConnectionsError: _unavailable,
     asyncpg.InterfaceError: _unavailable,
+    # A failover (docs/scale-out.md): the primary shutting down, no host accepting writes
+    # yet (a multi-host DATABASE_URL before the promotion), a write reaching a standby.
+    asyncpg.AdminShutdownError: _unavailable,
+    asyncpg.CrashShutdownError: _unavailable,
+    asyncpg.TargetServerAttributeNotMatched: _unavailable,
+    asyncpg.ReadOnlySQLTransactionError: _unavailable,
     ConnectionError: _unavailable,
     OSError: _unavailable,
     TimeoutError: _unavailable,

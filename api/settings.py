@@ -11,6 +11,12 @@ import msgspec
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
     database_url: str | None = None
     """PostgreSQL DSN; None means the embedded pgserver in ``data_dir`` (started by the CLI)."""
+    read_database_urls: tuple[str, ...] = ()
+    """AEON_READ_DATABASE_URLS, comma-separated: streaming replicas that serve reads whose
+    freshness the client states (docs/scale-out.md).  Empty: every read on the primary."""
+    read_replica_wait_seconds: float = 0.1
+    """How long a read waits for a replica to replay the version it needs before the
+    primary answers it instead."""
     redis_url: str | None = None
     """Redis for cross-process fan-out; None means in-process fan-out."""
     host: str = "127.0.0.1"
@@ -73,6 +79,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         d = cls()
         return cls(
             database_url=env.get("DATABASE_URL") or None,
+            read_database_urls=_comma_list(env.get("AEON_READ_DATABASE_URLS", "")),
+            read_replica_wait_seconds=float(
+                env.get("AEON_READ_REPLICA_WAIT_SECONDS", d.read_replica_wait_seconds)
+            ),
             redis_url=env.get("REDIS_URL") or None,
             host=env.get("HOST", d.host),
             port=int(env.get("PORT", d.port)),
@@ -92,7 +102,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             live_keepalive_seconds=float(
                 env.get("AEON_LIVE_KEEPALIVE_SECONDS", d.live_keepalive_seconds)
             ),
-            cors_origins=_origins(env.get("AEON_CORS_ORIGINS", ",".join(d.cors_origins))),
+            cors_origins=_comma_list(env.get("AEON_CORS_ORIGINS", ",".join(d.cors_origins))),
             webhook_allow=env.get("AEON_WEBHOOK_ALLOW", d.webhook_allow),
             webhook_max_failures=int(env.get("AEON_WEBHOOK_MAX_FAILURES", d.webhook_max_failures)),
             webhook_timeout_seconds=float(
@@ -111,5 +121,6 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         )
 
 
-def _origins(value: str) -> tuple[str, ...]:
-    return tuple(origin.strip() for origin in value.split(",") if origin.strip())
+def _comma_list(value: str) -> tuple[str, ...]:
+    """A comma-separated setting (origins, replica URLs), blanks ignored."""
+    return tuple(item.strip() for item in value.split(",") if item.strip())

@@ -10,6 +10,7 @@ from redis.asyncio import Redis
 from api.limits import VerifiedTokens
 from api.live import Live
 from api.settings import Settings
+from events.replicas import ReadReplicas
 from service.pipeline import CommandPipeline
 from service.tokens import KnownTokens
 
@@ -20,6 +21,8 @@ class Services:
     pool: asyncpg.Pool
     pipeline: CommandPipeline
     redis: Redis | None = None
+    replicas: ReadReplicas | None = None
+    """Read replicas (AEON_READ_DATABASE_URLS), or None: every read on the primary."""
     live: Live | None = None
     known_tokens: KnownTokens = field(default_factory=KnownTokens)
     verified_tokens: VerifiedTokens = field(default_factory=VerifiedTokens)

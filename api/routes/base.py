@@ -1,6 +1,8 @@
 """What every route under one encounter shares, declared once: the path prefix, the
 ``viewer`` dependency (its token checked against that encounter, api/auth.py) and the
-``write`` one (actor, If-Match, Idempotency-Key, api/writes.py)."""
+``write`` one (actor, If-Match, Idempotency-Key, api/writes.py) and ``read_from``, the
+database a read runs on (a replica that has the version the client needs, or the primary:
+api/read_routing.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from litestar.di import Provide
 
 from api.auth import provide_viewer
 from api.openapi_operations import ENCOUNTER_TOKEN
+from api.read_routing import provide_read_from
 from api.writes import provide_write
 
 
@@ -20,5 +23,6 @@ class EncounterRoutes(Controller):
     dependencies = {  # noqa: RUF012 (Litestar's own attribute)
         "viewer": Provide(provide_viewer),
         "write": Provide(provide_write),
+        "read_from": Provide(provide_read_from),
     }
     security = [{ENCOUNTER_TOKEN: []}]  # noqa: RUF012 (Litestar's own attribute)

@@ -21,8 +21,10 @@ from api.routes.reads import At
 from api.schemas import CreateEncounter, EncounterPage, EncounterView
 from api.state import Services
 from api.writes import answer_headers
+from events.db import Database
 from events.idempotency import request_fingerprint
-from events.store import SignedHead
+from events.replicas import ReadFrom
+from events.store import SignedHead, signed_head
 from projections.player_view import (
     audience_of,
     encounter_as_seen,
@@ -150,9 +152,8 @@ async def get_encounters(
 
 
 async def _player_view(
-    services: Services, encounter_id: UUID, signed: SignedHead, at: int | None
+    db: Database, encounter_id: UUID, signed: SignedHead, at: int | None
 ) -> Response[EncounterView]:
-    db = services.pool
     head = signed.version
     version = head if at is None else at
     if version > head:
@@ -239,6 +240,7 @@ class EncounterState(EncounterRoutes):
         request: Request[Any, Any, Any],
         encounter_id: FromPath[UUID],
         services: NamedDependency[Services],
+        read_from: NamedDependency[ReadFrom],
         if_none_match: Annotated[str | None, HeaderParameter(name="If-None-Match")] = None,
         at: At = None,
     ) -> Response[EncounterView]:
@@ -256,9 +258,11 @@ class EncounterState(EncounterRoutes):
         if at is None and known == row.head.version:
             return json_bytes(b"", status_code=304, headers={"ETag": etag(known)})
         if not viewer.is_gm:
-            return await _player_view(services, encounter_id, row.head, at)
+            # A replica that passed the version check answers with its own head.
+            head = await signed_head(read_from.db, encounter_id) if read_from.replica else row.head
+            return await _player_view(read_from.db, encounter_id, head, at)
         if at is not None:
-            past = await load_at(services.pool, encounter_id, at)
+            past = await load_at(read_from.db, encounter_id, at)
             codec = codec_for(past.ruleset)
             view = EncounterView(
                 encounter_id=encounter_id,

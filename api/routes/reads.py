@@ -16,8 +16,10 @@ from api.problems import problem
 from api.routes.base import EncounterRoutes
 from api.schemas import EventOut, EventPage, LogPage, RollPage
 from api.state import Services
+from events.db import Database
 from events.envelope import RecordedEvent
 from events.errors import StreamNotFound
+from events.replicas import ReadFrom
 from events.store import SignedHead, read_stream, signed_head
 from projections.log_text import log_markdown
 from projections.queries import LogEntry, log_entries, read_marks, rolls
@@ -42,12 +44,12 @@ At = Annotated[
 
 
 async def ensure_version(
-    services: Services, encounter_id: UUID, at: int | None = None
+    services: Services, encounter_id: UUID, at: int | None = None, db: Database | None = None
 ) -> SignedHead:
     """404 for an unknown encounter, and for a version it has not reached yet; else the
-    stream's head (for the Aeon-Chain-Head header)."""
+    stream's head (for the Aeon-Chain-Head header), read from ``db`` (default: the primary)."""
     try:
-        head = await signed_head(services.pool, encounter_id)
+        head = await signed_head(services.pool if db is None else db, encounter_id)
     except StreamNotFound:
         raise problem(404, "encounter-not-found", f"No encounter has id {encounter_id}.") from None
     if at is not None and at > head.version:
@@ -65,15 +67,16 @@ def _next(versions: list[int], limit: int) -> int | None:
 
 async def _log(
     services: Services,
+    db: Database,
     viewer: Viewer,
     encounter_id: UUID,
     after_version: int,
     limit: int,
     at: int | None,
 ) -> tuple[SignedHead, list[LogEntry]]:
-    head = await ensure_version(services, encounter_id, at)
+    head = await ensure_version(services, encounter_id, at, db)
     return head, await log_entries(
-        services.pool,
+        db,
         encounter_id,
         after_version=after_version,
         limit=limit,
@@ -88,15 +91,18 @@ async def events_as_seen(
     viewer: Viewer,
     events: list[RecordedEvent],
     at: int | None = None,
+    db: Database | None = None,
 ) -> list[EventOut]:
     """Events as ``viewer`` may see them, as of version ``at``: for players, still-secret
-    rolls and GM-only notes redacted (such an event no longer matches its hash)."""
+    rolls and GM-only notes redacted (such an event no longer matches its hash).  ``db``
+    is where ``events`` were read (default: the primary), so the marks match them."""
+    db = services.pool if db is None else db
     out = [EventOut(**{f: getattr(e, f) for f in EventOut.__struct_fields__}) for e in events]
     if viewer.is_gm or not out:
         return out
-    marks = await read_marks(services.pool, encounter_id, up_to_version=at, secrets=True)
+    marks = await read_marks(db, encounter_id, up_to_version=at, secrets=True)
     secret, sequels = marks.secret_versions(), marks.secret_sequels()
-    ruleset = get_ruleset(await ruleset_of(services.pool, encounter_id))
+    ruleset = get_ruleset(await ruleset_of(db, encounter_id))
     return [
         _redacted(
             ruleset, e, marks.revealed, e.stream_version in secret, e.stream_version in sequels
@@ -132,6 +138,7 @@ class EncounterReads(EncounterRoutes):
         encounter_id: FromPath[UUID],
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
+        read_from: NamedDependency[ReadFrom],
         after_version: After = 0,
         limit: Limit = 500,
         at: At = None,
@@ -139,11 +146,11 @@ class EncounterReads(EncounterRoutes):
         """The stored events in stream order, with their hash chain links. For players,
         secret GM rolls not yet revealed are redacted (such an event no longer matches its
         hash until the reveal)."""
-        head = await ensure_version(services, encounter_id, at)
+        head = await ensure_version(services, encounter_id, at, read_from.db)
         events = await read_stream(
-            services.pool, encounter_id, after_version=after_version, up_to_version=at, limit=limit
+            read_from.db, encounter_id, after_version=after_version, up_to_version=at, limit=limit
         )
-        out = await events_as_seen(services, encounter_id, viewer, events, at)
+        out = await events_as_seen(services, encounter_id, viewer, events, at, read_from.db)
         page = EventPage(
             events=out, next_after_version=_next([e.stream_version for e in events], limit)
         )
@@ -155,6 +162,7 @@ class EncounterReads(EncounterRoutes):
         encounter_id: FromPath[UUID],
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
+        read_from: NamedDependency[ReadFrom],
         after_version: After = 0,
         limit: Limit = 500,
         at: At = None,
@@ -162,7 +170,9 @@ class EncounterReads(EncounterRoutes):
         """One line per event, as a GM would announce it, with its rolls (`/log.txt` gives the
         lines as plain text). Entries an undo took back stay, with `undone` saying when and by
         whom."""
-        head, entries = await _log(services, viewer, encounter_id, after_version, limit, at)
+        head, entries = await _log(
+            services, read_from.db, viewer, encounter_id, after_version, limit, at
+        )
         page = LogPage(
             entries=entries, next_after_version=_next([e.version for e in entries], limit)
         )
@@ -179,6 +189,7 @@ class EncounterReads(EncounterRoutes):
         encounter_id: FromPath[UUID],
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
+        read_from: NamedDependency[ReadFrom],
         after_version: After = 0,
         limit: Limit = 500,
         at: At = None,
@@ -186,7 +197,9 @@ class EncounterReads(EncounterRoutes):
         """`#12   [round 2] Aria rolls 1d20+5 ...`, one line per event; an entry an undo took
         back is marked `[undone at #N]`."""
         lines = []
-        head, entries = await _log(services, viewer, encounter_id, after_version, limit, at)
+        head, entries = await _log(
+            services, read_from.db, viewer, encounter_id, after_version, limit, at
+        )
         for e in entries:
             where = f"round {e.round}" if e.round is not None else "setup"
             undone = f"[undone at #{e.undone.undo_version}] " if e.undone else ""
@@ -204,6 +217,7 @@ class EncounterReads(EncounterRoutes):
         encounter_id: FromPath[UUID],
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
+        read_from: NamedDependency[ReadFrom],
         after_version: After = 0,
         limit: Limit = 1000,
         at: At = None,
@@ -211,7 +225,9 @@ class EncounterReads(EncounterRoutes):
         """The log for a campaign wiki: a heading per round, one item per entry, entries an
         undo took back struck through with the version of the undo. Redacted for players
         as the other log views are."""
-        head, entries = await _log(services, viewer, encounter_id, after_version, limit, at)
+        head, entries = await _log(
+            services, read_from.db, viewer, encounter_id, after_version, limit, at
+        )
         return Response(
             log_markdown(entries), media_type="text/markdown", headers=head_headers(head)
         )
@@ -222,15 +238,16 @@ class EncounterReads(EncounterRoutes):
         encounter_id: FromPath[UUID],
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
+        read_from: NamedDependency[ReadFrom],
         after_version: After = 0,
         limit: Limit = 500,
         at: At = None,
     ) -> Response[RollPage]:
         """Every roll with its raw faces, modifiers, total, target, outcome, source and index;
         rolls an undo took back stay, with `undone` saying when and by whom."""
-        head = await ensure_version(services, encounter_id, at)
+        head = await ensure_version(services, encounter_id, at, read_from.db)
         found = await rolls(
-            services.pool,
+            read_from.db,
             encounter_id,
             after_version=after_version,
             limit=limit,
