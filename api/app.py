@@ -21,6 +21,7 @@ from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.plugins.problem_details import ProblemDetailsPlugin
 from redis.asyncio import Redis
 
+from api import observability
 from api.limits import VerifiedTokens, rate_limit_config
 from api.live import Live
 from api.openapi_doc import correct as correct_openapi
@@ -42,6 +43,7 @@ from api.state import Services
 from events.migrate import apply_migrations
 from projections.inline import read_model_rows
 from service.pipeline import CommandPipeline
+from telemetry import metrics, tracing
 
 log = logging.getLogger("aeon_ledger")
 
@@ -113,11 +115,15 @@ def create_app(settings: Settings | None = None) -> Litestar:
         if settings.redis_url
         else None
     )
-    middleware = []
+    if not settings.metrics:
+        metrics.disable()
     verified = VerifiedTokens()
+    limits = None
     if settings.rate_limit_per_minute > 0:
-        limits = rate_limit_config(settings.rate_limit_per_minute, redis, verified)
-        middleware.append(limits.middleware)
+        limits = rate_limit_config(settings.rate_limit_per_minute, redis, verified).middleware
+    middleware = observability.middleware(
+        metrics_on=settings.metrics, log_requests=settings.log_requests, rate_limit=limits
+    )
     fan_out = Live.from_settings(settings)
 
     @asynccontextmanager
@@ -140,7 +146,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         )
         _settle_garbage_collector()
         try:
-            async with fan_out.notifier.running():
+            async with fan_out.notifier.running(), observability.sampling_pool(pool):
                 yield
         finally:
             if redis is not None:
@@ -167,6 +173,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             rulesets.get_ruleset_info,
             health.live,
             health.ready,
+            *([observability.MetricsController] if settings.metrics else []),
         ],
         dependencies={
             "services": Provide(provide_services, sync_to_thread=False),
@@ -174,7 +181,12 @@ def create_app(settings: Settings | None = None) -> Litestar:
         lifespan=[storage],
         on_startup=[lambda app: correct_openapi(app.openapi_schema)],
         middleware=middleware,
-        plugins=[ProblemDetailsPlugin(problem_details_config()), fan_out.plugin],
+        plugins=[
+            ProblemDetailsPlugin(problem_details_config()),
+            fan_out.plugin,
+            observability.logging_plugin(),
+            *tracing.plugins(),
+        ],
         request_max_body_size=settings.max_body_bytes,
         openapi_config=OpenAPIConfig(
             title="Aeon Ledger",

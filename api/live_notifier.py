@@ -17,6 +17,7 @@ from litestar.channels import ChannelsPlugin
 
 from api.live_channels import channel_of
 from events.envelope import RecordedEvent
+from telemetry import metrics
 
 log = logging.getLogger("aeon_ledger.live")
 
@@ -68,7 +69,9 @@ class Notifier:
                 try:
                     async with asyncio.timeout(self._timeout):  # no task per publish
                         await self._plugin.wait_published(data, channel_of(encounter_id))
+                    metrics.live_published(ok=True)
                 except Exception as exc:  # the command is committed; never let this fail it
+                    metrics.live_published(ok=False)
                     now = time.monotonic()
                     if now - self._warned >= _WARN_EVERY:
                         log.warning("live updates: publish failed (%r); subscribers poll", exc)

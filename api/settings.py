@@ -37,6 +37,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Events read and sent per step of a live stream: bounds what one subscriber holds."""
     live_keepalive_seconds: float = 15.0
     """An idle live stream sends a comment this often and re-checks its token."""
+    metrics: bool = True
+    """AEON_METRICS=off: no ``/metrics`` and nothing recorded (docs/metrics.md)."""
+    log_requests: bool = True
+    """AEON_LOG_REQUESTS=off: no line per request and per command (errors are still logged)."""
 
     @property
     def chain_key_bytes(self) -> bytes | None:
@@ -66,4 +70,17 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             live_keepalive_seconds=float(
                 env.get("AEON_LIVE_KEEPALIVE_SECONDS", d.live_keepalive_seconds)
             ),
+            metrics=_switch(env.get("AEON_METRICS"), d.metrics),
+            log_requests=_switch(env.get("AEON_LOG_REQUESTS"), d.log_requests),
         )
+
+
+def _switch(value: str | None, default: bool) -> bool:
+    if value is None or not value.strip():
+        return default
+    text = value.strip().lower()
+    if text in ("1", "on", "true", "yes"):
+        return True
+    if text in ("0", "off", "false", "no"):
+        return False
+    raise ValueError(f"expected on or off, not {value!r}")

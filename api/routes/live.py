@@ -14,7 +14,6 @@ is the most a subscriber holds: sending awaits the client, so a slow one only sl
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -39,6 +38,7 @@ from api.state import Services
 from events.envelope import RecordedEvent
 from events.store import read_stream
 from service.tokens import Viewer, authenticate
+from telemetry import metrics
 
 log = logging.getLogger("aeon_ledger.live")
 
@@ -104,6 +104,7 @@ async def _stream(
     revoked = asyncio.Event()
 
     async def on_notice(notice: bytes) -> None:
+        metrics.live_woken()
         if viewer.token_id is not None and revoked_token(notice) == viewer.token_id:
             revoked.set()
         wake.set()
@@ -111,6 +112,7 @@ async def _stream(
     last = start
     quiet_since = checked_at = time.monotonic()
     async with (
+        metrics.live_subscriber(),
         live.plugin.start_subscription(channel_of(encounter_id)) as subscriber,
         # join=False: a wake-up dropped by the one-slot backlog is never marked done,
         # so waiting for the backlog to drain could wait forever.
@@ -135,6 +137,7 @@ async def _stream(
                 log.warning("live stream of %s ends: database unavailable (%r)", encounter_id, exc)
                 return
             if events:
+                metrics.live_sent(len(messages))
                 for message in messages:
                     yield message
                 last = events[-1].stream_version
@@ -149,8 +152,10 @@ async def _stream(
             if now - quiet_since >= live.keepalive_seconds:
                 yield ServerSentEventMessage(data=None, comment="keepalive")
                 quiet_since = now
-            with contextlib.suppress(TimeoutError):
+            try:
                 await asyncio.wait_for(wake.wait(), live.poll_seconds)
+            except TimeoutError:
+                metrics.live_polled()
 
 
 async def _messages(

@@ -1,0 +1,55 @@
+"""Structured log lines: one per request and one per command, rendered by structlog as
+JSON (one object a line) or, with a terminal on stdout, as plain aligned text.
+
+Litestar's ``StructLoggingConfig`` (api/observability.py) installs the processors below;
+this module only says what a line holds.  Never a token: the viewer's token id is the
+public half (``<id>.<secret>``), the secret is never seen here.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import msgspec
+import structlog
+from structlog.typing import Processor
+
+_encode = msgspec.json.Encoder().encode
+
+
+def _serialize(event: Any, **_: Any) -> bytes:
+    return _encode(event)
+
+
+def processors(*, as_json: bool) -> list[Processor]:
+    """JSON lines for log collectors; readable text for a person at a terminal."""
+    common: list[Processor] = [
+        structlog.contextvars.merge_contextvars,
+        structlog.processors.add_log_level,
+        structlog.processors.TimeStamper(fmt="iso", utc=True),
+    ]
+    if as_json:
+        return [
+            *common,
+            structlog.processors.format_exc_info,
+            structlog.processors.JSONRenderer(serializer=_serialize),
+        ]
+    return [*common, structlog.dev.ConsoleRenderer(colors=False)]
+
+
+def stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+_log = structlog.get_logger("aeon_ledger")
+
+
+def request_line(**fields: Any) -> None:
+    """method, path, route, status, duration_ms and the request's facts."""
+    _log.info("request", **fields)
+
+
+def command_line(**fields: Any) -> None:
+    """command_type, outcome, duration_ms, version, events and the request's facts."""
+    _log.info("command", **fields)
