@@ -115,8 +115,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         if settings.redis_url
         else None
     )
-    if not settings.metrics:
-        metrics.disable()
+    metrics.set_enabled(settings.metrics)
     verified = VerifiedTokens()
     limits = None
     if settings.rate_limit_per_minute > 0:

@@ -4,7 +4,7 @@
 docs/metrics.md lists them all.  prometheus_client's multiprocess mode (set up by
 ``aeon-ledger serve --workers N``, telemetry/multiprocess.py) keeps each worker's values in
 files that ``/metrics`` adds up; gauges say how they add up (``livesum``: the sum over
-the workers alive).  ``disable()`` turns every call here into a no-op: the benchmark runs
+the workers alive).  ``set_enabled(False)`` turns every call here into a no-op: the benchmark runs
 with metrics off for comparison (``AEON_METRICS=off``).
 """
 
@@ -18,10 +18,10 @@ from prometheus_client import Counter, Gauge, Histogram
 _on = True
 
 
-def disable() -> None:
-    """Record nothing from now on (this process)."""
+def set_enabled(on: bool) -> None:
+    """Record, or record nothing from now on (this process: the app being created says)."""
     global _on
-    _on = False
+    _on = on
 
 
 def enabled() -> bool:
