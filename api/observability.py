@@ -90,6 +90,7 @@ def logging_plugin(*, as_json: bool | None = None) -> StructlogPlugin:
     json_lines = not logs.stdout_is_terminal() if as_json is None else as_json
     config = StructLoggingConfig(
         processors=logs.processors(as_json=json_lines),
+        logger_factory=logs.logger_factory(as_json=json_lines),
         pretty_print_tty=not json_lines,
         log_exceptions="never",  # problems.py logs unhandled errors with their traceback
     )

@@ -103,6 +103,7 @@ class UnitOfWork:
             if stored is not None:
                 return Opened(stored, None)
         encounter_id = uuid4()
+        context.note_created(str(encounter_id))
         decision, respond = decide(encounter_id)
         key = keyed(namespace, idempotency_key, request_hash)
         try:

@@ -48,3 +48,9 @@ def note_command(command_type: str) -> None:
 def note_written(version: int, events: int) -> None:
     if (facts := _current.get()) is not None:
         facts.version, facts.events = version, events
+
+
+def note_created(encounter_id: str) -> None:
+    """A new encounter's id, for a request whose path named none (creating one)."""
+    if (facts := _current.get()) is not None and facts.encounter_id is None:
+        facts.encounter_id = encounter_id

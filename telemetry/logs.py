@@ -38,6 +38,13 @@ def processors(*, as_json: bool) -> list[Processor]:
     return [*common, structlog.dev.ConsoleRenderer(colors=False)]
 
 
+def logger_factory(*, as_json: bool) -> Any:
+    """Bytes straight to stdout for JSON (msgspec encodes to bytes); text otherwise."""
+    if as_json:
+        return structlog.BytesLoggerFactory()
+    return structlog.WriteLoggerFactory()
+
+
 def stdout_is_terminal() -> bool:
     return sys.stdout.isatty()
 
