@@ -39,25 +39,47 @@ def requested(env: Mapping[str, str] | None = None) -> bool:
 
 def plugins() -> list[Any]:
     """Set tracing up when asked (once per process); the Litestar plugins it needs."""
-    global _tracer
     if not requested():
         return []
     try:
         from litestar.plugins.opentelemetry import OpenTelemetryConfig, OpenTelemetryPlugin
         from opentelemetry import trace
-        from opentelemetry.instrumentation.asyncpg import AsyncPGInstrumentor
-        from opentelemetry.sdk.trace import TracerProvider
-        from opentelemetry.sdk.trace.export import BatchSpanProcessor
     except ImportError as exc:
         log.warning("OTEL_* asks for traces but the otel extra is not installed (%s)", exc)
         return []
     if _tracer is None:
-        provider = TracerProvider()
-        provider.add_span_processor(BatchSpanProcessor(_exporter()))
-        trace.set_tracer_provider(provider)
-        AsyncPGInstrumentor().instrument()  # type: ignore[no-untyped-call]
-        _tracer = trace.get_tracer("aeon_ledger")
+        start(_exporter())
     return [OpenTelemetryPlugin(OpenTelemetryConfig(tracer_provider=trace.get_tracer_provider()))]
+
+
+def start(exporter: Any, *, batch: bool = True) -> None:
+    """Export this process's spans to ``exporter`` (batched, unless a test needs each
+    span at once) and trace asyncpg's statements."""
+    global _tracer
+    from opentelemetry import trace
+    from opentelemetry.instrumentation.asyncpg import AsyncPGInstrumentor
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcessor
+
+    provider = trace.get_tracer_provider()
+    if not isinstance(provider, TracerProvider):
+        provider = TracerProvider()
+        trace.set_tracer_provider(provider)
+    processor = BatchSpanProcessor(exporter) if batch else SimpleSpanProcessor(exporter)
+    provider.add_span_processor(processor)
+    AsyncPGInstrumentor().instrument()  # type: ignore[no-untyped-call]
+    _tracer = trace.get_tracer("aeon_ledger")
+
+
+def stop() -> None:
+    """No more spans of our own or of asyncpg (the provider, set once, stays)."""
+    global _tracer
+    if _tracer is None:
+        return
+    from opentelemetry.instrumentation.asyncpg import AsyncPGInstrumentor
+
+    AsyncPGInstrumentor().uninstrument()  # type: ignore[no-untyped-call]
+    _tracer = None
 
 
 def _exporter() -> Any:

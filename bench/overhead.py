@@ -1,0 +1,85 @@
+"""What operating the service costs: command throughput with metrics and request logs on
+against both off (``AEON_METRICS=off AEON_LOG_REQUESTS=off``), in alternating windows.
+
+    python -m bench.overhead                         # 32 clients, 6 windows of 10 s each
+    python -m bench.overhead --clients 8,32 --windows 8 --seconds 15
+
+Two services run side by side on one fresh database, each with its own encounters, and
+take turns under load (on first, then off first, and so on), so that a shared machine's
+drift over the minutes of a run weighs on both alike.  With several workers the "on"
+service is in prometheus_client's multiprocess mode, as production is.  Each line of the
+report is one pair of windows; the overhead is 1 - on/off over all of them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import statistics
+
+from bench.harness import fresh_database, service
+from bench.load import Result
+from bench.systems import Served, service_level, setup_tables
+
+ENCOUNTERS = 100
+_OFF = {"AEON_METRICS": "off", "AEON_LOG_REQUESTS": "off"}
+
+
+async def main(args: argparse.Namespace) -> None:
+    workers = args.workers or os.cpu_count() or 1
+    levels = [int(c) for c in args.clients.split(",")]
+    async with fresh_database("aeon_overhead") as db_url:
+        with contextlib.ExitStack() as stack:
+            served: dict[str, Served] = {}
+            for name, env in (("on", {}), ("off", _OFF)):
+                url, proc = stack.enter_context(service(db_url, workers=workers, extra_env=env))
+                tables = await setup_tables(url, ENCOUNTERS)
+                served[name] = Served(url, proc.pid, tables, {t.encounter_id: 0 for t in tables})
+            for clients in levels:
+                await _level(served, clients, args.seconds, args.windows)
+
+
+async def _level(served: dict[str, Served], clients: int, seconds: float, windows: int) -> None:
+    results: dict[str, list[Result]] = {"on": [], "off": []}
+    for w in range(windows):
+        for name in ("on", "off") if w % 2 == 0 else ("off", "on"):
+            s = served[name]
+            results[name].append(
+                await service_level(s.url, s.tables, s.positions, clients, seconds)
+            )
+    print(f"\n{clients} clients, {windows} pairs of {seconds:g} s windows")
+    print("  pair  on cmd/s  off cmd/s  on/off  on p99 ms  off p99 ms")
+    ratios = []
+    for i, (on, off) in enumerate(zip(results["on"], results["off"], strict=True), 1):
+        ratios.append(on.rate / off.rate)
+        print(
+            f"  {i:>4}  {on.rate:>8.0f}  {off.rate:>9.0f}  {ratios[-1]:>6.1%}"
+            f"  {on.p(0.99):>9.1f}  {off.p(0.99):>10.1f}"
+        )
+    on, off = Result.merged(results["on"]), Result.merged(results["off"])
+    errors = on.errors + off.errors
+    print(
+        f"  all   {on.rate:>8.0f}  {off.rate:>9.0f}  {on.rate / off.rate:>6.1%}"
+        f"  {on.p(0.99):>9.1f}  {off.p(0.99):>10.1f}   errors: {errors}"
+    )
+    print(
+        f"  overhead: {1 - on.rate / off.rate:.1%} of throughput "
+        f"(median pair {1 - statistics.median(ratios):.1%})"
+    )
+
+
+def cli() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--seconds", type=float, default=10.0, help="seconds per window")
+    parser.add_argument("--windows", type=int, default=6, help="pairs of windows per level")
+    parser.add_argument("--workers", type=int, default=0, help="uvicorn workers (default: cores)")
+    parser.add_argument("--clients", default="32", help="concurrency levels, e.g. 8,32")
+    asyncio.run(main(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    cli()
