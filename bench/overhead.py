@@ -19,7 +19,7 @@ import contextlib
 import os
 import statistics
 
-from bench.harness import fresh_database, service
+from bench.harness import CpuMeter, fresh_database, service
 from bench.load import Result
 from bench.systems import Served, service_level, setup_tables
 
@@ -43,30 +43,36 @@ async def main(args: argparse.Namespace) -> None:
 
 async def _level(served: dict[str, Served], clients: int, seconds: float, windows: int) -> None:
     results: dict[str, list[Result]] = {"on": [], "off": []}
+    cpu_us: dict[str, list[float]] = {"on": [], "off": []}
     for w in range(windows):
         for name in ("on", "off") if w % 2 == 0 else ("off", "on"):
             s = served[name]
-            results[name].append(
-                await service_level(s.url, s.tables, s.positions, clients, seconds)
-            )
+            meter = CpuMeter(s.pid)
+            result = await service_level(s.url, s.tables, s.positions, clients, seconds)
+            # Cores the service kept busy (warm-up included) over commands per second.
+            results[name].append(result)
+            cpu_us[name].append(meter.cores()["service"] / max(result.rate, 1e-9) * 1e6)
     print(f"\n{clients} clients, {windows} pairs of {seconds:g} s windows")
-    print("  pair  on cmd/s  off cmd/s  on/off  on p99 ms  off p99 ms")
+    print("  pair  on cmd/s  off cmd/s  on/off  on p99 ms  off p99 ms  on CPU us  off CPU us")
     ratios = []
-    for i, (on, off) in enumerate(zip(results["on"], results["off"], strict=True), 1):
+    pairs = zip(results["on"], results["off"], cpu_us["on"], cpu_us["off"], strict=True)
+    for i, (on, off, on_cpu, off_cpu) in enumerate(pairs, 1):
         ratios.append(on.rate / off.rate)
         print(
             f"  {i:>4}  {on.rate:>8.0f}  {off.rate:>9.0f}  {ratios[-1]:>6.1%}"
-            f"  {on.p(0.99):>9.1f}  {off.p(0.99):>10.1f}"
+            f"  {on.p(99):>9.1f}  {off.p(99):>10.1f}  {on_cpu:>9.0f}  {off_cpu:>10.0f}"
         )
     on, off = Result.merged(results["on"]), Result.merged(results["off"])
-    errors = on.errors + off.errors
+    on_cpu, off_cpu = statistics.median(cpu_us["on"]), statistics.median(cpu_us["off"])
     print(
         f"  all   {on.rate:>8.0f}  {off.rate:>9.0f}  {on.rate / off.rate:>6.1%}"
-        f"  {on.p(0.99):>9.1f}  {off.p(0.99):>10.1f}   errors: {errors}"
+        f"  {on.p(99):>9.1f}  {off.p(99):>10.1f}  {on_cpu:>9.0f}  {off_cpu:>10.0f}"
+        f"   errors: {on.errors + off.errors}"
     )
     print(
         f"  overhead: {1 - on.rate / off.rate:.1%} of throughput "
-        f"(median pair {1 - statistics.median(ratios):.1%})"
+        f"(median pair {1 - statistics.median(ratios):.1%}); "
+        f"service CPU per command {on_cpu / off_cpu - 1:+.1%} (medians)"
     )
 
 
