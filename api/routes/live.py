@@ -14,6 +14,7 @@ is the most a subscriber holds: sending awaits the client, so a slow one only sl
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -152,9 +153,9 @@ async def _stream(
             if now - quiet_since >= live.keepalive_seconds:
                 yield ServerSentEventMessage(data=None, comment="keepalive")
                 quiet_since = now
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(wake.wait(), live.poll_seconds)
-            except TimeoutError:
+            if not wake.is_set():
                 metrics.live_polled()
 
 
