@@ -121,7 +121,7 @@ def command_outcome(status: int) -> str:
 
 
 class RequestLog:
-    """One log line per request and, for commands, one per command; counts commands.
+    """One log line per request (a command's with the command's fields); counts commands.
 
     A command is any POST but minting a token: writes to an encounter and creating one.
     The correlation id is the client's ``X-Correlation-ID`` (also recorded in the events'
@@ -189,36 +189,34 @@ def _log_lines(
     facts: context.RequestFacts,
     outcome: str | None,
 ) -> None:
-    logs.request_line(
-        method=method,
-        path=scope["path"],
-        route=route,
-        status=status,
-        duration_ms=duration_ms,
-        correlation_id=facts.correlation_id,
-        encounter_id=facts.encounter_id,
-        token_id=facts.token_id,
-    )
-    if outcome is not None:
-        logs.command_line(
-            command_type=facts.command_type or route.rsplit("/", 1)[-1],
-            outcome=outcome,
-            status=status,
-            duration_ms=duration_ms,
-            correlation_id=facts.correlation_id,
-            encounter_id=facts.encounter_id,
-            token_id=facts.token_id,
-            version=facts.version,
-            events=facts.events,
-        )
+    """One line per request; a command's says so and adds what the command did."""
+    fields = {
+        "method": method,
+        "path": scope["path"],
+        "route": route,
+        "status": status,
+        "duration_ms": duration_ms,
+        "correlation_id": facts.correlation_id,
+        "encounter_id": facts.encounter_id,
+        "token_id": facts.token_id,
+    }
+    if outcome is None:
+        logs.request_line(fields)
+        return
+    fields["command_type"] = facts.command_type or route.rsplit("/", 1)[-1]
+    fields["outcome"] = outcome
+    fields["version"] = facts.version
+    fields["events"] = facts.events
+    logs.command_line(fields)
 
 
 def _header(scope: Scope, name: str) -> str | None:
     wanted = name.encode()
     for key, value in scope["headers"]:
         if key == wanted:
-            text = value.decode("latin-1").strip()
-            return text[:200] or None
+            text = value.decode("latin-1").strip()[:200]
+            # Echoed on the answer and logged: printable ASCII only, else a fresh one.
+            return text if text and text.isascii() and text.isprintable() else None
     return None
 
 

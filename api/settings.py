@@ -40,7 +40,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     metrics: bool = True
     """AEON_METRICS=off: no ``/metrics`` and nothing recorded (docs/metrics.md)."""
     log_requests: bool = True
-    """AEON_LOG_REQUESTS=off: no line per request and per command (errors are still logged)."""
+    """AEON_LOG_REQUESTS=off: no line per request (warnings and errors are still logged)."""
 
     @property
     def chain_key_bytes(self) -> bytes | None:

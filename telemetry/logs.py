@@ -1,5 +1,5 @@
-"""Structured log lines: one per request and one per command, rendered by structlog as
-JSON (one object a line) or, with a terminal on stdout, as plain aligned text.
+"""Structured log lines, one per request (a command's also tells what the command did),
+rendered by structlog as JSON (one object a line) or, on a terminal, as plain text.
 
 Litestar's ``StructLoggingConfig`` (api/observability.py) installs the processors below;
 this module only says what a line holds.  Never a token: the viewer's token id is the
@@ -52,11 +52,11 @@ def stdout_is_terminal() -> bool:
 _log = structlog.get_logger("aeon_ledger")
 
 
-def request_line(**fields: Any) -> None:
+def request_line(fields: dict[str, Any]) -> None:
     """method, path, route, status, duration_ms and the request's facts."""
     _log.info("request", **fields)
 
 
-def command_line(**fields: Any) -> None:
-    """command_type, outcome, duration_ms, version, events and the request's facts."""
+def command_line(fields: dict[str, Any]) -> None:
+    """A request's fields and the command's: command_type, outcome, version, events."""
     _log.info("command", **fields)
