@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator, Iterable
+from typing import Any
 
 from prometheus_client import Counter, Gauge, Histogram
 
@@ -103,15 +104,28 @@ REBUILD_STREAMS = Counter(
 REBUILD_EVENTS = Counter("aeon_rebuild_events_total", "Events a rebuild has folded.")
 
 
+_children: dict[tuple[Any, ...], Any] = {}
+
+
+def _child(metric: Any, *values: str) -> Any:
+    """``metric.labels(*values)``, remembered: the label values here come from short
+    fixed sets, and prometheus_client checks and locks on every ``labels`` call."""
+    key = (metric, *values)
+    child = _children.get(key)
+    if child is None:
+        child = _children[key] = metric.labels(*values)
+    return child
+
+
 def events_appended(ruleset: str, event_types: Iterable[str]) -> None:
     if _on:
         for event_type in event_types:
-            EVENTS_APPENDED.labels(ruleset, event_type).inc()
+            _child(EVENTS_APPENDED, ruleset, event_type).inc()
 
 
 def command(outcome: str) -> None:
     if _on:
-        COMMANDS.labels(outcome).inc()
+        _child(COMMANDS, outcome).inc()
 
 
 def group_committed(size: int) -> None:
@@ -129,12 +143,12 @@ def pool_sampled(open_: int, in_use: int, max_size: int, waiting: int) -> None:
 
 def state_cache(result: str) -> None:
     if _on:
-        STATE_CACHE.labels(result).inc()
+        _child(STATE_CACHE, result).inc()
 
 
 def snapshot_load(found: bool) -> None:
     if _on:
-        SNAPSHOT_LOADS.labels("from_snapshot" if found else "from_start").inc()
+        _child(SNAPSHOT_LOADS, "from_snapshot" if found else "from_start").inc()
 
 
 @contextlib.asynccontextmanager
@@ -167,7 +181,7 @@ def live_polled() -> None:
 
 def live_published(ok: bool) -> None:
     if _on:
-        LIVE_PUBLISHED.labels("ok" if ok else "failed").inc()
+        _child(LIVE_PUBLISHED, "ok" if ok else "failed").inc()
 
 
 def rate_limited() -> None:
