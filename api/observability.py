@@ -15,7 +15,7 @@ import contextlib
 import time
 import uuid
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, ClassVar
 
 import asyncpg
 from litestar import Response, get
@@ -49,11 +49,46 @@ class _Untimed:
         return None
 
 
+class _Remembered:
+    """A metric whose labelled children are looked up once per set of label values
+    (prometheus_client checks the values and takes a lock on every ``labels`` call)."""
+
+    def __init__(self, metric: Any) -> None:
+        self._metric = metric
+        self._children: dict[tuple[Any, ...], Any] = {}
+
+    def labels(self, *values: Any) -> Any:
+        child = self._children.get(values)
+        if child is None:
+            child = self._children[values] = self._metric.labels(*values)
+        return child
+
+
 class _Middleware(PrometheusMiddleware):
+    """Litestar's, with streams left out of the duration histogram and labelled
+    children remembered."""
+
+    _remembered: ClassVar[dict[str, _Remembered]] = {}
+
+    def _remember(self, name: str, metric: Any) -> Any:
+        remembered = self._remembered.get(name)
+        if remembered is None:
+            remembered = self._remembered[name] = _Remembered(metric)
+        return remembered
+
+    def request_count(self, labels: dict[str, str | int | float]) -> Any:
+        return self._remember("count", super().request_count(labels))
+
     def request_time(self, labels: dict[str, str | int | float]) -> Any:
         if str(labels["path"]).endswith(_STREAMING_SUFFIX):
             return _Untimed()
-        return super().request_time(labels)
+        return self._remember("time", super().request_time(labels))
+
+    def requests_in_progress(self, labels: dict[str, str | int | float]) -> Any:
+        return self._remember("in_progress", super().requests_in_progress(labels))
+
+    def requests_error_count(self, labels: dict[str, str | int | float]) -> Any:
+        return self._remember("errors", super().requests_error_count(labels))
 
 
 def prometheus_config() -> PrometheusConfig:
