@@ -100,8 +100,11 @@ async def test_a_scripted_encounter_moves_every_counter_by_what_it_did(database_
             during = await scrape(http)
             await send({"type": "generic.damage", "target": "grak", "amount": 3}, 200)
             assert (await anext(stream)).id == 6
-        await asyncio.sleep(0.2)  # the server notices the closed stream
-        after = await scrape(http)
+        for _ in range(200):  # until the server notices the closed stream (10 s at most)
+            after = await scrape(http)
+            if after.value("aeon_live_subscribers") == before.value("aeon_live_subscribers"):
+                break
+            await asyncio.sleep(0.05)
         events = (await http.get(f"/encounters/{eid}/events", headers=gm)).json()["events"]
 
     appended = Counter(e["type"] for e in events)
