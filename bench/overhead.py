@@ -1,8 +1,9 @@
-"""What operating the service costs: command throughput with metrics and request logs on
-against both off (``AEON_METRICS=off AEON_LOG_REQUESTS=off``), in alternating windows.
+"""What operating the service costs: command throughput with metrics on against
+``AEON_METRICS=off`` (request logs on in both), or with ``--logs-too`` with metrics and
+request logs on against both off, in alternating windows.
 
-    python -m bench.overhead                         # 32 clients, 6 windows of 10 s each
-    python -m bench.overhead --clients 8,32 --windows 8 --seconds 15
+    python -m bench.overhead                         # 32 clients, 6 pairs of 10 s windows
+    python -m bench.overhead --logs-too --clients 8,32 --windows 8 --seconds 15
 
 Two services run side by side on one fresh database, each with its own encounters, and
 take turns under load (on first, then off first, and so on), so that a shared machine's
@@ -24,7 +25,8 @@ from bench.load import Result
 from bench.systems import Served, service_level, setup_tables
 
 ENCOUNTERS = 100
-_OFF = {"AEON_METRICS": "off", "AEON_LOG_REQUESTS": "off"}
+_METRICS_OFF = {"AEON_METRICS": "off"}
+_ALL_OFF = {**_METRICS_OFF, "AEON_LOG_REQUESTS": "off"}
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -33,7 +35,9 @@ async def main(args: argparse.Namespace) -> None:
     async with fresh_database("aeon_overhead") as db_url:
         with contextlib.ExitStack() as stack:
             served: dict[str, Served] = {}
-            for name, env in (("on", {}), ("off", _OFF)):
+            off = _ALL_OFF if args.logs_too else _METRICS_OFF
+            print(f"off: {' '.join(f'{k}={v}' for k, v in off.items())}", flush=True)
+            for name, env in (("on", {}), ("off", off)):
                 url, proc = stack.enter_context(service(db_url, workers=workers, extra_env=env))
                 tables = await setup_tables(url, ENCOUNTERS)
                 served[name] = Served(url, proc.pid, tables, {t.encounter_id: 0 for t in tables})
@@ -84,6 +88,9 @@ def cli() -> None:
     parser.add_argument("--windows", type=int, default=6, help="pairs of windows per level")
     parser.add_argument("--workers", type=int, default=0, help="uvicorn workers (default: cores)")
     parser.add_argument("--clients", default="32", help="concurrency levels, e.g. 8,32")
+    parser.add_argument(
+        "--logs-too", action="store_true", help="the off service also logs no request lines"
+    )
     asyncio.run(main(parser.parse_args()))
 
 
