@@ -21,7 +21,7 @@ from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.plugins.problem_details import ProblemDetailsPlugin
 from redis.asyncio import Redis
 
-from api import observability
+from api import observability, request_log
 from api.limits import VerifiedTokens, rate_limit_config
 from api.live import Live
 from api.openapi_doc import correct as correct_openapi
@@ -183,7 +183,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         plugins=[
             ProblemDetailsPlugin(problem_details_config()),
             fan_out.plugin,
-            observability.logging_plugin(),
+            request_log.logging_plugin(),
             *tracing.plugins(),
         ],
         request_max_body_size=settings.max_body_bytes,

@@ -14,7 +14,7 @@ from litestar.testing import AsyncTestClient
 from prometheus_client.parser import text_string_to_metric_families
 
 from api.app import create_app
-from api.observability import command_outcome
+from api.request_log import command_outcome
 from api.settings import Settings
 from tests.e2e.helpers import combatant
 from tests.e2e.test_live import serving
