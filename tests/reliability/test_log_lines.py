@@ -67,7 +67,9 @@ def test_json_lines_per_request_and_per_command(database_url: str, tmp_path: Any
     out = tmp_path / "stdout"
     with out.open("wb") as sink, serving(database_url, sink.fileno()) as url:
         eid, token, correlation = _play(url)
-        time.sleep(0.5)
+        deadline = time.monotonic() + 10  # the line follows the answer by a moment
+        while out.read_text().count(correlation) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
     text = out.read_text()
     assert token.split(".", 1)[1] not in text, "the token's secret must never be logged"
     lines = [json.loads(line) for line in text.splitlines() if line.startswith("{")]
@@ -105,17 +107,15 @@ def test_plain_text_on_a_terminal(database_url: str) -> None:
     try:
         with serving(database_url, terminal) as url:
             _, token, correlation = _play(url)
-            time.sleep(0.5)
             os.set_blocking(controller, False)
-            chunks = []
-            while True:
+            chunks: list[bytes] = []
+            deadline = time.monotonic() + 10  # the lines follow the answers by a moment
+            while b"".join(chunks).count(correlation.encode()) < 2:
+                assert time.monotonic() < deadline, b"".join(chunks)
                 try:
-                    chunk = os.read(controller, 65536)
+                    chunks.append(os.read(controller, 65536))
                 except BlockingIOError:
-                    break
-                if not chunk:
-                    break
-                chunks.append(chunk)
+                    time.sleep(0.05)
     finally:
         os.close(terminal)
         os.close(controller)
