@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator
 from typing import Any, ClassVar
 
 import asyncpg
-from litestar import Response, get
+from litestar import Request, Response, get
+from litestar.enums import ScopeType
 from litestar.middleware.base import DefineMiddleware
 from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
 from litestar.plugins.prometheus.middleware import PrometheusMiddleware
+from litestar.types import Message, Send
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest
 from prometheus_client import multiprocess as prometheus_multiprocess
 
@@ -56,8 +59,11 @@ class _Remembered:
 
 
 class _Middleware(PrometheusMiddleware):
-    """Litestar's, with streams left out of the duration histogram and labelled
-    children remembered."""
+    """Litestar's, with streams left out of the duration histogram, labelled children
+    remembered, and two of its per-request steps made cheaper (measured in-process: they
+    were most of the middleware's cost): the labels no longer parse the request's URL,
+    which ``group_path`` then discards, and the send wrapper is a plain closure rather
+    than one ``functools.wraps`` copies attributes onto."""
 
     _remembered: ClassVar[dict[str, _Remembered]] = {}
 
@@ -66,6 +72,25 @@ class _Middleware(PrometheusMiddleware):
         if remembered is None:
             remembered = self._remembered[name] = _Remembered(metric)
         return remembered
+
+    def _get_default_labels(self, request: Request[Any, Any, Any]) -> dict[str, str | int | float]:
+        scope = request.scope
+        return {
+            "method": scope["method"] if scope["type"] == ScopeType.HTTP else scope["type"],
+            "path": scope["path_template"],
+            "status_code": 200,
+            "app_name": self._config.app_name,
+        }
+
+    def _get_wrapped_send(self, send: Send, request_span: dict[str, float]) -> Send:
+        async def wrapped_send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                request_span["status_code"] = message["status"]
+            elif message["type"] == "http.response.body":
+                request_span["duration"] = time.perf_counter() - request_span["start_time"]
+            await send(message)
+
+        return wrapped_send
 
     def request_count(self, labels: dict[str, str | int | float]) -> Any:
         return self._remember("count", super().request_count(labels))
