@@ -37,7 +37,8 @@ async def main(args: argparse.Namespace) -> None:
             served: dict[str, Served] = {}
             off = _ALL_OFF if args.logs_too else _METRICS_OFF
             print(f"off: {' '.join(f'{k}={v}' for k, v in off.items())}", flush=True)
-            for name, env in (("on", {}), ("off", off)):
+            on = off if args.same else {}
+            for name, env in (("on", on), ("off", off)):
                 url, proc = stack.enter_context(service(db_url, workers=workers, extra_env=env))
                 tables = await setup_tables(url, ENCOUNTERS)
                 served[name] = Served(url, proc.pid, tables, {t.encounter_id: 0 for t in tables})
@@ -90,6 +91,11 @@ def cli() -> None:
     parser.add_argument("--clients", default="32", help="concurrency levels, e.g. 8,32")
     parser.add_argument(
         "--logs-too", action="store_true", help="the off service also logs no request lines"
+    )
+    parser.add_argument(
+        "--same",
+        action="store_true",
+        help="both services off (an A/A run: how far apart two equal services measure)",
     )
     asyncio.run(main(parser.parse_args()))
 
