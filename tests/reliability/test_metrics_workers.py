@@ -16,7 +16,13 @@ import pytest
 
 from tests.e2e.test_metrics import Scrape
 from tests.reliability.processes import running_service
-from tests.reliability.test_serving import _ESTABLISHED, _children, _holders, _sockets_on_port
+from tests.reliability.test_serving import (
+    _ESTABLISHED,
+    _LISTEN,
+    _children,
+    _holders,
+    _sockets_on_port,
+)
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="SO_REUSEPORT, /proc")
 
@@ -65,6 +71,11 @@ def test_two_workers_requests_are_added_up_whichever_answers(database_url: str) 
         assert len(workers) == 2
         directory = _metrics_dir(workers[0])
         assert _metrics_dir(workers[1]) == directory
+        # Ready means one worker answered; the other may still be starting.
+        _wait(
+            "both workers should listen",
+            lambda: sum(_holders(workers, _sockets_on_port(service.port, _LISTEN)).values()) == 2,
+        )
 
         # Each request on a connection of its own, all kept open until both workers
         # are seen to hold some: then both served some of these requests.
