@@ -21,6 +21,7 @@ from litestar.openapi import OpenAPIConfig
 from litestar.plugins.problem_details import ProblemDetailsPlugin
 from redis.asyncio import Redis
 
+from api import observability, request_log
 from api.cors import cors_config
 from api.limits import VerifiedTokens, rate_limit_config
 from api.live import Live
@@ -54,6 +55,7 @@ from events.migrate import apply_migrations
 from events.replicas import ReadReplicas
 from projections.inline import read_model_rows
 from service.pipeline import CommandPipeline
+from telemetry import metrics, tracing
 
 log = logging.getLogger("aeon_ledger")
 
@@ -125,11 +127,14 @@ def create_app(settings: Settings | None = None) -> Litestar:
         if settings.redis_url
         else None
     )
-    middleware = []
+    metrics.set_enabled(settings.metrics)
     verified = VerifiedTokens()
+    limits = None
     if settings.rate_limit_per_minute > 0:
-        limits = rate_limit_config(settings.rate_limit_per_minute, redis, verified)
-        middleware.append(limits.middleware)
+        limits = rate_limit_config(settings.rate_limit_per_minute, redis, verified).middleware
+    middleware = observability.middleware(
+        metrics_on=settings.metrics, log_requests=settings.log_requests, rate_limit=limits
+    )
     fan_out = Live.from_settings(settings)
     AllowList.parse(settings.webhook_allow)  # a wrong AEON_WEBHOOK_ALLOW stops the start
 
@@ -166,6 +171,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             async with (
                 fan_out.running(pool, partial(encode_for, app.state.services)),
                 Deliverer(settings, pool).running(),
+                observability.sampling_pool(pool),
             ):
                 yield
         finally:
@@ -201,6 +207,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             health.ready,
             swagger_assets(),
             console.console_router(),
+            *([observability.MetricsController] if settings.metrics else []),
         ],
         dependencies={
             "services": Provide(provide_services, sync_to_thread=False),
@@ -214,6 +221,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             ProblemDetailsPlugin(problem_details_config()),
             *([fan_out.plugin] if fan_out.plugin is not None else []),
             ClosedStructs(),
+            request_log.logging_plugin(),
+            *tracing.plugins(),
         ],
         request_max_body_size=settings.max_body_bytes,
         openapi_config=OpenAPIConfig(

@@ -21,6 +21,7 @@ from api.state import Services
 from service.authorize import Forbidden
 from service.commands import Actor
 from service.tokens import Viewer, authenticate
+from telemetry import context
 
 SERVICE = Viewer(role="service")
 
@@ -62,6 +63,7 @@ async def provide_viewer(
         raise unauthorized("this encounter needs a token: send 'Authorization: Bearer <token>'")
     if is_service_key(services.settings.service_key, token):
         services.verified_tokens.remember(token, "service")
+        context.note_token("service")
         return SERVICE
     opt = request.route_handler.opt
     viewer = None
@@ -76,6 +78,7 @@ async def provide_viewer(
             "the token is not valid for this encounter (wrong, revoked or another's)"
         )
     services.verified_tokens.remember(token, viewer.token_id or viewer.role)
+    context.note_token(viewer.token_id)
     return viewer
 
 

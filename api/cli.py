@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from api.serving import run_uvicorn
 from api.settings import Settings
+from telemetry.multiprocess import prepare_directory
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -42,7 +43,9 @@ def _serve(args: argparse.Namespace) -> int:
         for signum in (signal.SIGTERM, signal.SIGHUP):
             signal.signal(signum, lambda *_: sys.exit(0))
     try:
-        run_uvicorn(host, port, args.workers, args.log_level)
+        # Before any worker imports prometheus_client (telemetry/multiprocess.py).
+        with prepare_directory(args.workers):
+            run_uvicorn(host, port, args.workers, args.log_level)
     finally:
         if handle is not None:
             handle.cleanup()

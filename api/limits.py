@@ -41,10 +41,11 @@ from redis.exceptions import RedisError
 from events import access
 from events.db import Database
 from service.lru import LRU
+from telemetry import metrics
 
 log = logging.getLogger("aeon_ledger.limits")
 
-UNLIMITED_PATHS = ["/health", "/schema", "/console"]
+UNLIMITED_PATHS = ["/health", "/schema", "/console", "/metrics"]
 _NAMESPACE = "aeon-ledger-rate-limit:"
 
 
@@ -212,6 +213,7 @@ class CountingRateLimitMiddleware(RateLimitMiddleware):
             count, reset_in = await self.config.counter.hit(key, self._window)
             headers = self._headers(count, reset_in) if self.config.set_rate_limit_headers else []
             if count > self.max_requests:
+                metrics.rate_limited()
                 raise TooManyRequestsException(
                     headers={k.decode(): v.decode() for k, v in headers} or None
                 )

@@ -38,6 +38,7 @@ from events.access import live_token_ids
 from events.db import Database
 from events.envelope import RecordedEvent
 from events.store import read_stream
+from telemetry import metrics
 
 log = logging.getLogger("aeon_ledger.live")
 
@@ -153,6 +154,10 @@ class Feed:
                     with contextlib.suppress(TimeoutError):
                         async with asyncio.timeout(self._timeout()):
                             await self.wake.wait()
+                    if self.wake.is_set():
+                        metrics.live_woken()
+                    else:
+                        metrics.live_polled()  # the safety net: no wake-up came in time
                     self.wake.clear()  # before reading: a commit during the read wakes again
                     if self.subscribers:
                         await self._step()
@@ -184,8 +189,12 @@ class Feed:
             encoded: dict[Audience, list[Message]] = {}
             for audience in {s.audience for s in self.subscribers}:
                 encoded[audience] = await self._encode(self.encounter_id, audience, events)
+            offered = 0
             for subscriber in self.subscribers:
-                subscriber.offer(encoded.get(subscriber.audience, ()))
+                messages = encoded.get(subscriber.audience, ())
+                subscriber.offer(messages)
+                offered += len(messages)
+            metrics.live_sent(offered)
             self.version = events[-1].stream_version
             self._sent_at = time.monotonic()
             if len(events) < self._page:

@@ -14,6 +14,7 @@ from uuid import UUID
 
 from api.live_hub import Hub
 from events.envelope import RecordedEvent
+from telemetry import metrics
 
 log = logging.getLogger("aeon_ledger.live")
 
@@ -78,7 +79,9 @@ class Notifier:
             try:
                 async with asyncio.timeout(self._timeout):  # no task per publish
                     await self._publish(versions, revoked)
+                metrics.live_published(ok=True)
             except Exception as exc:  # the command is committed; never let this fail it
+                metrics.live_published(ok=False)
                 now = time.monotonic()
                 if now - self._warned >= _WARN_EVERY:
                     log.warning("live updates: publish failed (%r); feeds poll", exc)

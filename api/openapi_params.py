@@ -51,6 +51,14 @@ HEADERS: dict[str, Json] = {
         "description": "The last stream version received (what a reconnecting EventSource "
         "sends): the stream resumes right after it.",
     },
+    "X-Min-Version": {
+        "type": "string",
+        "pattern": f"^{_VERSION}$",
+        "examples": ["42"],
+        "description": "The encounter version this read must include, such as the version "
+        "your last write returned: lets a read replica answer without losing your write "
+        "(docs/scale-out.md).",
+    },
 }
 
 

@@ -68,6 +68,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Webhooks one process delivers to at the same time (each lane holds a database
     connection of its own while it has webhooks to serve); 0 turns delivery off in this
     process."""
+    metrics: bool = True
+    """AEON_METRICS=off: no ``/metrics`` and nothing recorded (docs/metrics.md)."""
+    log_requests: bool = True
+    """AEON_LOG_REQUESTS=off: no line per request (warnings and errors are still logged)."""
 
     @property
     def chain_key_bytes(self) -> bytes | None:
@@ -118,9 +122,22 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
                 env.get("AEON_WEBHOOK_POLL_SECONDS", d.webhook_poll_seconds)
             ),
             webhook_lanes=int(env.get("AEON_WEBHOOK_LANES", d.webhook_lanes)),
+            metrics=_switch(env.get("AEON_METRICS"), d.metrics),
+            log_requests=_switch(env.get("AEON_LOG_REQUESTS"), d.log_requests),
         )
 
 
 def _comma_list(value: str) -> tuple[str, ...]:
     """A comma-separated setting (origins, replica URLs), blanks ignored."""
     return tuple(item.strip() for item in value.split(",") if item.strip())
+
+
+def _switch(value: str | None, default: bool) -> bool:
+    if value is None or not value.strip():
+        return default
+    text = value.strip().lower()
+    if text in ("1", "on", "true", "yes"):
+        return True
+    if text in ("0", "off", "false", "no"):
+        return False
+    raise ValueError(f"expected on or off, not {value!r}")

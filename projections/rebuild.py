@@ -58,6 +58,7 @@ from projections.stream_fold import (
     _pieces,
     _StreamFold,
 )
+from telemetry import metrics
 
 __all__ = [
     "BATCH_EVENTS",
@@ -180,6 +181,7 @@ async def _write_batches(
             await _write(conn, batch)
         streams += len(batch)
         events += sum(f.version for f in batch)
+        metrics.rebuilt(len(batch), sum(f.version for f in batch))
     return streams, events
 
 

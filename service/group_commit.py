@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 import asyncpg
 
 from service.commit import CommandWrite, Refused, Written, bound, outcome
+from telemetry import metrics
 
 Outcome = Written | Refused
 
@@ -95,6 +96,7 @@ class GroupCommit:
             await self._write([w for w in group if not w.answer.done()])
 
     async def _write(self, group: list[_Waiting]) -> None:
+        metrics.group_committed(len(group))
         in_order = sorted(group, key=lambda w: w.write.append.stream_id)
         # Writes with and without rolls or a snapshot go in one statement: its empty parts
         # cost PostgreSQL far less than another round trip and commit.

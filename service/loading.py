@@ -31,6 +31,7 @@ from service.encounter import Encounter, evolve, schema_version
 from service.history import Entry, Outline, earliest_touched, kind_of, reverted_versions
 from service.registry import codec_for
 from service.ruleset import Ruleset
+from telemetry import metrics
 
 
 class Loaded(msgspec.Struct, frozen=True):
@@ -96,6 +97,7 @@ async def _fold_up_to(
     snapshot = await latest_snapshot(
         db, encounter_id, schema_version(codec.ruleset), at_most_version=version
     )
+    metrics.snapshot_load(snapshot is not None)
     encounter = codec.decode_state(snapshot.state) if snapshot else None
     tail = await read_stream(
         db, encounter_id, after_version=snapshot.version if snapshot else 0, up_to_version=version
@@ -162,6 +164,7 @@ async def load_public(
     snapshot = await latest_snapshot(
         db, encounter_id, schema_version(codec.ruleset), at_most_version=first - 1
     )
+    metrics.snapshot_load(snapshot is not None)
     base = codec.decode_state(snapshot.state) if snapshot else None
     tail = await read_stream(
         db, encounter_id, after_version=snapshot.version if snapshot else 0, up_to_version=version

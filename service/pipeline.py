@@ -32,6 +32,7 @@ from service.ruleset import tag_of
 from service.secrecy import NpcHealth
 from service.state_cache import StateCache
 from service.unit_of_work import Opened, Publish, UnitOfWork
+from telemetry import context
 
 __all__ = [
     "CREATE_NAMESPACE",
@@ -130,6 +131,9 @@ class CommandPipeline:
         idempotency_key: str | None,
         request_hash: str,
     ) -> Opened:
+        context.note_command(
+            "encounter.fork" if isinstance(first, EncounterForked) else "encounter.create"
+        )
         decide = partial(handlers.opening, first, client_seed)
         codec = codec_for(first.ruleset)
         return await self._uow.open(codec, decide, actor, namespace, idempotency_key, request_hash)

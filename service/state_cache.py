@@ -23,6 +23,7 @@ from service.commit import CommandWrite
 from service.encounter import DiceCounters, Encounter
 from service.loading import HistoryBeforeBase, Loaded, fold, load, ruleset_of
 from service.lru import LRU
+from telemetry import metrics
 
 Seeds = LRU[tuple[UUID, int], bytes]
 """Dice seeds by (encounter, epoch); an epoch's secret seed is under ``-epoch``."""
@@ -43,6 +44,12 @@ class StateCache:
             self._rulesets.put(encounter_id, name)
         return name
 
+    def lookup(self, encounter_id: UUID) -> Loaded | None:
+        """The cached encounter, for the common path (counted as a hit or a miss)."""
+        cached = self.encounters.get(encounter_id)
+        metrics.state_cache("miss" if cached is None else "hit")
+        return cached
+
     async def catch_up(
         self, conn: Connection, codec: EventCodec, encounter_id: UUID, head: StreamHead
     ) -> Loaded:
@@ -62,8 +69,10 @@ class StateCache:
             # whole tail, and a process's work and memory for a catch-up stay bounded.
             or head.version - cached.head.version >= self._snapshot_every
         ):
+            metrics.state_cache("miss")
             loaded = await load(conn, encounter_id, ruleset=codec.ruleset.name)
         elif cached.head.version < head.version:
+            metrics.state_cache("stale")
             tail = await read_stream(conn, encounter_id, after_version=cached.head.version)
             try:
                 folded = fold(codec, cached.encounter, tail)
@@ -72,6 +81,7 @@ class StateCache:
             except HistoryBeforeBase:
                 loaded = await load(conn, encounter_id, ruleset=codec.ruleset.name)
         else:
+            metrics.state_cache("hit")
             loaded = cached
         self.encounters.put(encounter_id, loaded)
         return loaded

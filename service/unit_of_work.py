@@ -46,6 +46,7 @@ from service.replay import AnsweredBefore, first_response, refuse_revoked
 from service.ruleset import RuleViolation
 from service.state_cache import StateCache
 from service.tokens import TokenRevoked
+from telemetry import context, metrics, tracing
 
 _encode = msgspec.json.Encoder().encode
 
@@ -102,6 +103,7 @@ class UnitOfWork:
             if stored is not None:
                 return Opened(stored, None)
         encounter_id = uuid4()
+        context.note_created(str(encounter_id))
         decision, respond = decide(encounter_id)
         key = keyed(namespace, idempotency_key, request_hash)
         try:
@@ -151,14 +153,16 @@ class UnitOfWork:
         The statement writes only if the stream is still at the cached version, so a
         decision on state another process has since changed never lands.
         """
-        cached = self._state.encounters.get(encounter_id)
+        context.note_command(command_type)
+        cached = self._state.lookup(encounter_id)
         if cached is None or expected_version not in (None, cached.head.version):
             return None
         if not self._state.has_seeds(encounter_id, cached.encounter.dice):
             return None
         codec = codec_for(await self._state.ruleset(encounter_id))
         try:
-            decision = decide(cached, codec)
+            with tracing.span("aeon.decide", command_type=command_type):
+                decision = decide(cached, codec)
         except (RuleViolation, Forbidden, DiceError):
             return None  # perhaps only stale: refused for good under the lock, if at all
         if not decision.events:
@@ -177,7 +181,8 @@ class UnitOfWork:
             keyed(encounter_id, idempotency_key, request_hash),
         )
         try:
-            outcome = await self._group.commit(write)
+            with tracing.span("aeon.write", events=len(decision.events)):
+                outcome = await self._group.commit(write)
         except asyncpg.UniqueViolationError:
             return None  # answered first elsewhere: the locking path replays it, if allowed
         if isinstance(outcome, Refused):
@@ -200,6 +205,7 @@ class UnitOfWork:
         A refusal or a replay is only given to a token that is still valid: the token
         may be one this process checked before it was revoked (api/auth.py), and a
         revoked token learns nothing, not even why its command would fail."""
+        context.note_command(command_type)
         try:
             return await self._run_locked(
                 encounter_id,
@@ -239,7 +245,8 @@ class UnitOfWork:
                 if expected_version is not None and loaded.head.version != expected_version:
                     raise VersionConflict(encounter_id, expected_version, loaded.head.version)
                 await self._state.ensure_seed(conn, encounter_id, loaded.encounter)
-                decision = await decide(conn, loaded, codec)
+                with tracing.span("aeon.decide", command_type=command_type):
+                    decision = await decide(conn, loaded, codec)
                 if not decision.events:
                     return _encode(
                         CommandResult(
@@ -259,7 +266,8 @@ class UnitOfWork:
                     _result_for(encounter_id),
                     keyed(encounter_id, idempotency_key, request_hash),
                 )
-                written = await self._commit_locked(conn, write)
+                with tracing.span("aeon.write", events=len(decision.events)):
+                    written = await self._commit_locked(conn, write)
         except (asyncpg.UniqueViolationError, AnsweredBefore) as clash:
             stored = await first_response(
                 self._pool, clash, encounter_id, idempotency_key, request_hash
@@ -286,8 +294,12 @@ class UnitOfWork:
         its answer.  Only after the commit: a seed cached from a transaction that rolled
         back would make this process roll dice from a seed nobody committed to."""
         self._state.remember(write, final)
+        if written.recorded:
+            metrics.events_appended(final.ruleset, [e.type for e in written.recorded])
+            context.note_written(written.recorded[-1].stream_version, len(written.recorded))
         if self._publish is not None and written.recorded:
-            await self._publish(write.append.stream_id, written.recorded)
+            with tracing.span("aeon.fan_out"):
+                await self._publish(write.append.stream_id, written.recorded)
         return written.response
 
 

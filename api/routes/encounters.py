@@ -31,7 +31,7 @@ from projections.player_view import (
     player_combatants,
     public_encounter,
 )
-from projections.queries import ReaderRow, current_for_reader, list_encounters
+from projections.queries import ReaderRow, current_for_reader, current_state, list_encounters
 from service.commands import Actor, CreatedEncounter
 from service.loading import VersionNotReached, load_at
 from service.pipeline import Opened
@@ -253,7 +253,11 @@ class EncounterState(EncounterRoutes):
         # the state, a GM's 200 one that sends the stored state as it is.
         known = _etag_version(if_none_match) if at is None else None
         viewer, row = await _reader(
-            request, services, encounter_id, unless_version=known, gm_state=at is None
+            request,
+            services,
+            encounter_id,
+            unless_version=known,
+            gm_state=at is None and not read_from.replica,
         )
         if at is None and known == row.head.version:
             return json_bytes(b"", status_code=304, headers={"ETag": etag(known)})
@@ -271,7 +275,9 @@ class EncounterState(EncounterRoutes):
                 state=msgspec.Raw(codec.encode_state(past)),
             )
             return json_bytes(msgspec.json.encode(view))
-        state = row.state
+        # A replica that passed the version check sends its own stored state and head
+        # (the token was checked on the primary above).
+        state = await current_state(read_from.db, encounter_id) if read_from.replica else row.state
         if state is None:
             raise problem(404, "encounter-not-found", f"No encounter has id {encounter_id}.")
         view = EncounterView(
@@ -280,6 +286,7 @@ class EncounterState(EncounterRoutes):
             version=state.version,
             state=state.state,
         )
+        head = state.head if read_from.replica and state.head is not None else row.head
         headers = {"ETag": etag(state.version)}
-        headers.update(chain_head(row.head.version, row.head.last_hash, row.head.signature))
+        headers.update(chain_head(head.version, head.last_hash, head.signature))
         return json_bytes(msgspec.json.encode(view), headers=headers)

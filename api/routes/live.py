@@ -34,6 +34,7 @@ from api.routes.reads import ensure_version
 from api.state import Services
 from events.store import read_stream
 from service.tokens import Viewer
+from telemetry import metrics
 
 log = logging.getLogger("aeon_ledger.live")
 
@@ -100,47 +101,49 @@ async def _stream(
     again."""
     subscriber = live.hub.join(encounter_id, head, audience, viewer.token_id)
     page, last, catching_up = live.hub.page, start, True
-    try:
-        yield preamble(start)
-        while until is None or last < until:
-            if subscriber.ended:
-                return  # revoked (the reconnect gets its 401), or the database is away
-            if catching_up:
-                subscriber.overflowed = False
-                try:
-                    events = await read_stream(
-                        services.pool,
-                        encounter_id,
-                        after_version=last,
-                        up_to_version=until,
-                        limit=page,
-                    )
-                    messages = await encode_for(services, encounter_id, audience, events)
-                except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-                    # Headers are long sent: end the stream cleanly; the client reconnects
-                    # with Last-Event-ID (and sees 503 while the database is away).
-                    log.warning("live stream of %s ends: database away (%r)", encounter_id, exc)
-                    return
-                for message in messages:
-                    yield message.data
-                if events:
-                    last = events[-1].stream_version
-                catching_up = len(events) == page or subscriber.overflowed
-                continue
-            await subscriber.wait()
-            for message in subscriber.take():
+    async with metrics.live_subscriber():
+        try:
+            yield preamble(start)
+            while until is None or last < until:
                 if subscriber.ended:
-                    return
-                if message.version is None:
-                    yield message.data
-                elif message.version > last:
-                    if until is not None and message.version > until:
+                    return  # revoked (the reconnect gets its 401), or the database is away
+                if catching_up:
+                    subscriber.overflowed = False
+                    try:
+                        events = await read_stream(
+                            services.pool,
+                            encounter_id,
+                            after_version=last,
+                            up_to_version=until,
+                            limit=page,
+                        )
+                        messages = await encode_for(services, encounter_id, audience, events)
+                    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+                        # Headers are long sent: end the stream cleanly; the client reconnects
+                        # with Last-Event-ID (and sees 503 while the database is away).
+                        log.warning("live stream of %s ends: database away (%r)", encounter_id, exc)
                         return
-                    yield message.data
-                    last = message.version
-            catching_up = subscriber.overflowed
-    finally:
-        live.hub.leave(encounter_id, subscriber)
+                    metrics.live_sent(len(messages))
+                    for message in messages:
+                        yield message.data
+                    if events:
+                        last = events[-1].stream_version
+                    catching_up = len(events) == page or subscriber.overflowed
+                    continue
+                await subscriber.wait()
+                for message in subscriber.take():
+                    if subscriber.ended:
+                        return
+                    if message.version is None:
+                        yield message.data
+                    elif message.version > last:
+                        if until is not None and message.version > until:
+                            return
+                        yield message.data
+                        last = message.version
+                catching_up = subscriber.overflowed
+        finally:
+            live.hub.leave(encounter_id, subscriber)
 
 
 class EncounterLive(EncounterRoutes):

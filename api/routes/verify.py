@@ -25,6 +25,7 @@ from service.fairness import DiceReport, verify_dice
 from service.loading import ruleset_of
 from service.registry import codec_for
 from service.tokens import Viewer
+from telemetry import metrics
 
 PinVersion = Annotated[
     int | None,
@@ -107,6 +108,8 @@ class EncounterVerify(EncounterRoutes):
             read_models = await verify_read_models(conn, encounter_id) if deep else None
         checks = [chain.ok, dice.ok, head.ok]
         checks += [r.ok for r in (pin, read_models) if r is not None]
+        parts = {"chain": chain, "dice": dice, "head": head, "pin": pin, "read_models": read_models}
+        metrics.verified(name for name, part in parts.items() if part is not None and not part.ok)
         return VerifyReport(
             ok=all(checks), chain=chain, dice=dice, head=head, pin=pin, read_models=read_models
         )

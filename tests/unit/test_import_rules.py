@@ -17,6 +17,7 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "events": ("service", "projections", "api"),
     "service": ("api", "projections"),
     "projections": ("api",),
+    "telemetry": ("events", "service", "projections", "api"),
     "service/rulesets": (
         "api", "projections", "events", "asyncpg", "redis", "litestar", "httpx", "uvicorn",
         "logging", "random", "time", "datetime", "socket", "os", "subprocess",

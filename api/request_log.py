@@ -1,0 +1,167 @@
+"""One log line per request, a command's with what the command did, and the command
+counter: the request-log middleware, and Litestar's structlog support set up to render
+the lines (telemetry/logs.py says what a line holds).
+
+Commands are counted here, where every outcome is known, including the ones decided
+before the pipeline runs (a rate limit, a token refused, a body that does not decode).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import time
+
+from litestar.enums import ScopeType
+from litestar.exceptions import HTTPException
+from litestar.logging.config import StructLoggingConfig
+from litestar.plugins.structlog import StructlogConfig, StructlogPlugin
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
+
+from telemetry import context, logs, metrics
+
+CORRELATION_HEADER = "x-correlation-id"
+_PROCESS_ID = os.urandom(8).hex()
+_numbers = itertools.count()
+
+
+def _fresh_id() -> str:
+    """32 hex digits, unique across processes: this process's random half and a count
+    (a uuid4 per request cost a system call and a UUID object)."""
+    return f"{_PROCESS_ID}{next(_numbers):016x}"
+
+
+def logging_plugin(*, as_json: bool | None = None) -> StructlogPlugin:
+    """Litestar's structlog support with our processors; its own request logging (two
+    lines per request, without a duration) is left off for ``RequestLog``'s one line."""
+    json_lines = not logs.stdout_is_terminal() if as_json is None else as_json
+    config = StructLoggingConfig(
+        processors=logs.processors(as_json=json_lines),
+        logger_factory=logs.logger_factory(as_json=json_lines),
+        pretty_print_tty=not json_lines,
+        log_exceptions="never",  # problems.py logs unhandled errors with their traceback
+    )
+    return StructlogPlugin(
+        StructlogConfig(structlog_logging_config=config, enable_middleware_logging=False)
+    )
+
+
+def command_outcome(status: int) -> str:
+    """A command's outcome from its answer: accepted, or the class of its refusal."""
+    if status < 400:
+        return "accepted"
+    if status in (401, 403):
+        return "auth"
+    if status == 429:
+        return "rate"
+    if status == 409:
+        return "conflict"
+    if status == 422:
+        return "rule"
+    if status == 404:
+        return "not_found"
+    if status in (400, 413, 415):
+        return "invalid"
+    if status == 503:
+        return "unavailable"
+    return "failed"
+
+
+class RequestLog:
+    """One log line per request (a command's with the command's fields); counts commands.
+
+    A command is any POST but minting a token: writes to an encounter and creating one.
+    The correlation id is the client's ``X-Correlation-ID`` (also recorded in the events'
+    metadata) or a fresh one, and is echoed on the answer.
+    """
+
+    def __init__(self, app: ASGIApp, *, log: bool = True) -> None:
+        self.app, self.log = app, log
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != ScopeType.HTTP:
+            await self.app(scope, receive, send)
+            return
+        method: str = scope["method"]
+        started = time.perf_counter()
+        correlation = _header(scope, CORRELATION_HEADER) or _fresh_id()
+        encounter = scope["path_params"].get("encounter_id")
+        facts = context.RequestFacts(
+            correlation_id=correlation,
+            encounter_id=str(encounter) if encounter is not None else None,
+        )
+        context.begin(facts)
+        status = 500
+
+        async def send_noting(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message["headers"] = [
+                    *message.get("headers", ()),
+                    (CORRELATION_HEADER.encode(), correlation.encode()),
+                ]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_noting)
+        except HTTPException as refused:  # from a middleware (the rate limit): answered outside
+            status = refused.status_code
+            raise
+        finally:
+            duration_ms = round((time.perf_counter() - started) * 1000, 3)
+            route = scope.get("path_template", scope["path"])
+            is_command = method == "POST" and not route.endswith("/tokens")
+            outcome = command_outcome(status)
+            if is_command:
+                metrics.command(outcome)
+            if self.log:
+                _log_lines(
+                    scope,
+                    method,
+                    route,
+                    status,
+                    duration_ms,
+                    facts,
+                    outcome if is_command else None,
+                )
+
+
+def _log_lines(
+    scope: Scope,
+    method: str,
+    route: str,
+    status: int,
+    duration_ms: float,
+    facts: context.RequestFacts,
+    outcome: str | None,
+) -> None:
+    """One line per request; a command's says so and adds what the command did."""
+    fields = {
+        "method": method,
+        "path": scope["path"],
+        "route": route,
+        "status": status,
+        "duration_ms": duration_ms,
+        "correlation_id": facts.correlation_id,
+        "encounter_id": facts.encounter_id,
+        "token_id": facts.token_id,
+    }
+    if outcome is None:
+        logs.request_line(fields)
+        return
+    fields["command_type"] = facts.command_type or route.rsplit("/", 1)[-1]
+    fields["outcome"] = outcome
+    fields["version"] = facts.version
+    fields["events"] = facts.events
+    logs.command_line(fields)
+
+
+def _header(scope: Scope, name: str) -> str | None:
+    wanted = name.encode()
+    for key, value in scope["headers"]:
+        if key == wanted:
+            text = value.decode("latin-1").strip()[:200]
+            # Echoed on the answer and logged: printable ASCII only, else a fresh one.
+            return text if text and text.isascii() and text.isprintable() else None
+    return None

@@ -1,0 +1,62 @@
+"""Structured log lines, one per request (a command's also tells what the command did),
+rendered by structlog as JSON (one object a line) or, on a terminal, as plain text.
+
+Litestar's ``StructLoggingConfig`` (api/request_log.py) installs the processors below;
+this module only says what a line holds.  Never a token: the viewer's token id is the
+public half (``<id>.<secret>``), the secret is never seen here.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import msgspec
+import structlog
+from structlog.typing import Processor
+
+_encode = msgspec.json.Encoder().encode
+
+
+def _serialize(event: Any, **_: Any) -> bytes:
+    return _encode(event)
+
+
+def processors(*, as_json: bool) -> list[Processor]:
+    """JSON lines for log collectors; readable text for a person at a terminal."""
+    common: list[Processor] = [
+        structlog.contextvars.merge_contextvars,
+        structlog.processors.add_log_level,
+        structlog.processors.TimeStamper(fmt="iso", utc=True),
+    ]
+    if as_json:
+        return [
+            *common,
+            structlog.processors.format_exc_info,
+            structlog.processors.JSONRenderer(serializer=_serialize),
+        ]
+    return [*common, structlog.dev.ConsoleRenderer(colors=False)]
+
+
+def logger_factory(*, as_json: bool) -> Any:
+    """Bytes straight to stdout for JSON (msgspec encodes to bytes); text otherwise."""
+    if as_json:
+        return structlog.BytesLoggerFactory()
+    return structlog.WriteLoggerFactory()
+
+
+def stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+_log = structlog.get_logger("aeon_ledger")
+
+
+def request_line(fields: dict[str, Any]) -> None:
+    """method, path, route, status, duration_ms and the request's facts."""
+    _log.info("request", **fields)
+
+
+def command_line(fields: dict[str, Any]) -> None:
+    """A request's fields and the command's: command_type, outcome, version, events."""
+    _log.info("command", **fields)
