@@ -159,7 +159,10 @@ def _statuses(path: str, method: str, operation: Json, storage: bool) -> list[st
         statuses.append("400")
     if schemes:
         statuses.append("401")
-    if ENCOUNTER_TOKEN in schemes:
+    key_only = schemes == {SERVICE_KEY} and {} not in operation.get("security", [])
+    if ENCOUNTER_TOKEN in schemes or key_only:
+        # An encounter's token may not allow it; a route of the service key alone
+        # is closed while the service has no key.
         statuses.append("403")
     if "{" in path:
         statuses.append("404")

@@ -11,6 +11,7 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody, QueryParameter
 
 from api.auth import bearer_token, is_service_key, require_gm
+from api.openapi_operations import SERVICE_KEY
 from api.problems import problem
 from api.routes.base import EncounterRoutes
 from api.state import Services
@@ -144,6 +145,7 @@ class ServiceWebhooks(Controller):
 
     path = "/webhooks"
     tags = ("webhooks",)
+    security = [{SERVICE_KEY: []}]  # noqa: RUF012 (Litestar's own attribute)
 
     @post("/", operation_id="createServiceWebhook", status_code=201)
     async def create(

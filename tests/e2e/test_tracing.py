@@ -68,6 +68,10 @@ async def test_a_command_is_traced_from_request_to_statement(
     trace_id = server[0].context.trace_id
     statements = [s for s in finished if s.attributes and "db.system" in s.attributes]
     assert statements, names
-    # One trace: the service's spans and asyncpg's sit under the request's.
+    # One trace: the service's spans and the command's statements sit under the request's
+    # (background work, such as webhook lanes polling, makes traces of its own).
     assert decide.context.trace_id == trace_id
-    assert {s.context.trace_id for s in statements} == {trace_id}
+    in_request = [s for s in statements if s.context.trace_id == trace_id]
+    assert any(
+        "INSERT INTO events" in str(s.attributes.get("db.statement", "")) for s in in_request
+    ), [s.attributes for s in in_request]
