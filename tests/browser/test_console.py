@@ -156,6 +156,13 @@ async def test_a_gm_runs_a_fight_that_a_player_and_a_spectator_follow(
     await gm.get_by_role("button", name="Redo").click()
     await expect(attack.locator("del")).to_have_count(0)
     await expect(gm.locator(".combatant", has_text="Grak")).to_contain_text("4/12 hp")
+    # The damage meter (GET /stats) counts the attack again: 5 + 3 dealt, one hit of one.
+    aria = gm.locator('#stats tr[data-combatant="aria"]')
+    await expect(aria.locator('[data-label="Dealt"]')).to_have_text("8")
+    await expect(aria.locator('[data-label="Hits"]')).to_have_text("1/1")
+    grak = gm.locator('#stats tr[data-combatant="grak"]')
+    await expect(grak.locator('[data-label="Taken"]')).to_have_text("8")
+    await expect(gm.locator('#stats tr[data-die="manual-d20"]')).to_contain_text("1")
 
     # Round 2, then a secret GM roll: the player sees only that the GM rolled.
     await send(gm, "generic.next_turn", {})

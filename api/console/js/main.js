@@ -7,7 +7,7 @@ import { $, el } from "./dom.js";
 import { available, epochs, verifyRoll } from "./fairness.js";
 import { commandsOf, fieldsFor, parseDice, readCommand } from "./forms.js";
 import { follow } from "./live.js";
-import { badge, ledger, log, tracker } from "./render.js";
+import { badge, ledger, log, stats, tracker } from "./render.js";
 
 const ctx = {
   api: null, who: null, commands: [], head: 0, at: null, stop: null,
@@ -150,10 +150,11 @@ function scheduleRefresh() {
 async function refresh() {
   const { api, at } = ctx;
   const generation = ++ctx.generation;
-  const [view, entries, rolls] = await Promise.all([
+  const [view, entries, rolls, figures] = await Promise.all([
     api.get(api.path("", at)),
     api.pages("/log", "entries", at),
     api.pages("/rolls", "rolls", at),
+    api.get(api.path("/stats", at)),
   ]);
   if (generation !== ctx.generation) return; // a newer refresh is under way
   if (at == null) {
@@ -167,6 +168,7 @@ async function refresh() {
   const verdicts = new Map();
   const revealable = ctx.who.role === "gm" || ctx.who.role === "service" ? ctx.secretRolls : new Set();
   $("#ledger").replaceChildren(ledger(rolls, { verdicts, revealable, onReveal: revealRoll }));
+  $("#stats").replaceChildren(...stats(figures));
   $("#viewing").textContent = at == null ? `Live, version ${view.version}` : `Looking back: version ${at} of ${ctx.head}`;
   document.body.classList.toggle("past", at != null);
   updateSlider();

@@ -213,3 +213,50 @@ export function ledger(rolls, { verdicts, revealable, onReveal }) {
   const head = el("thead", {}, el("tr", {}, ["Roll", "Who and why", "Dice", "Modifiers", "Total", "Target", "Outcome", "Source", "Fair?"].map((h) => el("th", { scope: "col" }, h))));
   return el("table", { class: "ledger" }, el("caption", { class: "sr-only" }, "Roll ledger"), head, body);
 }
+
+/** GET /stats: the damage meter per combatant, then the dice against a fair die. */
+export function stats(figures) {
+  const cell = (label, value) => el("td", { "data-label": label }, String(value));
+  const meter = el("tbody");
+  for (const c of figures.combatants) {
+    meter.append(
+      el(
+        "tr",
+        { "data-combatant": c.combatant },
+        el("th", { scope: "row" }, c.combatant),
+        cell("Dealt", c.damage_dealt),
+        cell("Taken", c.damage_taken),
+        cell("Healed", c.healing_received),
+        cell("Hits", `${c.hits}/${c.attacks}`),
+        cell("Criticals", c.criticals),
+        cell("Turns", c.turns),
+        cell("Per turn", c.mean_turn_seconds == null ? "–" : `${c.mean_turn_seconds.toFixed(1)} s`),
+      ),
+    );
+  }
+  const meterHead = ["Combatant", "Dealt", "Taken", "Healed", "Hits", "Criticals", "Turns", "Per turn"];
+  const diceBody = el("tbody");
+  for (const source of ["server", "manual"]) {
+    for (const d of figures.dice[source]) {
+      diceBody.append(
+        el(
+          "tr",
+          { "data-die": `${source}-d${d.sides}` },
+          el("th", { scope: "row" }, `${source} d${d.sides}`),
+          cell("Dice", d.dice),
+          cell("Faces 1..n", d.faces.join(" ")),
+          cell("Chi-square", d.chi_square.toFixed(2)),
+          cell("p", `${d.p_value.toFixed(3)}${d.reliable ? "" : " (too few dice)"}`),
+        ),
+      );
+    }
+  }
+  const diceHead = ["Die", "Dice", "Faces 1..n", "Chi-square", "p"];
+  const table = (caption, head, body) =>
+    el("table", { class: "ledger" }, el("caption", {}, caption),
+      el("thead", {}, el("tr", {}, head.map((h) => el("th", { scope: "col" }, h)))), body);
+  return [
+    table("Damage meter (undone commands left out)", meterHead, meter),
+    table("Dice against a fair die (every face thrown)", diceHead, diceBody),
+  ];
+}
