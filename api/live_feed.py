@@ -146,6 +146,9 @@ class Feed:
         finished = False
         try:
             async with watch(self.encounter_id):
+                # Subscribed: read once now, for what committed between the first stream's
+                # join and the subscription (its wake-up went to nobody).
+                self.wake.set()
                 while True:
                     if not self.subscribers:
                         finished = True

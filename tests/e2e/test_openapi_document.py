@@ -45,6 +45,9 @@ def test_bearer_schemes_are_declared_per_operation(document: dict[str, Any]) -> 
             assert operation["security"] == [{"encounterToken": []}], (method, path)
         elif path == "/encounters":
             assert operation["security"] == [{"serviceKey": []}, {}], (method, path)
+        elif path.startswith("/webhooks"):  # service-wide webhooks: the key alone
+            assert operation["security"] == [{"serviceKey": []}], (method, path)
+            assert "403" in operation["responses"], (method, path)
         else:
             assert "security" not in operation, (method, path)
 
