@@ -35,6 +35,17 @@ def stream_version(value: str) -> int | None:
     return version if version <= MAX_VERSION else None
 
 
+def none_match_version(if_none_match: str | None) -> int | None:
+    """The version an If-None-Match names (``"13"``, an ETag this service sent); None for
+    anything else, which never matches."""
+    if if_none_match is None:
+        return None
+    value = if_none_match.strip()
+    if len(value) < 3 or value[0] != '"' or value[-1] != '"':
+        return None
+    return stream_version(value[1:-1])
+
+
 def _shown(value: str) -> str:
     """A bad header's value in an error detail, cut short (it may be thousands of digits)."""
     return repr(value if len(value) <= 40 else value[:40] + "...")

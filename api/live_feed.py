@@ -147,8 +147,10 @@ class Feed:
         try:
             async with watch(self.encounter_id):
                 # Subscribed: read once now, for what committed between the first stream's
-                # join and the subscription (its wake-up went to nobody).
-                self.wake.set()
+                # join and the subscription (its wake-up went to nobody).  Not counted as a
+                # wake-up or a safety-net poll: it is neither.
+                if self.subscribers:
+                    await self._step()
                 while True:
                     if not self.subscribers:
                         finished = True

@@ -19,7 +19,7 @@ from litestar import Request
 from litestar.di import NamedDependency
 from litestar.params import FromPath, HeaderParameter
 
-from api.headers import stream_version
+from api.headers import none_match_version, stream_version
 from api.problems import problem
 from api.state import Services
 from events.replicas import ReadFrom
@@ -52,11 +52,8 @@ def stated_version(request: Request[Any, Any, Any], min_version: str | None) -> 
     last_event_id = request.headers.get("last-event-id")
     if last_event_id is not None and (v := stream_version(last_event_id.strip())) is not None:
         stated.append(v)
-    if_none_match = request.headers.get("if-none-match")
-    if if_none_match is not None:
-        tag = if_none_match.strip().removeprefix("W/").strip('"')
-        if (version := stream_version(tag)) is not None:
-            stated.append(version)
+    if (version := none_match_version(request.headers.get("if-none-match"))) is not None:
+        stated.append(version)
     return max(stated) if stated else None
 
 

@@ -12,7 +12,7 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, QueryParameter
 
 from api.auth import SERVICE, bearer_token, is_service_key, require_service_key, unauthorized
-from api.headers import chain_head, etag, idempotency_key, stream_version
+from api.headers import chain_head, etag, idempotency_key, none_match_version
 from api.openapi_operations import SERVICE_KEY
 from api.problems import problem
 from api.responses import json_bytes
@@ -173,16 +173,6 @@ async def _player_view(
     return json_bytes(msgspec.json.encode(view), headers=headers)
 
 
-def _etag_version(if_none_match: str | None) -> int | None:
-    """The version an If-None-Match names (``"13"``); None for anything else."""
-    if if_none_match is None:
-        return None
-    value = if_none_match.strip()
-    if len(value) < 3 or value[0] != '"' or value[-1] != '"':
-        return None
-    return stream_version(value[1:-1])
-
-
 async def _reader(
     request: Request[Any, Any, Any],
     services: Services,
@@ -251,7 +241,7 @@ class EncounterState(EncounterRoutes):
         # One statement checks the token and reads the head, and the GM's state unless
         # the client already has this version: a 304 is one round trip that never reads
         # the state, a GM's 200 one that sends the stored state as it is.
-        known = _etag_version(if_none_match) if at is None else None
+        known = none_match_version(if_none_match) if at is None else None
         viewer, row = await _reader(
             request,
             services,
