@@ -10,12 +10,16 @@ with metrics off for comparison (``AEON_METRICS=off``).
 
 from __future__ import annotations
 
+import collections
 import contextlib
 from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 from prometheus_client import Counter, Gauge, Histogram
 
+from telemetry import multiprocess
+
+multiprocess.use_cached_pid()
 _on = True
 
 
@@ -119,8 +123,10 @@ def _child(metric: Any, *values: str) -> Any:
 
 def events_appended(ruleset: str, event_types: Iterable[str]) -> None:
     if _on:
-        for event_type in event_types:
-            _child(EVENTS_APPENDED, ruleset, event_type).inc()
+        # One write per type, not per event: each is a write to a shared file with
+        # several workers.
+        for event_type, count in collections.Counter(event_types).items():
+            _child(EVENTS_APPENDED, ruleset, event_type).inc(count)
 
 
 def command(outcome: str) -> None:
