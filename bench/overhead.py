@@ -2,11 +2,14 @@
 ``AEON_METRICS=off`` (request logs on in both), or with ``--logs-too`` with metrics and
 request logs on against both off, in alternating windows.
 
-    python -m bench.overhead                         # 32 clients, 6 pairs of 10 s windows
+    python -m bench.overhead                         # 32 clients, 8 pairs of 10 s windows
     python -m bench.overhead --logs-too --clients 8,32 --windows 8 --seconds 15
 
-Two services run side by side on one fresh database, each with its own encounters, and
-take turns under load (on first, then off first, and so on), so that a shared machine's
+Two pairs of services run side by side on one fresh database, each service with its own
+encounters, started in the order on, off, off, on: an A/A run showed the first-started of
+two identical services measuring several percent behind, and the balanced order cancels
+that bias.  The services take turns under load, a pair per window and the pairs in turn,
+on first or off first so that each pair has as many of each, and a shared machine's
 drift over the minutes of a run weighs on both alike.  With several workers the "on"
 service is in prometheus_client's multiprocess mode, as production is.  Each line of the
 report is one pair of windows; the overhead is 1 - on/off over all of them.
@@ -34,24 +37,36 @@ async def main(args: argparse.Namespace) -> None:
     levels = [int(c) for c in args.clients.split(",")]
     async with fresh_database("aeon_overhead") as db_url:
         with contextlib.ExitStack() as stack:
-            served: dict[str, Served] = {}
             off = _ALL_OFF if args.logs_too else _METRICS_OFF
             print(f"off: {' '.join(f'{k}={v}' for k, v in off.items())}", flush=True)
             on = off if args.same else {}
-            for name, env in (("on", on), ("off", off)):
+            pairs: list[dict[str, Served]] = [{}, {}]
+            for pair, name in ((0, "on"), (0, "off"), (1, "off"), (1, "on")):
+                env = on if name == "on" else off
                 url, proc = stack.enter_context(service(db_url, workers=workers, extra_env=env))
                 tables = await setup_tables(url, ENCOUNTERS)
-                served[name] = Served(url, proc.pid, tables, {t.encounter_id: 0 for t in tables})
+                positions = {t.encounter_id: 0 for t in tables}
+                pairs[pair][name] = Served(url, proc.pid, tables, positions)
             for clients in levels:
-                await _level(served, clients, args.seconds, args.windows)
+                await _level(pairs, clients, args.seconds, args.windows)
 
 
-async def _level(served: dict[str, Served], clients: int, seconds: float, windows: int) -> None:
+def _turn(window: int) -> tuple[int, tuple[str, str]]:
+    """Which pair runs a window, and in which order: the pairs alternate, and each pair
+    goes on first and off first equally often."""
+    on_first = (window // 2 + window) % 2 == 0
+    return window % 2, ("on", "off") if on_first else ("off", "on")
+
+
+async def _level(
+    pairs: list[dict[str, Served]], clients: int, seconds: float, windows: int
+) -> None:
     results: dict[str, list[Result]] = {"on": [], "off": []}
     cpu_us: dict[str, list[float]] = {"on": [], "off": []}
     for w in range(windows):
-        for name in ("on", "off") if w % 2 == 0 else ("off", "on"):
-            s = served[name]
+        pair, order = _turn(w)
+        for name in order:
+            s = pairs[pair][name]
             meter = CpuMeter(s.pid)
             result = await service_level(s.url, s.tables, s.positions, clients, seconds)
             # Cores the service kept busy (warm-up included) over commands per second.
@@ -60,24 +75,24 @@ async def _level(served: dict[str, Served], clients: int, seconds: float, window
     print(f"\n{clients} clients, {windows} pairs of {seconds:g} s windows")
     print("  pair  on cmd/s  off cmd/s  on/off  on p99 ms  off p99 ms  on CPU us  off CPU us")
     ratios = []
-    pairs = zip(results["on"], results["off"], cpu_us["on"], cpu_us["off"], strict=True)
-    for i, (on, off, on_cpu, off_cpu) in enumerate(pairs, 1):
+    windows_run = zip(results["on"], results["off"], cpu_us["on"], cpu_us["off"], strict=True)
+    for i, (on, off, on_cpu, off_cpu) in enumerate(windows_run, 1):
         ratios.append(on.rate / off.rate)
         print(
             f"  {i:>4}  {on.rate:>8.0f}  {off.rate:>9.0f}  {ratios[-1]:>6.1%}"
             f"  {on.p(99):>9.1f}  {off.p(99):>10.1f}  {on_cpu:>9.0f}  {off_cpu:>10.0f}"
         )
-    on, off = Result.merged(results["on"]), Result.merged(results["off"])
-    on_cpu, off_cpu = statistics.median(cpu_us["on"]), statistics.median(cpu_us["off"])
+    all_on, all_off = Result.merged(results["on"]), Result.merged(results["off"])
+    cpu_on, cpu_off = statistics.median(cpu_us["on"]), statistics.median(cpu_us["off"])
     print(
-        f"  all   {on.rate:>8.0f}  {off.rate:>9.0f}  {on.rate / off.rate:>6.1%}"
-        f"  {on.p(99):>9.1f}  {off.p(99):>10.1f}  {on_cpu:>9.0f}  {off_cpu:>10.0f}"
-        f"   errors: {on.errors + off.errors}"
+        f"  all   {all_on.rate:>8.0f}  {all_off.rate:>9.0f}  {all_on.rate / all_off.rate:>6.1%}"
+        f"  {all_on.p(99):>9.1f}  {all_off.p(99):>10.1f}  {cpu_on:>9.0f}  {cpu_off:>10.0f}"
+        f"   errors: {all_on.errors + all_off.errors}"
     )
     print(
-        f"  overhead: {1 - on.rate / off.rate:.1%} of throughput "
+        f"  overhead: {1 - all_on.rate / all_off.rate:.1%} of throughput "
         f"(median pair {1 - statistics.median(ratios):.1%}); "
-        f"service CPU per command {on_cpu / off_cpu - 1:+.1%} (medians)"
+        f"service CPU per command {cpu_on / cpu_off - 1:+.1%} (medians)"
     )
 
 
@@ -86,7 +101,7 @@ def cli() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds per window")
-    parser.add_argument("--windows", type=int, default=6, help="pairs of windows per level")
+    parser.add_argument("--windows", type=int, default=8, help="pairs of windows per level")
     parser.add_argument("--workers", type=int, default=0, help="uvicorn workers (default: cores)")
     parser.add_argument("--clients", default="32", help="concurrency levels, e.g. 8,32")
     parser.add_argument(
