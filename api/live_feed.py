@@ -145,9 +145,15 @@ class Feed:
         self._announced: int | None = 0
         """The highest version wake-ups announced since the last read (0: none); None once
         a read was asked for without one (the safety net, a link back up): the primary's."""
+        self._reading = 0
+        """The version the read under way will reach at least (0: unknown)."""
 
     def woken(self, version: int | None) -> None:
-        """A wake-up: the encounter reached ``version`` (None: it may have)."""
+        """A wake-up: the encounter reached ``version`` (None: it may have).  One the read
+        under way covers (the same wake-up from this process and back through the link,
+        while that read waited for a replica) asks for no other read."""
+        if version is not None and version <= self._reading:
+            return
         if version is None or self._announced is None:
             self._announced = None
         else:
@@ -185,8 +191,10 @@ class Feed:
                         self._announced = None
                     self.wake.clear()  # before reading: a commit during the read wakes again
                     announced, self._announced = self._announced, 0
+                    self._reading = announced or 0
                     if self.subscribers:
                         await self._step(announced or None)
+                    self._reading = 0
         except _DATABASE_ERRORS as exc:
             # End the streams cleanly; clients reconnect with Last-Event-ID (and get a
             # 503 while the database is away).
