@@ -29,6 +29,7 @@ from api.problems import problem
 from api.state import Services
 from events.db import Database
 from events.replicas import Reader, ReadFrom
+from telemetry import metrics
 
 MIN_VERSION_HEADER = "X-Min-Version"
 
@@ -74,12 +75,14 @@ async def read_at(
     if replicas is None:
         yield ReadFrom(services.pool, replica=False)
         return
-    served = replicas.live_served if live else replicas.served
+    served, kind = (replicas.live_served, "live") if live else (replicas.served, "request")
     if version is None:
         served["primary-unstated"] += 1
+        metrics.read_routed(kind, "primary-unstated")
         yield ReadFrom(services.pool, replica=False)
     else:
         async with replicas.reader(services.pool, encounter_id, version, served) as read:
+            metrics.read_routed(kind, "replica" if read.replica else "primary")
             yield read
 
 

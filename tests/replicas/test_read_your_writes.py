@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -299,6 +300,25 @@ async def test_round_replay_statistics_export_and_verify_follow_the_stated_versi
     )
     assert pinned.json()["ok"] is True and pinned.json()["head"]["version"] == written
     assert served(client) - before == Counter(replica=1)
+
+
+async def test_metrics_count_the_reads_by_where_they_ran(client: Client, pair: Pair) -> None:
+    encounter, version = await fight(client)
+    await pair.wait_replayed()
+
+    async def routed() -> dict[str, float]:
+        text = (await client.get("/metrics")).text
+        found = re.findall(
+            r'^aeon_reads_routed_total\{kind="request",place="([\w-]+)"\} (\S+)$', text, re.M
+        )
+        return {place: float(value) for place, value in found}
+
+    before = await routed()
+    await client.get(f"/encounters/{encounter}", headers={"X-Min-Version": str(version)})
+    await client.get(f"/encounters/{encounter}")
+    after = await routed()
+    assert after["replica"] - before.get("replica", 0) == 1
+    assert after["primary-unstated"] - before.get("primary-unstated", 0) == 1
 
 
 async def test_reads_go_to_the_primary_while_the_replica_is_down(
