@@ -252,3 +252,25 @@ async def test_share_of_live_page_reads_the_replica_serves_under_load(
         f"{mean:.1f} ms on average"
     )
     assert counts["replica"] > 0
+
+
+async def test_live_streams_carry_on_from_the_primary_while_the_replica_is_down(
+    service: Service, pair: Pair
+) -> None:
+    """Last in this module: it stops the replica.  An open stream neither ends nor misses
+    an event: the feed's next read finds the replica gone and reads on the primary."""
+    encounter, head = await fight(service)
+    await pair.wait_replayed()
+    subscriber = service.follow(encounter)
+    try:
+        await subscriber.wait_for(head, within=5)
+        await asyncio.to_thread(pair.replica.stop, "immediate")
+        before = service.live
+        written = [await service.hit(encounter) for _ in range(3)]
+        await subscriber.wait_for(written[-1], within=5)
+        whole(subscriber, written[-1])
+        assert subscriber.connections == 1
+        down = service.live - before
+        assert down["replica"] == 0 and down["primary"] >= 1, down
+    finally:
+        await subscriber.close()
