@@ -254,8 +254,9 @@ async def test_round_replay_statistics_export_and_verify_follow_the_stated_versi
     lines = await export(at)
     assert lines[-1] == {"kind": "end", "events": version, "last_hash": lines[-2]["hash"]}
     pin = lines[-2]
-    report = await client.get(f"/encounters/{encounter}/verify", headers=at)
+    report = await client.get(f"/encounters/{encounter}/verify?deep=true", headers=at)
     assert report.json()["ok"] is True and report.json()["head"]["version"] == version
+    assert report.json()["read_models"]["ok"] is True  # refolded on the replica
     # An export's head and its streamed body are two reads.
     assert served(client) - before == Counter(replica=5)
 
