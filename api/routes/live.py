@@ -183,11 +183,12 @@ class EncounterLive(EncounterRoutes):
         `after_version` (or `Last-Event-ID`) comes first, then new events, without a gap or a
         duplicate. Idle streams get a comment every 15 s."""
         start = _resume_point(after_version, last_event_id)
-        head = await ensure_version(services, encounter_id, start)
+        stated = stated_version(request, min_version)
+        async with read_at(services, encounter_id, stated) as where:
+            head = await ensure_version(services, encounter_id, start, where.db)
         live = services.live
         assert live is not None
         audience = audience_of(viewer)
-        stated = stated_version(request, min_version)
         stream = _stream(
             live,
             services,

@@ -41,6 +41,11 @@ class Service:
         """Live page reads so far, by where they ran."""
         return self.replicas.live_served.copy()
 
+    @property
+    def requests(self) -> Counter[str]:
+        """Reads of requests so far (a stream's own: the head it checks on connecting)."""
+        return self.replicas.served.copy()
+
     def follow(self, encounter: str, **headers: str) -> Subscriber:
         token = self.http.auth.tokens[encounter]  # type: ignore[union-attr]
         subscriber = Subscriber(self.url, encounter, {**bearer(token), **headers})
@@ -127,11 +132,13 @@ async def test_a_paused_replica_delays_no_live_event_and_reads_move_back(
         back = service.live - before
         assert back["replica"] >= 1, back
 
-        before = service.live
+        before, checked = service.live, service.requests
         late = service.follow(encounter, **{"Last-Event-ID": str(written[0])})
         await late.wait_for(more[-1], within=5)
         whole(late, more[-1], start=written[0])
         assert (service.live - before)["replica"] >= 1
+        # The head the stream checks on connecting was read there too.
+        assert service.requests - checked == Counter(replica=1)
         await late.close()
         whole(first, more[-1])
     finally:
