@@ -30,6 +30,7 @@ from api.openapi_doc import complete as complete_openapi
 from api.openapi_structs import ClosedStructs
 from api.openapi_ui import render_plugins, swagger_assets
 from api.problems import problem_details_config
+from api.read_routing import live_reader
 from api.routes import (
     commands,
     console,
@@ -166,6 +167,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             live=fan_out,
             verified_tokens=verified,
         )
+        if replicas is not None:
+            fan_out.hub.reader = live_reader(app.state.services)
         _settle_garbage_collector()
         try:
             async with (

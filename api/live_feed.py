@@ -37,6 +37,7 @@ import asyncpg
 from events.access import live_token_ids
 from events.db import Database
 from events.envelope import RecordedEvent
+from events.replicas import Reader, on_primary
 from events.store import read_stream
 from telemetry import metrics
 
@@ -53,7 +54,9 @@ class Message(NamedTuple):
     data: bytes
 
 
-Encode = Callable[[UUID, Audience, list[RecordedEvent]], Awaitable[list[Message]]]
+Encode = Callable[[UUID, Audience, list[RecordedEvent], Database], Awaitable[list[Message]]]
+"""The messages of ``events`` for an audience; the database is the one they were read
+from, so a player's redaction sees every secret roll among them."""
 Watch = Callable[[UUID], AbstractAsyncContextManager[None]]
 
 KEEPALIVE = Message(None, b": keepalive\r\n\r\n")
@@ -125,6 +128,7 @@ class Feed:
         page: int,
         poll_seconds: float,
         keepalive_seconds: float,
+        reader: Reader | None = None,
     ) -> None:
         self.encounter_id, self.version = encounter_id, version
         """Every event up to ``version`` was read and offered (or predates the feed)."""
@@ -134,6 +138,27 @@ class Feed:
         self.wake = asyncio.Event()
         self._notices: set[str] = set()
         self._sent_at = self._checked_at = time.monotonic()
+        self._reader = on_primary(db) if reader is None else reader
+        """Where the event pages are read (events/replicas.py): a replica that has the
+        version the wake-ups announced, else the primary.  Tokens are always checked on
+        ``db``, the primary: a revocation must not wait for a replica."""
+        self._announced: int | None = 0
+        """The highest version wake-ups announced since the last read (0: none); None once
+        a read was asked for without one (the safety net, a link back up): the primary's."""
+        self._reading = 0
+        """The version the read under way will reach at least (0: unknown)."""
+
+    def woken(self, version: int | None) -> None:
+        """A wake-up: the encounter reached ``version`` (None: it may have).  One the read
+        under way covers (the same wake-up from this process and back through the link,
+        while that read waited for a replica) asks for no other read."""
+        if version is not None and version <= self._reading:
+            return
+        if version is None or self._announced is None:
+            self._announced = None
+        else:
+            self._announced = max(self._announced, version)
+        self.wake.set()
 
     def notice_revoked(self, token_id: str) -> None:
         self._notices.add(token_id)
@@ -150,7 +175,7 @@ class Feed:
                 # join and the subscription (its wake-up went to nobody).  Not counted as a
                 # wake-up or a safety-net poll: it is neither.
                 if self.subscribers:
-                    await self._step()
+                    await self._step(None)
                 while True:
                     if not self.subscribers:
                         finished = True
@@ -163,9 +188,13 @@ class Feed:
                         metrics.live_woken()
                     else:
                         metrics.live_polled()  # the safety net: no wake-up came in time
+                        self._announced = None
                     self.wake.clear()  # before reading: a commit during the read wakes again
+                    announced, self._announced = self._announced, 0
+                    self._reading = announced or 0
                     if self.subscribers:
-                        await self._step()
+                        await self._step(announced or None)
+                    self._reading = 0
         except _DATABASE_ERRORS as exc:
             # End the streams cleanly; clients reconnect with Last-Event-ID (and get a
             # 503 while the database is away).
@@ -183,17 +212,25 @@ class Feed:
         keepalive = self._keepalive - (now - min(self._sent_at, self._checked_at))
         return max(0.0, min(self._poll, keepalive))
 
-    async def _step(self) -> None:
+    async def _step(self, announced: int | None) -> None:
         await self._check_tokens()
+        async with self._reader(self.encounter_id, announced) as db:
+            await self._read(db)
+        if time.monotonic() - self._sent_at >= self._keepalive:
+            for subscriber in self.subscribers:
+                subscriber.offer((KEEPALIVE,))
+            self._sent_at = time.monotonic()
+
+    async def _read(self, db: Database) -> None:
         while True:
             events = await read_stream(
-                self._db, self.encounter_id, after_version=self.version, limit=self._page
+                db, self.encounter_id, after_version=self.version, limit=self._page
             )
             if not events:
                 break
             encoded: dict[Audience, list[Message]] = {}
             for audience in {s.audience for s in self.subscribers}:
-                encoded[audience] = await self._encode(self.encounter_id, audience, events)
+                encoded[audience] = await self._encode(self.encounter_id, audience, events, db)
             offered = 0
             for subscriber in self.subscribers:
                 messages = encoded.get(subscriber.audience, ())
@@ -204,10 +241,6 @@ class Feed:
             self._sent_at = time.monotonic()
             if len(events) < self._page:
                 break
-        if time.monotonic() - self._sent_at >= self._keepalive:
-            for subscriber in self.subscribers:
-                subscriber.offer((KEEPALIVE,))
-            self._sent_at = time.monotonic()
 
     async def _check_tokens(self) -> None:
         """On a revocation notice, the tokens it names; every keepalive, all of them: one

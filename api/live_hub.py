@@ -15,6 +15,7 @@ from uuid import UUID
 
 from api.live_feed import Audience, Encode, Feed, Subscriber, Watch, none_to_watch
 from events.db import Database
+from events.replicas import Reader
 
 
 class Hub:
@@ -25,6 +26,8 @@ class Hub:
         self.keepalive_seconds, self.backlog = keepalive_seconds, backlog
         self.feeds: dict[UUID, Feed] = {}
         self.watch: Watch = none_to_watch
+        self.reader: Reader | None = None
+        """Where feeds read their pages (api/read_routing.py); None: the bound pool."""
         self._db: Database | None = None
         self._encode: Encode | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -52,6 +55,7 @@ class Hub:
                 page=self.page,
                 poll_seconds=self.poll_seconds,
                 keepalive_seconds=self.keepalive_seconds,
+                reader=self.reader,
             )
             self.feeds[encounter_id] = feed
             task = asyncio.get_running_loop().create_task(
@@ -78,12 +82,12 @@ class Hub:
         """The encounter reached ``version`` (None: unknown, read anyway)."""
         feed = self.feeds.get(encounter_id)
         if feed is not None and (version is None or version > feed.version):
-            feed.wake.set()
+            feed.woken(version)
 
     def wake_all(self) -> None:
         """After a link outage, when wake-ups may have been lost: every feed reads now."""
         for feed in self.feeds.values():
-            feed.wake.set()
+            feed.woken(None)
 
     def revoked(self, encounter_id: UUID, token_id: str) -> None:
         feed = self.feeds.get(encounter_id)

@@ -16,6 +16,7 @@ from api.live_feed import Audience, Message
 from api.problems import problem
 from api.routes.reads import events_as_seen
 from api.state import Services
+from events.db import Database
 from events.envelope import RecordedEvent
 from service.tokens import Viewer
 
@@ -45,11 +46,16 @@ def preamble(after: int) -> bytes:
 
 
 async def encode_for(
-    services: Services, encounter_id: UUID, audience: Audience, events: list[RecordedEvent]
+    services: Services,
+    encounter_id: UUID,
+    audience: Audience,
+    events: list[RecordedEvent],
+    db: Database,
 ) -> list[Message]:
     """Each event as one SSE message (``id`` = stream version, ``event`` = type, ``data``
-    = the event as ``GET /events`` shows it to ``audience``)."""
-    shown = await events_as_seen(services, encounter_id, VIEWERS[audience], events)
+    = the event as ``GET /events`` shows it to ``audience``), redacted with what ``db``,
+    where ``events`` were read, knows of secret rolls."""
+    shown = await events_as_seen(services, encounter_id, VIEWERS[audience], events, db=db)
     return [
         Message(
             e.stream_version,

@@ -14,14 +14,14 @@ import itertools
 import logging
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from uuid import UUID
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from events.db import Database
+from events.db import Connection, Database
 from events.errors import StreamNotFound
 from events.heads import stream_head
 
@@ -41,6 +41,34 @@ class ReadFrom:
         self.db = db
         self.replica = replica
 
+    @asynccontextmanager
+    async def connection(self) -> AsyncIterator[Connection]:
+        """One connection, for a transaction: the replica's, held already, or one of the
+        primary's pool."""
+        if isinstance(self.db, asyncpg.Pool):
+            async with self.db.acquire() as conn:
+                yield conn
+        else:
+            yield self.db
+
+
+Reader = Callable[[UUID, int | None], AbstractAsyncContextManager[Database]]
+"""Where one read of an encounter runs, given the version it must include: a replica
+that has replayed that far, else the primary; None states no version, so the primary.
+
+The live feeds take one (api/live_feed.py) rather than a pool, so the choice stays here and
+in api/read_routing.py."""
+
+
+def on_primary(db: Database) -> Reader:
+    """A ``Reader`` for a service without replicas: every read on ``db``."""
+
+    @asynccontextmanager
+    async def read(stream_id: UUID, version: int | None) -> AsyncIterator[Database]:
+        yield db
+
+    return read
+
 
 _POLL_SECONDS = 0.01
 _DOWN_SECONDS = 5.0
@@ -59,6 +87,10 @@ class ReadReplicas:
         self.served: Counter[str] = Counter()
         """Reads answered per place: ``replica``, ``primary`` (a replica was behind or
         down after the wait) and ``primary-unstated`` (the read stated no freshness)."""
+        self.live_served: Counter[str] = Counter()
+        """The same for the pages live streams read: a feed's read after a wake-up, a
+        stream's catch-up; ``primary-unstated`` there also counts the feeds' safety-net
+        polls, which no wake-up announced."""
         self.waited = 0
         """Reads that waited for a replica to replay (whoever answered them in the end)."""
         self.waited_seconds = 0.0
@@ -77,15 +109,21 @@ class ReadReplicas:
 
     @asynccontextmanager
     async def reader(
-        self, primary: asyncpg.Pool, stream_id: UUID, min_version: int
+        self,
+        primary: asyncpg.Pool,
+        stream_id: UUID,
+        min_version: int,
+        served: Counter[str] | None = None,
     ) -> AsyncIterator[ReadFrom]:
         """A connection to a replica holding ``stream_id`` at ``min_version`` or later,
-        waiting at most ``wait_seconds`` for one; else ``primary``.
+        waiting at most ``wait_seconds`` for one; else ``primary``.  Counted in ``served``
+        (default: ``self.served``).
 
         The connection that passed the check is the one the read uses, held until it is
         done: behind a load balancer (CloudNativePG's ``-ro`` service) another connection
         of the same pool may reach another replica, one further behind.
         """
+        served = self.served if served is None else served
         began = time.monotonic()
         deadline = began + self.wait_seconds
         while True:
@@ -93,7 +131,7 @@ class ReadReplicas:
             for i in itertools.chain(range(start, len(self.pools)), range(start)):
                 conn = await self._caught_up(i, stream_id, min_version)
                 if conn is not None:
-                    self.served["replica"] += 1
+                    served["replica"] += 1
                     self._count_wait(began)
                     try:
                         yield ReadFrom(conn, replica=True)
@@ -102,7 +140,7 @@ class ReadReplicas:
                     return
             all_down = all(until > time.monotonic() for until in self._down_until)
             if all_down or time.monotonic() + _POLL_SECONDS > deadline:
-                self.served["primary"] += 1
+                served["primary"] += 1
                 self._count_wait(began)
                 yield ReadFrom(primary, replica=False)
                 return

@@ -106,6 +106,12 @@ REBUILD_STREAMS = Counter(
     "aeon_rebuild_streams_total", "Encounters whose read models a rebuild has rewritten."
 )
 REBUILD_EVENTS = Counter("aeon_rebuild_events_total", "Events a rebuild has folded.")
+READS_ROUTED = Counter(
+    "aeon_reads_routed_total",
+    "Reads of an encounter with read replicas, by kind (request, live) and place (replica, "
+    "primary: none had the stated version in time, primary-unstated: none stated).",
+    ["kind", "place"],
+)
 
 
 _children: dict[tuple[Any, ...], Any] = {}
@@ -207,3 +213,8 @@ def rebuilt(streams: int, events: int) -> None:
     if _on:
         REBUILD_STREAMS.inc(streams)
         REBUILD_EVENTS.inc(events)
+
+
+def read_routed(kind: str, place: str) -> None:
+    if _on:
+        _child(READS_ROUTED, kind, place).inc()

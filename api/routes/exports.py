@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 from uuid import UUID
@@ -12,10 +13,13 @@ from litestar.params import FromPath, QueryParameter
 from litestar.response import Stream
 
 from api.auth import require_gm
+from api.read_routing import read_at
 from api.routes.base import EncounterRoutes
 from api.routes.reads import ensure_version, head_headers
 from api.state import Services
 from events.archive import archive_lines
+from events.heads import SignedHead
+from events.replicas import ReadFrom
 from service.authorize import Forbidden
 from service.tokens import Viewer
 
@@ -45,23 +49,40 @@ class EncounterExport(EncounterRoutes):
         encounter_id: FromPath[UUID],
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
+        read_from: NamedDependency[ReadFrom],
         seeds: Seeds = "revealed",
     ) -> Stream:
         """Every event with its hash links, as stored, then (with `seeds=all`) the stored dice
         seeds, then an end line with the count and last hash; `aeon-ledger import` takes it
         into another service after checking the chain. GM or service key: the events are
-        shown unredacted."""
+        shown unredacted. With `X-Min-Version`, a read replica holding that version may
+        answer."""
         require_gm(viewer, "export the encounter")
         if seeds == "all" and viewer.role != "service":
             raise Forbidden(
                 "only the service key may export unpublished dice seeds: the GM must never"
                 " know a seed before its reveal"
             )
-        head = await ensure_version(services, encounter_id)
-        lines = archive_lines(
-            services.pool, encounter_id, head, now=datetime.now(UTC), with_seeds=seeds == "all"
-        )
+        head = await ensure_version(services, encounter_id, db=read_from.db)
+        now, with_seeds = datetime.now(UTC), seeds == "all"
+        if read_from.replica:
+            lines = _from_replica(services, encounter_id, head, now, with_seeds)
+        else:
+            lines = archive_lines(services.pool, encounter_id, head, now=now, with_seeds=with_seeds)
         headers = head_headers(head) | {
             "Content-Disposition": f'attachment; filename="encounter-{encounter_id}.jsonl"'
         }
         return Stream(lines, media_type=ARCHIVE_MEDIA_TYPE, headers=headers)
+
+
+async def _from_replica(
+    services: Services, encounter_id: UUID, head: SignedHead, now: datetime, with_seeds: bool
+) -> AsyncIterator[bytes]:
+    """The archive's body on a replica holding ``head`` (else the primary): the body is
+    streamed after the handler returned, when the connection that read the head is back in
+    its pool, so it is a routed read of its own."""
+    async with read_at(services, encounter_id, head.version) as where:
+        async for line in archive_lines(
+            where.db, encounter_id, head, now=now, with_seeds=with_seeds
+        ):
+            yield line

@@ -21,6 +21,7 @@ from api.routes.base import EncounterRoutes
 from api.routes.encounters import created_response
 from api.schemas import ForkRequest, RedoRequest, UndoRequest
 from api.state import Services
+from events.replicas import ReadFrom
 from events.store import stream_head
 from projections.queries import read_marks
 from projections.round_replay import RoundReplay
@@ -134,13 +135,13 @@ class EncounterHistory(EncounterRoutes):
         self,
         encounter_id: FromPath[UUID],
         number: Annotated[int, Parameter(ge=1, le=1_000_000, description="Round number.")],
-        services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
+        read_from: NamedDependency[ReadFrom],
     ) -> RoundReplay:
         """The events of round `number` in order, each with its log line, rolls and the state
         right after it, as the encounter stands now: an event taken back by an undo is listed,
         marked undone, and leaves the state unchanged. Players step through the public fold."""
-        replay = await replay_round_of(services.pool, encounter_id, number, gm=viewer.is_gm)
+        replay = await replay_round_of(read_from.db, encounter_id, number, gm=viewer.is_gm)
         if replay is None:
             raise problem(404, "round-not-found", f"Round {number} has not been played.")
         return replay

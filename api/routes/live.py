@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
-from typing import Annotated
+from typing import Annotated, Any
 from uuid import UUID
 
 import asyncpg
-from litestar import get
+from litestar import Request, get
 from litestar.di import NamedDependency
 from litestar.params import FromPath, HeaderParameter, QueryParameter
 
@@ -29,6 +29,7 @@ from api.live_feed import Audience
 from api.live_response import LiveStream
 from api.live_wire import audience_of, encode_for, preamble
 from api.problems import problem
+from api.read_routing import MinVersion, highest, read_at, stated_version
 from api.routes.base import EncounterRoutes
 from api.routes.reads import ensure_version
 from api.state import Services
@@ -91,6 +92,7 @@ async def _stream(
     head: int,
     start: int,
     until: int | None,
+    stated: int | None = None,
 ) -> AsyncIterator[bytes]:
     """Catch up from PostgreSQL, then send what the encounter's feed offers.
 
@@ -98,7 +100,8 @@ async def _stream(
     that read reaches at least the feed's version at joining, and the feed offers
     everything after it, so skipping what was already sent leaves no gap and no
     duplicate.  After an overflow of its backlog (a slow client), the same catch-up
-    again."""
+    again.  When the client stated a version (``stated``), a catch-up page may come from a
+    replica that holds both it and the feed's version (api/read_routing.py)."""
     subscriber = live.hub.join(encounter_id, head, audience, viewer.token_id)
     page, last, catching_up = live.hub.page, start, True
     async with metrics.live_subscriber():
@@ -109,15 +112,21 @@ async def _stream(
                     return  # revoked (the reconnect gets its 401), or the database is away
                 if catching_up:
                     subscriber.overflowed = False
+                    feed = live.hub.feeds.get(encounter_id)
+                    joined = None if feed is None else feed.version
+                    needed = None if stated is None else highest(stated, joined)
                     try:
-                        events = await read_stream(
-                            services.pool,
-                            encounter_id,
-                            after_version=last,
-                            up_to_version=until,
-                            limit=page,
-                        )
-                        messages = await encode_for(services, encounter_id, audience, events)
+                        async with read_at(services, encounter_id, needed, live=True) as where:
+                            events = await read_stream(
+                                where.db,
+                                encounter_id,
+                                after_version=last,
+                                up_to_version=until,
+                                limit=page,
+                            )
+                            messages = await encode_for(
+                                services, encounter_id, audience, events, where.db
+                            )
                     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
                         # Headers are long sent: end the stream cleanly; the client reconnects
                         # with Last-Event-ID (and sees 503 while the database is away).
@@ -159,12 +168,14 @@ class EncounterLive(EncounterRoutes):
     )
     async def follow(
         self,
+        request: Request[Any, Any, Any],
         encounter_id: FromPath[UUID],
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
         after_version: AfterVersion = None,
         until_version: UntilVersion = None,
         last_event_id: LastEventId = None,
+        min_version: MinVersion = None,
     ) -> LiveStream:
         """A stream of the encounter's events as they are appended: each message has
         `id` = stream version, `event` = event type and `data` = the event as
@@ -172,11 +183,21 @@ class EncounterLive(EncounterRoutes):
         `after_version` (or `Last-Event-ID`) comes first, then new events, without a gap or a
         duplicate. Idle streams get a comment every 15 s."""
         start = _resume_point(after_version, last_event_id)
-        head = await ensure_version(services, encounter_id, start)
+        stated = stated_version(request, min_version)
+        async with read_at(services, encounter_id, stated) as where:
+            head = await ensure_version(services, encounter_id, start, where.db)
         live = services.live
         assert live is not None
         audience = audience_of(viewer)
         stream = _stream(
-            live, services, encounter_id, viewer, audience, head.version, start, until_version
+            live,
+            services,
+            encounter_id,
+            viewer,
+            audience,
+            head.version,
+            start,
+            until_version,
+            stated,
         )
         return LiveStream(stream)

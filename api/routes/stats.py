@@ -11,6 +11,7 @@ from litestar.params import FromPath
 from api.routes.base import EncounterRoutes
 from api.routes.reads import At, ensure_version, head_headers
 from api.state import Services
+from events.replicas import ReadFrom
 from projections.stats import encounter_stats
 from service.combat_stats import EncounterStats
 from service.tokens import Viewer
@@ -25,6 +26,7 @@ class EncounterStatistics(EncounterRoutes):
         encounter_id: FromPath[UUID],
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
+        read_from: NamedDependency[ReadFrom],
         at: At = None,
     ) -> Response[EncounterStats]:
         """Damage dealt and taken, healing, attacks with hits, misses, criticals and fumbles,
@@ -32,6 +34,6 @@ class EncounterStatistics(EncounterRoutes):
         for server and manual dice with a chi-square test of fairness. Undone events leave
         the combat figures but their dice still count; players see nothing of secret GM
         rolls until they are revealed."""
-        head = await ensure_version(services, encounter_id, at)
-        stats = await encounter_stats(services.pool, encounter_id, at=at, gm=viewer.is_gm)
+        head = await ensure_version(services, encounter_id, at, read_from.db)
+        stats = await encounter_stats(read_from.db, encounter_id, at=at, gm=viewer.is_gm)
         return Response(stats, headers=head_headers(head))

@@ -3,16 +3,17 @@ read models of one encounter checked in one snapshot (docs/tamper-evidence.md)."
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
-from litestar import get
+from litestar import Request, get
 from litestar.di import NamedDependency
 from litestar.params import FromPath, QueryParameter
 
 from api.headers import MAX_VERSION
 from api.problems import problem
+from api.read_routing import MinVersion, highest, read_at, stated_version
 from api.routes.base import EncounterRoutes
 from api.routes.reads import ensure_version
 from api.schemas import VerifyReport
@@ -64,29 +65,38 @@ class EncounterVerify(EncounterRoutes):
     )
     async def verify(
         self,
+        request: Request[Any, Any, Any],
         encounter_id: FromPath[UUID],
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
         version: PinVersion = None,
         hash: PinHash = None,
         deep: Deep = False,
+        min_version: MinVersion = None,
     ) -> VerifyReport:
         """Recomputes the hash chain (naming the first broken link), checks the head's
         signature under the service's key (`head.signed` is false when the service has no
         AEON_CHAIN_KEY), every server roll of the epochs whose seed has been revealed, with
         `version` and `hash` that the chain still extends that pinned head, and with
-        `deep=true` the stored read models against the events (docs/tamper-evidence.md)."""
+        `deep=true` the stored read models against the events (docs/tamper-evidence.md).
+        With `X-Min-Version` or a pinned head, a read replica holding that version may
+        answer: `head.version` says up to where the chain was checked."""
         if (version is None) != (hash is None):
             raise problem(
                 400, "bad-pin", "A pinned head needs both version and hash (Aeon-Chain-Head)."
             )
-        await ensure_version(services, encounter_id)
+        # A replica holds the primary's very bytes up to where it has replayed, so its
+        # chain proves the same history up to its head; a version stated (or pinned) is
+        # what the check must cover, as for any read (docs/scale-out.md).
+        stated = highest(stated_version(request, min_version), version)
         # One snapshot for every check: a command committing meanwhile cannot look like a
         # head that moved without its events, or read models ahead of their events.
         async with (
-            services.pool.acquire() as conn,
+            read_at(services, encounter_id, stated) as where,
+            where.connection() as conn,
             conn.transaction(isolation="repeatable_read", readonly=True),
         ):
+            await ensure_version(services, encounter_id, db=conn)
             head = verify_head(
                 encounter_id,
                 await signed_head(conn, encounter_id),

@@ -5,9 +5,12 @@ resumes they go back to the replica; reads that state nothing stay on the primar
 from __future__ import annotations
 
 import asyncio
+import json
 import random
+import re
 from collections import Counter
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import asyncpg
@@ -42,6 +45,17 @@ def served(client: Client) -> Counter[str]:
     replicas = client.app.state.services.replicas
     assert isinstance(replicas, ReadReplicas)
     return replicas.served
+
+
+@asynccontextmanager
+async def replay_paused(pair: Pair) -> AsyncIterator[None]:
+    replica = await asyncpg.connect(pair.replica.url)
+    try:
+        await replica.execute("SELECT pg_wal_replay_pause()")
+        yield
+    finally:
+        await replica.execute("SELECT pg_wal_replay_resume()")
+        await replica.close()
 
 
 async def fight(client: Client) -> tuple[str, int]:
@@ -214,6 +228,98 @@ async def test_players_read_from_the_replica_nothing_a_secret_roll_decided(
     assert len(lines) == len(seen)
     assert not any(_mentions(line, table.numbers()) for line in lines), lines
     assert served(client) - before == Counter(replica=4)
+
+
+async def test_round_replay_statistics_export_and_verify_follow_the_stated_version(
+    client: Client, pair: Pair
+) -> None:
+    """The same rule for the other reads: a stated version (X-Min-Version, ?at, verify's
+    pinned head) may be read on a replica that holds it, else on the primary; an answer
+    from the replica says the version it is as of."""
+    encounter, version = await fight(client)
+    await hit(client, encounter)  # round 1 has an event
+    version += 1
+    await pair.wait_replayed()
+    at = {"X-Min-Version": str(version)}
+
+    async def export(headers: dict[str, str]) -> list[dict[str, Any]]:
+        r = await client.get(f"/encounters/{encounter}/export", headers=headers)
+        assert r.status_code == 200, r.text
+        return [json.loads(line) for line in r.text.splitlines()]
+
+    before = served(client).copy()
+    assert (await client.get(f"/encounters/{encounter}/rounds/1", headers=at)).status_code == 200
+    stats = await client.get(f"/encounters/{encounter}/stats", headers=at)
+    assert stats.json()["version"] == version
+    lines = await export(at)
+    assert lines[-1] == {"kind": "end", "events": version, "last_hash": lines[-2]["hash"]}
+    pin = lines[-2]
+    report = await client.get(f"/encounters/{encounter}/verify?deep=true", headers=at)
+    assert report.json()["ok"] is True and report.json()["head"]["version"] == version
+    assert report.json()["read_models"]["ok"] is True  # refolded on the replica
+    # An export's head and its streamed body are two reads.
+    assert served(client) - before == Counter(replica=5)
+
+    async with replay_paused(pair):
+        written = await hit(client, encounter)
+        now = {"X-Min-Version": str(written)}
+        before = served(client).copy()
+        replay = await client.get(f"/encounters/{encounter}/rounds/1", headers=now)
+        assert replay.json()["steps"][-1]["version"] == written
+        stats = await client.get(f"/encounters/{encounter}/stats", params={"at": written})
+        assert stats.json()["version"] == written
+        lines = await export(now)
+        assert lines[-1]["events"] == written
+        pinned = await client.get(
+            f"/encounters/{encounter}/verify",
+            params={"version": written, "hash": lines[-2]["hash"]},
+        )
+        assert pinned.json()["ok"] is True and pinned.json()["head"]["version"] == written
+        assert served(client) - before == Counter(primary=4)
+
+        # What the paused replica holds, it still answers, as of its own head.
+        before = served(client).copy()
+        old = await client.get(f"/encounters/{encounter}/stats", params={"at": version})
+        assert old.json()["version"] == version
+        pinned = await client.get(
+            f"/encounters/{encounter}/verify", params={"version": version, "hash": pin["hash"]}
+        )
+        assert pinned.json()["ok"] is True and pinned.json()["pin"]["ok"] is True
+        assert pinned.json()["head"]["version"] == version  # checked up to the replica's head
+        assert (await export(at))[-1]["events"] == version
+        assert served(client) - before == Counter(replica=4)
+
+        # Stating nothing reads the primary.
+        plain = await client.get(f"/encounters/{encounter}/verify")
+        assert plain.json()["head"]["version"] == written
+        assert served(client) - before == Counter({"replica": 4, "primary-unstated": 1})
+
+    await pair.wait_replayed()
+    before = served(client).copy()
+    pinned = await client.get(
+        f"/encounters/{encounter}/verify", params={"version": written, "hash": lines[-2]["hash"]}
+    )
+    assert pinned.json()["ok"] is True and pinned.json()["head"]["version"] == written
+    assert served(client) - before == Counter(replica=1)
+
+
+async def test_metrics_count_the_reads_by_where_they_ran(client: Client, pair: Pair) -> None:
+    encounter, version = await fight(client)
+    await pair.wait_replayed()
+
+    async def routed() -> dict[str, float]:
+        text = (await client.get("/metrics")).text
+        found = re.findall(
+            r'^aeon_reads_routed_total\{kind="request",place="([\w-]+)"\} (\S+)$', text, re.M
+        )
+        return {place: float(value) for place, value in found}
+
+    before = await routed()
+    await client.get(f"/encounters/{encounter}", headers={"X-Min-Version": str(version)})
+    await client.get(f"/encounters/{encounter}")
+    after = await routed()
+    assert after["replica"] - before.get("replica", 0) == 1
+    assert after["primary-unstated"] - before.get("primary-unstated", 0) == 1
 
 
 async def test_reads_go_to_the_primary_while_the_replica_is_down(
