@@ -32,6 +32,7 @@ from service.commit import CommandWrite, Refused, Written
 from service.dice import DiceError
 from service.encounter import Encounter
 from service.group_commit import GroupCommit
+from service.group_commit import Mode as GroupMode
 from service.loading import Loaded
 from service.prepare import (
     Decision,
@@ -74,11 +75,13 @@ class UnitOfWork:
         *,
         publish: Publish | None,
         commit_locked: CommitLocked,
+        group_commit: GroupMode = "on",
     ) -> None:
         """``commit_locked`` runs the write statement under the lock
-        (service/replay.py's, unless a test holds the transaction open around it)."""
+        (service/replay.py's, unless a test holds the transaction open around it);
+        ``group_commit`` is AEON_GROUP_COMMIT (service/group_commit.py)."""
         self._pool = pool
-        self._group = GroupCommit(pool)
+        self._group = GroupCommit(pool, per_encounter=group_commit == "per-encounter")
         self._state = state
         self._policy = policy
         self._publish = publish
