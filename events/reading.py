@@ -74,25 +74,36 @@ async def read_stream(
     return [_record(r) for r in rows]
 
 
+_HORIZON = "SELECT pg_snapshot_xmin(pg_current_snapshot())::text"
+
+_READ_ALL = f"""SELECT {_EVENT_COLUMNS}, transaction_id::text::bigint AS tx FROM events
+                WHERE (transaction_id, global_position) > ($1::text::xid8, $2)
+                  AND transaction_id < $4::text::xid8
+                ORDER BY transaction_id, global_position
+                LIMIT $3"""  # noqa: S608 (a constant column list)
+
+
 async def read_all(
     db: Database, after: Checkpoint, *, limit: int = 1000
 ) -> tuple[list[RecordedEvent], Checkpoint]:
     """Events of every stream after ``after``, never skipping one that commits late.
 
-    Only transactions older than the oldest one still running are read
-    (``pg_snapshot_xmin``): their set of events is final.  An event of a transaction
-    that is still open is simply not visible yet and sorts after the returned checkpoint,
-    because its transaction id is at least that xmin.  Writers never wait on each other.
+    Only transactions older than the oldest one still running are read (the horizon,
+    ``pg_snapshot_xmin``): their set of events is final.  An event of a transaction that
+    is still open is simply not visible yet and sorts after the returned checkpoint,
+    because its transaction id is at least that horizon.  Writers never wait on each other.
+
+    The horizon is a statement of its own, taken before the events are read: a
+    transaction below it had ended before the read began, so the read sees all of it.
+    It must be the horizon of the node whose transaction ids the events carry.  On one
+    PostgreSQL that is the only node.  On Citus it is the coordinator: Citus evaluates
+    the ``transaction_id`` default (``pg_current_xact_id()``) there, and in one statement
+    with the events it would push ``pg_snapshot_xmin`` down to each worker and compare
+    the coordinator's ids with a worker's horizon (docs/scale-out.md#citus).
     """
+    horizon = await db.fetchval(_HORIZON)
     rows = await db.fetch(
-        f"""SELECT {_EVENT_COLUMNS}, transaction_id::text::bigint AS tx FROM events
-            WHERE (transaction_id, global_position) > ($1::text::xid8, $2)
-              AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-            ORDER BY transaction_id, global_position
-            LIMIT $3""",
-        str(after.transaction_id),
-        after.global_position,
-        limit,
+        _READ_ALL, str(after.transaction_id), after.global_position, limit, horizon
     )
     if not rows:
         return [], after
