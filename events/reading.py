@@ -80,7 +80,7 @@ _READ_ALL = f"""SELECT {_EVENT_COLUMNS}, transaction_id::text::bigint AS tx FROM
                 WHERE (transaction_id, global_position) > ($1::text::xid8, $2)
                   AND transaction_id < $4::text::xid8
                 ORDER BY transaction_id, global_position
-                LIMIT $3"""  # noqa: S608 (a constant column list)
+                LIMIT $3"""
 
 
 async def read_all(

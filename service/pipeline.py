@@ -24,8 +24,8 @@ from service.commands import Actor, CommandEnvelope, Write
 from service.commit import CommandWrite, Written
 from service.core_events import EncounterCreated, EncounterForked, NoteAdded
 from service.encounter import AppliedEvent, applied_steps
-from service.loading import Loaded
 from service.group_commit import Mode as GroupMode
+from service.loading import Loaded
 from service.prepare import Decision, Projector, WritePolicy
 from service.registry import codec_for
 from service.replay import commit_locked

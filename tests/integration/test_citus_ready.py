@@ -17,22 +17,11 @@ from projections.inline import read_model_rows
 from service.commands import Actor, CommandEnvelope
 from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import AddCombatant, Damage, RollInitiative
+from tests.citus.cluster import DISTRIBUTION_COLUMN
 from tests.integration.test_pipeline import new_encounter
 
 GM = Actor(role="gm")
 
-DISTRIBUTION_COLUMN = {
-    "streams": "stream_id",
-    "events": "stream_id",
-    "snapshots": "stream_id",
-    "idempotency_keys": "stream_id",
-    "dice_seeds": "stream_id",
-    "encounter_state": "encounter_id",
-    "log_entries": "encounter_id",
-    "roll_ledger": "encounter_id",
-    "access_tokens": "encounter_id",
-}
-"""Every per-encounter table and the column Citus distributes it by."""
 _TABLES = re.compile(r"\b(" + "|".join(DISTRIBUTION_COLUMN) + r")\b")
 NOT_PER_ENCOUNTER = {"schema_migrations", "webhooks", "webhook_deliveries"}
 """Tables that are not per encounter (Citus: local to the coordinator).  Webhooks are
