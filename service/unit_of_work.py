@@ -22,7 +22,7 @@ import msgspec
 from events.db import Connection
 from events.envelope import RecordedEvent
 from events.errors import VersionConflict
-from events.idempotency import find_response
+from events.idempotency import find_response, store_response
 from events.store import create_stream, lock_stream
 from service import tokens
 from service.authorize import Forbidden
@@ -126,7 +126,14 @@ class UnitOfWork:
                     key,
                 )
                 # A creator's token (a fork's GM) is the origin's, not this new stream's.
-                written = await self._commit_locked(conn, write._replace(token_id=None))
+                # The key lives under its namespace, not under the new stream: stored by a
+                # statement of its own, so the write statement names one encounter only
+                # (on Citus: runs on one shard, where a clash keeps its SQLSTATE).
+                written = await self._commit_locked(
+                    conn, write._replace(token_id=None, idempotency=None)
+                )
+                if write.idempotency is not None:
+                    await store_response(conn, *write.idempotency, written.response)
                 gm = await tokens.mint(conn, encounter_id, role="gm", label="created with it")
         except (asyncpg.UniqueViolationError, AnsweredBefore) as clash:
             stored = await first_response(
