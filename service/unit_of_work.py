@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, NamedTuple
-from uuid import UUID, uuid4
+from uuid import UUID, uuid4, uuid5
 
 import asyncpg
 import msgspec
@@ -22,7 +22,7 @@ import msgspec
 from events.db import Connection
 from events.envelope import RecordedEvent
 from events.errors import VersionConflict
-from events.idempotency import find_response, store_response
+from events.idempotency import find_response
 from events.store import create_stream, lock_stream
 from service import tokens
 from service.authorize import Forbidden
@@ -101,14 +101,15 @@ class UnitOfWork:
         The token is not part of the stored response: a replay of the same request gets
         the encounter without it, so no secret is ever kept outside its hash.
         """
+        encounter_id = new_stream_id(namespace, idempotency_key)
         if idempotency_key:
-            stored = await find_response(self._pool, namespace, idempotency_key, request_hash)
-            if stored is not None:
-                return Opened(stored, None)
-        encounter_id = uuid4()
+            for where in (encounter_id, namespace):
+                stored = await find_response(self._pool, where, idempotency_key, request_hash)
+                if stored is not None:
+                    return Opened(stored, None)
         context.note_created(str(encounter_id))
         decision, respond = decide(encounter_id)
-        key = keyed(namespace, idempotency_key, request_hash)
+        key = keyed(encounter_id, idempotency_key, request_hash)
         try:
             async with self._pool.acquire() as conn, conn.transaction():
                 head = await create_stream(conn, encounter_id)
@@ -126,18 +127,11 @@ class UnitOfWork:
                     key,
                 )
                 # A creator's token (a fork's GM) is the origin's, not this new stream's.
-                # The key lives under its namespace, not under the new stream: stored by a
-                # statement of its own, so the write statement names one encounter only
-                # (on Citus: runs on one shard, where a clash keeps its SQLSTATE).
-                written = await self._commit_locked(
-                    conn, write._replace(token_id=None, idempotency=None)
-                )
-                if write.idempotency is not None:
-                    await store_response(conn, *write.idempotency, written.response)
+                written = await self._commit_locked(conn, write._replace(token_id=None))
                 gm = await tokens.mint(conn, encounter_id, role="gm", label="created with it")
         except (asyncpg.UniqueViolationError, AnsweredBefore) as clash:
             stored = await first_response(
-                self._pool, clash, namespace, idempotency_key, request_hash
+                self._pool, clash, encounter_id, idempotency_key, request_hash
             )
             return Opened(stored, None)
         return Opened(await self._committed(write, final, written), gm.token)
@@ -311,6 +305,20 @@ class UnitOfWork:
             with tracing.span("aeon.fan_out"):
                 await self._publish(write.append.stream_id, written.recorded)
         return written.response
+
+
+def new_stream_id(namespace: UUID, idempotency_key: str | None) -> UUID:
+    """The id of a stream a request opens: random, or, with an Idempotency-Key, derived
+    from the key and its namespace (the creation namespace, a fork's origin).
+
+    Derived so that the key's stored answer can live under the new stream itself: the
+    write that opens a stream then names that one stream, which Citus runs on one shard
+    in one phase, and a concurrent request with the same key clashes on the stream's
+    own primary key.  Keys are scoped to their namespace as before (one key, one answer);
+    the id is version 5, so it never equals a random (version 4) one.  Keys stored under
+    the namespace itself, before streams were keyed this way, are still looked up there.
+    """
+    return uuid4() if not idempotency_key else uuid5(namespace, idempotency_key)
 
 
 def _result_for(encounter_id: UUID) -> Callable[[Encounter[Any]], CommandResult]:

@@ -147,11 +147,13 @@ async def test_a_command_s_statements_touch_its_encounter_only(
         query, values = s.query, _uuids(s.args)
         if not _TABLES.search(query):
             continue  # transaction control, asyncpg's own type introspection
-        # The creation's Idempotency-Key lives under its namespace: a statement of its
-        # own, never one that also writes the encounter.
+        # A read of the creation namespace (keys stored there by earlier versions) is a
+        # statement of its own, never one that also names the encounter.
         ours = {mine, CREATE_NAMESPACE} & values
         assert len(ours) == 1, f"a statement that names no encounter, or two: {query}"
         assert other not in values, f"a statement that names another encounter: {query}"
+        if CREATE_NAMESPACE in ours:
+            assert query.lstrip().startswith("SELECT"), query
         assert not re.search(r"\b(NOTIFY|LISTEN|pg_notify|nextval|setval)\b", query), query
         # Comparing or ordering by the global position would read across shards.
         assert not re.search(r"\bglobal_position\s*(<|>|=|BETWEEN)", query), query
