@@ -48,8 +48,9 @@ async def test_every_per_encounter_table_is_distributed_by_the_encounter_and_co_
 async def test_an_event_carries_the_coordinators_transaction_id_though_a_worker_stores_it(
     pool: asyncpg.Pool,
 ) -> None:
-    """The premise of the global reading on Citus: the ``transaction_id`` default is
-    evaluated where the statement arrives, not on the shard's worker."""
+    """The premise of the global reading on Citus: the ``transaction_id`` default and the
+    global position's identity are evaluated where the statement arrives, not on the
+    shard's worker."""
     stream_id = uuid4()
     async with pool.acquire() as conn, conn.transaction():
         await create_stream(conn, stream_id)
@@ -62,10 +63,17 @@ async def test_an_event_carries_the_coordinators_transaction_id_though_a_worker_
             recorded_at=datetime.now(UTC),
         )
         ours = await conn.fetchval("SELECT pg_current_xact_id()::text::bigint")
-    stored = await pool.fetchval(
-        "SELECT transaction_id::text::bigint FROM events WHERE stream_id = $1", stream_id
+        numbered = await conn.fetchval(
+            "SELECT last_value FROM events_global_position_seq"  # the coordinator's
+        )
+    stored = await pool.fetchrow(
+        "SELECT transaction_id::text::bigint AS tx, global_position FROM events"
+        " WHERE stream_id = $1",
+        stream_id,
     )
-    assert stored == ours
+    assert stored is not None
+    assert stored["tx"] == ours
+    assert stored["global_position"] == numbered
     on = await pool.fetchval(
         """SELECT nodeport FROM citus_shards
            WHERE shardid = get_shard_id_for_distribution_column('events', $1::uuid)""",
