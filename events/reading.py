@@ -8,6 +8,7 @@ readers take the pool and never write; they share only the row decoding kept her
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 from uuid import UUID
 
@@ -74,7 +75,10 @@ async def read_stream(
     return [_record(r) for r in rows]
 
 
-_HORIZON = "SELECT pg_snapshot_xmin(pg_current_snapshot())::text"
+_HORIZON = """SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon,
+                     aeon_commits_in_flight() AS in_flight"""
+_SETTLE_TRIES = 50
+_SETTLE_SECONDS = 0.002
 
 _READ_ALL = f"""SELECT {_EVENT_COLUMNS}, transaction_id::text::bigint AS tx FROM events
                 WHERE (transaction_id, global_position) > ($1::text::xid8, $2)
@@ -99,9 +103,21 @@ async def read_all(
     PostgreSQL that is the only node.  On Citus it is the coordinator: Citus evaluates
     the ``transaction_id`` default (``pg_current_xact_id()``) there, and in one statement
     with the events it would push ``pg_snapshot_xmin`` down to each worker and compare
-    the coordinator's ids with a worker's horizon (docs/scale-out.md#citus).
+    the coordinator's ids with a worker's horizon.  A Citus transaction committed in two
+    phases is below the coordinator's horizon before its worker has it; while one is in
+    flight (``aeon_commits_in_flight``, migration 0016; always false without Citus) the
+    reader waits, up to 0.1 s, and otherwise reads nothing this time
+    (docs/scale-out.md#the-global-reading-on-citus).
     """
-    horizon = await db.fetchval(_HORIZON)
+    for _ in range(_SETTLE_TRIES):
+        settled = await db.fetchrow(_HORIZON)
+        assert settled is not None
+        if not settled["in_flight"]:
+            break
+        await asyncio.sleep(_SETTLE_SECONDS)
+    else:
+        return [], after  # a two-phase commit still in flight: nothing is final yet
+    horizon = settled["horizon"]
     rows = await db.fetch(
         _READ_ALL, str(after.transaction_id), after.global_position, limit, horizon
     )

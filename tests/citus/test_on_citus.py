@@ -198,3 +198,38 @@ async def _append(conn: asyncpg.Connection, stream_id: UUID, type_: str) -> None
         metadata={},
         recorded_at=datetime.now(UTC),
     )
+
+
+async def test_the_reading_waits_while_a_two_phase_commit_is_in_flight(
+    pool: asyncpg.Pool,
+) -> None:
+    """Between the coordinator's commit and COMMIT PREPARED on the workers, the coordinator
+    shows a two-phase record whose backend still runs that distributed transaction but
+    holds no transaction id.  That moment is staged here (a session in a distributed
+    read-only transaction, and a record naming it): the reading reads nothing, though a
+    committed event is there, until the moment has passed."""
+    _, start = await read_all(pool, Checkpoint(), limit=1_000_000)
+    stream_id, _ = await _on_two_workers(pool)
+    async with pool.acquire() as conn, conn.transaction():
+        await _append(conn, stream_id, "t.committed")
+    holder = await pool.acquire()
+    gid = ""
+    try:
+        held = holder.transaction()
+        await held.start()
+        await holder.fetchval("SELECT count(*) FROM streams")  # a distributed transaction
+        me = await holder.fetchrow(
+            "SELECT process_id, transaction_number FROM get_current_transaction_id()"
+        )
+        assert me is not None
+        gid = f"citus_0_{me['process_id']}_{me['transaction_number']}_0"
+        await pool.execute("INSERT INTO pg_dist_transaction (groupid, gid) VALUES (1, $1)", gid)
+        assert await pool.fetchval("SELECT aeon_commits_in_flight()")
+        seen, checkpoint = await read_all(pool, start)
+        assert (seen, checkpoint) == ([], start)
+        await held.rollback()
+    finally:
+        await pool.release(holder)
+        await pool.execute("DELETE FROM pg_dist_transaction WHERE gid = $1", gid)
+    seen, _ = await read_all(pool, start)
+    assert [e.type for e in seen if e.stream_id == stream_id] == ["t.committed"]
