@@ -74,7 +74,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     group_commit: GroupMode = "on"
     """AEON_GROUP_COMMIT: ``on`` lets commands of several encounters that are ready
     together share one transaction; ``per-encounter`` keeps every transaction to one
-    encounter, which Citus commits on one worker in one phase (docs/scale-out.md)."""
+    encounter, for Citus (docs/scale-out.md#group-commit-on-citus)."""
     metrics: bool = True
     """AEON_METRICS=off: no ``/metrics`` and nothing recorded (docs/metrics.md)."""
     log_requests: bool = True

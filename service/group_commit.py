@@ -22,11 +22,11 @@ the same order and never deadlock.
 
 ``per_encounter`` (AEON_GROUP_COMMIT=per-encounter) keeps every transaction to one
 encounter: a group is split by stream and each part commits in a transaction of its own,
-the parts at the same time on connections of their own.  On Citus a transaction that
-writes one encounter runs on the one worker holding its shards and commits there in one
-phase; a transaction spanning encounters on several workers is a distributed one, with
-two-phase commit (docs/scale-out.md#citus).  On one PostgreSQL the default groups are
-cheaper: one round trip and one commit for the lot.
+the parts at the same time on connections of their own.  For Citus: a transaction that
+writes one encounter writes one shard group, where a group of several encounters writes
+shards on several workers (docs/scale-out.md#group-commit-on-citus says what that gains
+with today's statement).  On one PostgreSQL the default groups are cheaper: one round
+trip and one commit for the lot.
 """
 
 from __future__ import annotations
