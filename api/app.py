@@ -157,6 +157,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             snapshot_every=settings.snapshot_every,
             publish=fan_out.notifier,
             chain_key=settings.chain_key_bytes,
+            group_commit=settings.group_commit,
         )
         app.state.services = Services(
             settings=settings,

@@ -7,6 +7,9 @@ from collections.abc import Mapping
 
 import msgspec
 
+from service.group_commit import MODES
+from service.group_commit import Mode as GroupMode
+
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
     database_url: str | None = None
@@ -68,6 +71,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Webhooks one process delivers to at the same time (each lane holds a database
     connection of its own while it has webhooks to serve); 0 turns delivery off in this
     process."""
+    group_commit: GroupMode = "on"
+    """AEON_GROUP_COMMIT: ``on`` lets commands of several encounters that are ready
+    together share one transaction; ``per-encounter`` keeps every transaction to one
+    encounter, for Citus (docs/scale-out.md#group-commit-on-citus)."""
     metrics: bool = True
     """AEON_METRICS=off: no ``/metrics`` and nothing recorded (docs/metrics.md)."""
     log_requests: bool = True
@@ -122,6 +129,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
                 env.get("AEON_WEBHOOK_POLL_SECONDS", d.webhook_poll_seconds)
             ),
             webhook_lanes=int(env.get("AEON_WEBHOOK_LANES", d.webhook_lanes)),
+            group_commit=_group_mode(env.get("AEON_GROUP_COMMIT"), d.group_commit),
             metrics=_switch(env.get("AEON_METRICS"), d.metrics),
             log_requests=_switch(env.get("AEON_LOG_REQUESTS"), d.log_requests),
         )
@@ -141,3 +149,13 @@ def _switch(value: str | None, default: bool) -> bool:
     if text in ("0", "off", "false", "no"):
         return False
     raise ValueError(f"expected on or off, not {value!r}")
+
+
+def _group_mode(value: str | None, default: GroupMode) -> GroupMode:
+    if value is None or not value.strip():
+        return default
+    text = value.strip().lower()
+    for mode in MODES:
+        if text == mode:
+            return mode
+    raise ValueError(f"AEON_GROUP_COMMIT: expected one of {', '.join(MODES)}, not {value!r}")

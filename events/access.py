@@ -125,10 +125,13 @@ async def lock_tokens(conn: Connection, encounter_id: UUID) -> list[asyncpg.Reco
 
 
 async def mark_revoked(conn: Connection, encounter_id: UUID, token_id: str) -> None:
-    """Revoke the token; a token already revoked keeps when it was."""
+    """Revoke the token; a token already revoked keeps when it was.
+
+    The condition is in WHERE, not ``coalesce(revoked_at, now())``: Citus refuses a
+    function that is not immutable inside COALESCE or CASE of a distributed UPDATE."""
     await conn.execute(
-        """UPDATE access_tokens SET revoked_at = coalesce(revoked_at, now())
-           WHERE encounter_id = $1 AND token_id = $2""",
+        """UPDATE access_tokens SET revoked_at = now()
+           WHERE encounter_id = $1 AND token_id = $2 AND revoked_at IS NULL""",
         encounter_id,
         token_id,
     )

@@ -8,6 +8,7 @@ readers take the pool and never write; they share only the row decoding kept her
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 from uuid import UUID
 
@@ -74,25 +75,51 @@ async def read_stream(
     return [_record(r) for r in rows]
 
 
+_HORIZON = """SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon,
+                     aeon_commits_in_flight() AS in_flight"""
+_SETTLE_TRIES = 50
+_SETTLE_SECONDS = 0.002
+
+_READ_ALL = f"""SELECT {_EVENT_COLUMNS}, transaction_id::text::bigint AS tx FROM events
+                WHERE (transaction_id, global_position) > ($1::text::xid8, $2)
+                  AND transaction_id < $4::text::xid8
+                ORDER BY transaction_id, global_position
+                LIMIT $3"""
+
+
 async def read_all(
     db: Database, after: Checkpoint, *, limit: int = 1000
 ) -> tuple[list[RecordedEvent], Checkpoint]:
     """Events of every stream after ``after``, never skipping one that commits late.
 
-    Only transactions older than the oldest one still running are read
-    (``pg_snapshot_xmin``): their set of events is final.  An event of a transaction
-    that is still open is simply not visible yet and sorts after the returned checkpoint,
-    because its transaction id is at least that xmin.  Writers never wait on each other.
+    Only transactions older than the oldest one still running are read (the horizon,
+    ``pg_snapshot_xmin``): their set of events is final.  An event of a transaction that
+    is still open is simply not visible yet and sorts after the returned checkpoint,
+    because its transaction id is at least that horizon.  Writers never wait on each other.
+
+    The horizon is a statement of its own, taken before the events are read: a
+    transaction below it had ended before the read began, so the read sees all of it.
+    It must be the horizon of the node whose transaction ids the events carry.  On one
+    PostgreSQL that is the only node.  On Citus it is the coordinator: Citus evaluates
+    the ``transaction_id`` default (``pg_current_xact_id()``) there, and in one statement
+    with the events it would push ``pg_snapshot_xmin`` down to each worker and compare
+    the coordinator's ids with a worker's horizon.  A Citus transaction committed in two
+    phases is below the coordinator's horizon before its worker has it; while one is in
+    flight (``aeon_commits_in_flight``, migration 0016; always false without Citus) the
+    reader waits, up to 0.1 s, and otherwise reads nothing this time
+    (docs/scale-out.md#the-global-reading-on-citus).
     """
+    for _ in range(_SETTLE_TRIES):
+        settled = await db.fetchrow(_HORIZON)
+        assert settled is not None
+        if not settled["in_flight"]:
+            break
+        await asyncio.sleep(_SETTLE_SECONDS)
+    else:
+        return [], after  # a two-phase commit still in flight: nothing is final yet
+    horizon = settled["horizon"]
     rows = await db.fetch(
-        f"""SELECT {_EVENT_COLUMNS}, transaction_id::text::bigint AS tx FROM events
-            WHERE (transaction_id, global_position) > ($1::text::xid8, $2)
-              AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-            ORDER BY transaction_id, global_position
-            LIMIT $3""",
-        str(after.transaction_id),
-        after.global_position,
-        limit,
+        _READ_ALL, str(after.transaction_id), after.global_position, limit, horizon
     )
     if not rows:
         return [], after

@@ -294,7 +294,10 @@ async def current_for_reader(
            ) AS s ON true
            WHERE h.stream_id = $1""",
         encounter_id,
-        token_id,
+        # No token (the service key) is an id no token has, not NULL: ``= NULL`` would be
+        # folded to false, dropping the join on the encounter, which Citus then refuses
+        # as a join of two distributed tables not on their distribution column.
+        "" if token_id is None else token_id,
         unless_version,
         want_state,
     )

@@ -19,12 +19,21 @@ gets its own outcome; when the connection fails, every write of the group gets t
 as each would have alone, and none is retried (the group may have committed).  Writes
 are sent in stream order, so two groups that touch the same streams lock their rows in
 the same order and never deadlock.
+
+``per_encounter`` (AEON_GROUP_COMMIT=per-encounter) keeps every transaction to one
+encounter: a group is split by stream and each part commits in a transaction of its own,
+the parts at the same time on connections of their own.  For Citus: a transaction that
+writes one encounter writes one shard group, where a group of several encounters writes
+shards on several workers (docs/scale-out.md#group-commit-on-citus says what that gains
+with today's statement).  On one PostgreSQL the default groups are cheaper: one round
+trip and one commit for the lot.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any, NamedTuple
+from itertools import groupby
+from typing import Any, Literal, NamedTuple
 
 import asyncpg
 
@@ -32,6 +41,10 @@ from service.commit import CommandWrite, Refused, Written, bound, outcome
 from telemetry import metrics
 
 Outcome = Written | Refused
+Mode = Literal["on", "per-encounter"]
+"""AEON_GROUP_COMMIT: ``on`` groups whatever is ready together; ``per-encounter`` never
+puts two encounters in one transaction."""
+MODES: tuple[Mode, ...] = ("on", "per-encounter")
 
 _NOT_WRITTEN = (asyncpg.PostgresError, ValueError)
 """Errors after which nothing of the group's transaction stands: PostgreSQL refused it, or
@@ -53,9 +66,17 @@ class _Bound(NamedTuple):
 
 
 class GroupCommit:
-    def __init__(self, pool: asyncpg.Pool, *, in_flight: int = 1, max_group: int = 64) -> None:
+    def __init__(
+        self,
+        pool: asyncpg.Pool,
+        *,
+        in_flight: int = 1,
+        max_group: int = 64,
+        per_encounter: bool = False,
+    ) -> None:
         """``in_flight`` groups at most are written at a time by this process (each on its
-        own pooled connection); ``max_group`` writes at most go in one.
+        own pooled connection, or one per encounter with ``per_encounter``); ``max_group``
+        writes at most go in one.
 
         One group in flight makes the next one as large as the load allows: in the
         throughput benchmark (bench/README.md) it cost both the worker and PostgreSQL
@@ -66,6 +87,7 @@ class GroupCommit:
         self._pool = pool
         self._slots = asyncio.Semaphore(in_flight)
         self._max_group = max_group
+        self._per_encounter = per_encounter
         self._waiting: list[_Waiting] = []
         self._drain_scheduled = False
         self._tasks: set[asyncio.Task[None]] = set()
@@ -96,8 +118,16 @@ class GroupCommit:
             await self._write([w for w in group if not w.answer.done()])
 
     async def _write(self, group: list[_Waiting]) -> None:
-        metrics.group_committed(len(group))
         in_order = sorted(group, key=lambda w: w.write.append.stream_id)
+        if not self._per_encounter:
+            await self._write_together(in_order)
+            return
+        parts = [list(p) for _, p in groupby(in_order, key=lambda w: w.write.append.stream_id)]
+        await asyncio.gather(*(self._write_together(part) for part in parts))
+
+    async def _write_together(self, in_order: list[_Waiting]) -> None:
+        """Write ``in_order`` (sorted by stream) in one transaction, settling every answer."""
+        metrics.group_committed(len(in_order))
         # Writes with and without rolls or a snapshot go in one statement: its empty parts
         # cost PostgreSQL far less than another round trip and commit.
         parts = {(w.write.rows.statement_part(False), bool(w.write.snapshots)) for w in in_order}
@@ -107,7 +137,7 @@ class GroupCommit:
                 for sql, members in by_statement.items():
                     await _write_statement(conn, sql, members)
         except BaseException as exc:
-            for waiting in group:
+            for waiting in in_order:
                 _settle(waiting.answer, exc)
             if not isinstance(exc, Exception):
                 raise

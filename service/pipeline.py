@@ -24,6 +24,7 @@ from service.commands import Actor, CommandEnvelope, Write
 from service.commit import CommandWrite, Written
 from service.core_events import EncounterCreated, EncounterForked, NoteAdded
 from service.encounter import AppliedEvent, applied_steps
+from service.group_commit import Mode as GroupMode
 from service.loading import Loaded
 from service.prepare import Decision, Projector, WritePolicy
 from service.registry import codec_for
@@ -61,9 +62,12 @@ class CommandPipeline:
         publish: Publish | None = None,
         single_trip: bool = True,
         chain_key: bytes | None = None,
+        group_commit: GroupMode = "on",
     ) -> None:
         """``single_trip=False`` sends every command down the locking path (a transaction
-        around lock, load, decide and write): tests use it to hold transactions open."""
+        around lock, load, decide and write): tests use it to hold transactions open.
+        ``group_commit="per-encounter"`` keeps each transaction to one encounter
+        (service/group_commit.py)."""
         self._pool = pool
         self._single_trip = single_trip
         self._state = StateCache(pool, size=cache_size, snapshot_every=snapshot_every)
@@ -71,7 +75,12 @@ class CommandPipeline:
         self._seeds = self._state.seeds
         policy = WritePolicy(projector, snapshot_every, chain_key, clock)
         self._uow = UnitOfWork(
-            pool, self._state, policy, publish=publish, commit_locked=self._commit_locked
+            pool,
+            self._state,
+            policy,
+            publish=publish,
+            commit_locked=self._commit_locked,
+            group_commit=group_commit,
         )
 
     async def _commit_locked(self, conn: Connection, write: CommandWrite) -> Written:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, NamedTuple
-from uuid import UUID, uuid4
+from uuid import UUID, uuid4, uuid5
 
 import asyncpg
 import msgspec
@@ -32,6 +32,7 @@ from service.commit import CommandWrite, Refused, Written
 from service.dice import DiceError
 from service.encounter import Encounter
 from service.group_commit import GroupCommit
+from service.group_commit import Mode as GroupMode
 from service.loading import Loaded
 from service.prepare import (
     Decision,
@@ -74,11 +75,13 @@ class UnitOfWork:
         *,
         publish: Publish | None,
         commit_locked: CommitLocked,
+        group_commit: GroupMode = "on",
     ) -> None:
         """``commit_locked`` runs the write statement under the lock
-        (service/replay.py's, unless a test holds the transaction open around it)."""
+        (service/replay.py's, unless a test holds the transaction open around it);
+        ``group_commit`` is AEON_GROUP_COMMIT (service/group_commit.py)."""
         self._pool = pool
-        self._group = GroupCommit(pool)
+        self._group = GroupCommit(pool, per_encounter=group_commit == "per-encounter")
         self._state = state
         self._policy = policy
         self._publish = publish
@@ -98,14 +101,15 @@ class UnitOfWork:
         The token is not part of the stored response: a replay of the same request gets
         the encounter without it, so no secret is ever kept outside its hash.
         """
+        encounter_id = new_stream_id(namespace, idempotency_key)
         if idempotency_key:
-            stored = await find_response(self._pool, namespace, idempotency_key, request_hash)
-            if stored is not None:
-                return Opened(stored, None)
-        encounter_id = uuid4()
+            for where in (encounter_id, namespace):
+                stored = await find_response(self._pool, where, idempotency_key, request_hash)
+                if stored is not None:
+                    return Opened(stored, None)
         context.note_created(str(encounter_id))
         decision, respond = decide(encounter_id)
-        key = keyed(namespace, idempotency_key, request_hash)
+        key = keyed(encounter_id, idempotency_key, request_hash)
         try:
             async with self._pool.acquire() as conn, conn.transaction():
                 head = await create_stream(conn, encounter_id)
@@ -127,7 +131,7 @@ class UnitOfWork:
                 gm = await tokens.mint(conn, encounter_id, role="gm", label="created with it")
         except (asyncpg.UniqueViolationError, AnsweredBefore) as clash:
             stored = await first_response(
-                self._pool, clash, namespace, idempotency_key, request_hash
+                self._pool, clash, encounter_id, idempotency_key, request_hash
             )
             return Opened(stored, None)
         return Opened(await self._committed(write, final, written), gm.token)
@@ -301,6 +305,20 @@ class UnitOfWork:
             with tracing.span("aeon.fan_out"):
                 await self._publish(write.append.stream_id, written.recorded)
         return written.response
+
+
+def new_stream_id(namespace: UUID, idempotency_key: str | None) -> UUID:
+    """The id of a stream a request opens: random, or, with an Idempotency-Key, derived
+    from the key and its namespace (the creation namespace, a fork's origin).
+
+    Derived so that the key's stored answer can live under the new stream itself: the
+    write that opens a stream then names that one stream, which Citus runs on one shard
+    in one phase, and a concurrent request with the same key clashes on the stream's
+    own primary key.  Keys are scoped to their namespace as before (one key, one answer);
+    the id is version 5, so it never equals a random (version 4) one.  Keys stored under
+    the namespace itself, before streams were keyed this way, are still looked up there.
+    """
+    return uuid4() if not idempotency_key else uuid5(namespace, idempotency_key)
 
 
 def _result_for(encounter_id: UUID) -> Callable[[Encounter[Any]], CommandResult]:

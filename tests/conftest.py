@@ -8,6 +8,7 @@ from contextlib import ExitStack
 import asyncpg
 import pytest
 
+from tests.citus.cluster import citus_url, fresh_citus_database
 from tests.support.servers import fresh_database_name, postgres_server, redis_server, with_database
 
 
@@ -48,7 +49,14 @@ async def drop_database(postgres_url: str, url: str) -> None:
 
 @pytest.fixture(scope="session")
 async def database_url(postgres_url: str) -> AsyncIterator[str]:
-    """A database of this session's own, migrated by whoever connects first."""
+    """A database of this session's own, migrated by whoever connects first; with
+    AEON_TEST_CITUS_URL, on that Citus cluster and distributed by the encounter
+    (tests/citus/cluster.py)."""
+    citus = citus_url()
+    if citus is not None:
+        async with fresh_citus_database(citus) as url:
+            yield url
+        return
     url = await create_database(postgres_url)
     yield url
     await drop_database(postgres_url, url)

@@ -110,3 +110,9 @@ async def test_follower_sees_every_committed_event_once_and_no_rolled_back_one(
     await follow
     assert len(seen) == len(set(seen)), "an event was delivered twice"
     assert set(seen) == committed
+
+
+async def test_without_citus_no_commit_is_ever_in_flight(pool: asyncpg.Pool) -> None:
+    """Migration 0016's check for Citus's two-phase commits (events/reading.py) is false on
+    PostgreSQL alone, where a commit is visible the moment its id leaves the horizon."""
+    assert await pool.fetchval("SELECT aeon_commits_in_flight()") is False

@@ -168,3 +168,35 @@ async def test_two_processes_writing_the_same_streams_in_opposite_orders_both_fi
     for encounter_id in ids:
         events = await read_stream(pool, encounter_id)
         assert [e.stream_version for e in events] == list(range(1, 4 + 1 + 5 * 2 + 1))
+
+
+async def test_per_encounter_group_commit_never_puts_two_encounters_in_one_transaction(
+    pool: asyncpg.Pool,
+) -> None:
+    """AEON_GROUP_COMMIT=per-encounter (for Citus): the same concurrent commands as in the
+    first test, each encounter's write in a transaction of its own, every answer right."""
+    pipeline = CommandPipeline(pool, read_model_rows, group_commit="per-encounter")
+    ids = await tables(pipeline, 12)
+    commands = [
+        Attack(attacker="fighter", target="ogre", notation="1d20+5", damage="1d8")
+        if n % 2
+        else Damage(target="ogre", amount=n + 1)
+        for n in range(12)
+    ]
+    answers = await asyncio.gather(
+        *(run(pipeline, e, c) for e, c in zip(ids, commands, strict=True))
+    )
+
+    rows = await pool.fetch(
+        "SELECT transaction_id::text::bigint AS tx, count(DISTINCT stream_id) AS streams"
+        " FROM events WHERE stream_id = ANY($1::uuid[]) GROUP BY transaction_id",
+        ids,
+    )
+    assert rows and all(r["streams"] == 1 for r in rows)
+    assert len(await transactions_of(pool, ids, after_version=4)) == 12
+    for n, (encounter_id, answer) in enumerate(zip(ids, answers, strict=True)):
+        stored = await read_stream(pool, encounter_id, after_version=4)
+        assert [e.global_position for e in stored] == [
+            e["global_position"] for e in answer["events"]
+        ]
+        assert stored[0].type == ("generic.attack_rolled" if n % 2 else "generic.damaged")

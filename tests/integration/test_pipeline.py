@@ -244,6 +244,33 @@ async def test_concurrent_creates_with_one_idempotency_key_create_one_encounter(
     assert len([r for r in responses if r.gm_token is not None]) == 1
 
 
+async def test_a_creation_key_answered_under_the_namespace_is_still_answered_there(
+    pool: asyncpg.Pool,
+) -> None:
+    """Keys of creations were once stored under the creation namespace; a retry of such a
+    request still gets its first answer, and creates nothing."""
+    from service.pipeline import CREATE_NAMESPACE
+
+    key, stored = f"old-{uuid4()}", b'{"encounter_id":"from before"}'
+    await pool.execute(
+        "INSERT INTO idempotency_keys (stream_id, key, request_hash, response)"
+        " VALUES ($1, $2, 'body', $3)",
+        CREATE_NAMESPACE,
+        key,
+        stored,
+    )
+    opened = await CommandPipeline(pool, read_model_rows).create_encounter(
+        ruleset="generic",
+        name="Again",
+        options={},
+        client_seed=None,
+        actor=GM,
+        idempotency_key=key,
+        request_hash="body",
+    )
+    assert opened == Opened(stored, None)
+
+
 async def test_a_rolled_back_reveal_leaves_no_seed_behind(pool: asyncpg.Pool) -> None:
     """Two processes reveal with one Idempotency-Key: the loser's transaction rolls back,
     and the seed it drew for the next epoch must not linger in its cache, or its later

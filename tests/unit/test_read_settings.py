@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from api.settings import Settings
 
 
@@ -20,3 +22,12 @@ def test_without_replicas_every_read_is_the_primary_s() -> None:
     settings = Settings.from_env({"AEON_READ_DATABASE_URLS": ""})
     assert settings.read_database_urls == ()
     assert settings.read_replica_wait_seconds == 0.1
+
+
+def test_group_commit_is_on_unless_set_per_encounter() -> None:
+    assert Settings.from_env({}).group_commit == "on"
+    assert Settings.from_env({"AEON_GROUP_COMMIT": " Per-Encounter "}).group_commit == (
+        "per-encounter"
+    )
+    with pytest.raises(ValueError, match="AEON_GROUP_COMMIT"):
+        Settings.from_env({"AEON_GROUP_COMMIT": "sometimes"})
