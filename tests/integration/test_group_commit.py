@@ -38,18 +38,22 @@ async def transactions_of(pool: asyncpg.Pool, ids: list[UUID], after_version: in
     return {r["tx"] for r in rows}
 
 
+def mixed_commands(count: int) -> list[Attack | Damage]:
+    """Half roll dice (the statement's roll part), half do not: still one statement."""
+    return [
+        Attack(attacker="fighter", target="ogre", notation="1d20+5", damage="1d8")
+        if n % 2
+        else Damage(target="ogre", amount=n + 1)
+        for n in range(count)
+    ]
+
+
 async def test_concurrent_commands_share_one_transaction_and_keep_their_own_events(
     pool: asyncpg.Pool,
 ) -> None:
     pipeline = CommandPipeline(pool, read_model_rows)
     ids = await tables(pipeline, 12)
-    # Half roll dice (the statement's roll part), half do not: still one statement.
-    commands = [
-        Attack(attacker="fighter", target="ogre", notation="1d20+5", damage="1d8")
-        if n % 2
-        else Damage(target="ogre", amount=n + 1)
-        for n in range(12)
-    ]
+    commands = mixed_commands(12)
     answers = await asyncio.gather(
         *(run(pipeline, e, c) for e, c in zip(ids, commands, strict=True))
     )
@@ -177,12 +181,7 @@ async def test_per_encounter_group_commit_never_puts_two_encounters_in_one_trans
     first test, each encounter's write in a transaction of its own, every answer right."""
     pipeline = CommandPipeline(pool, read_model_rows, group_commit="per-encounter")
     ids = await tables(pipeline, 12)
-    commands = [
-        Attack(attacker="fighter", target="ogre", notation="1d20+5", damage="1d8")
-        if n % 2
-        else Damage(target="ogre", amount=n + 1)
-        for n in range(12)
-    ]
+    commands = mixed_commands(12)
     answers = await asyncio.gather(
         *(run(pipeline, e, c) for e, c in zip(ids, commands, strict=True))
     )

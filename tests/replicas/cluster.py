@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import ExitStack, asynccontextmanager, contextmanager
 from pathlib import Path
 
 import asyncpg
@@ -89,3 +89,15 @@ def primary_and_replica(*, synchronous: bool = False) -> Iterator[Pair]:
         replica.start()
         stack.callback(lambda: replica.running() and replica.stop("immediate"))
         yield Pair(primary, replica)
+
+
+@asynccontextmanager
+async def replay_paused(pair: Pair) -> AsyncIterator[None]:
+    """Replay stopped on the replica for the block (it still answers what it has)."""
+    replica = await asyncpg.connect(pair.replica.url)
+    try:
+        await replica.execute("SELECT pg_wal_replay_pause()")
+        yield
+    finally:
+        await replica.execute("SELECT pg_wal_replay_resume()")
+        await replica.close()

@@ -17,7 +17,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-import asyncpg
 import httpx
 import pytest
 
@@ -26,7 +25,7 @@ from api.settings import Settings
 from events.replicas import ReadReplicas
 from tests.e2e.helpers import GmTokens, combatant, command, create
 from tests.e2e.test_live import SECRET_CHECK, bearer, serving
-from tests.replicas.cluster import Pair
+from tests.replicas.cluster import Pair, replay_paused
 from tests.scaleout.live_client import Subscriber
 
 WAIT = 0.5
@@ -84,17 +83,6 @@ async def served(pair: Pair, **settings: Any) -> AsyncIterator[Service]:
 async def service(pair: Pair) -> AsyncIterator[Service]:
     async with served(pair, read_replica_wait_seconds=WAIT) as service:
         yield service
-
-
-@asynccontextmanager
-async def replay_paused(pair: Pair) -> AsyncIterator[None]:
-    replica = await asyncpg.connect(pair.replica.url)
-    try:
-        await replica.execute("SELECT pg_wal_replay_pause()")
-        yield
-    finally:
-        await replica.execute("SELECT pg_wal_replay_resume()")
-        await replica.close()
 
 
 async def fight(service: Service) -> tuple[str, int]:

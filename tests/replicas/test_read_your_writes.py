@@ -10,7 +10,6 @@ import random
 import re
 from collections import Counter
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import asyncpg
@@ -23,7 +22,7 @@ from events.replicas import ReadReplicas
 from tests.e2e.helpers import Client, GmTokens, combatant, command, create
 from tests.e2e.secrecy.scenarios import SCENARIOS
 from tests.e2e.secrecy.test_secret_rolls import _mentions, _play, bearer
-from tests.replicas.cluster import Pair
+from tests.replicas.cluster import Pair, replay_paused
 
 WAIT = 0.2
 
@@ -45,17 +44,6 @@ def served(client: Client) -> Counter[str]:
     replicas = client.app.state.services.replicas
     assert isinstance(replicas, ReadReplicas)
     return replicas.served
-
-
-@asynccontextmanager
-async def replay_paused(pair: Pair) -> AsyncIterator[None]:
-    replica = await asyncpg.connect(pair.replica.url)
-    try:
-        await replica.execute("SELECT pg_wal_replay_pause()")
-        yield
-    finally:
-        await replica.execute("SELECT pg_wal_replay_resume()")
-        await replica.close()
 
 
 async def fight(client: Client) -> tuple[str, int]:
