@@ -14,6 +14,7 @@ import asyncio
 from uuid import UUID
 
 from api.live_feed import Audience, Encode, Feed, Subscriber, Watch, none_to_watch
+from api.live_transport import Connection
 from events.db import Database
 
 
@@ -34,7 +35,14 @@ class Hub:
         self._db, self._encode = db, encode
 
     def join(
-        self, encounter_id: UUID, head: int, audience: Audience, token_id: str | None
+        self,
+        encounter_id: UUID,
+        head: int,
+        audience: Audience,
+        token_id: str | None,
+        *,
+        after: int = 0,
+        connection: Connection | None = None,
     ) -> Subscriber:
         """A new subscriber of the encounter's feed, started at ``head`` (a committed
         version) when this process had none.  The feed offers it every event after the
@@ -59,7 +67,7 @@ class Hub:
             )
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
-        subscriber = Subscriber(audience, token_id, self.backlog)
+        subscriber = Subscriber(audience, token_id, self.backlog, after, connection)
         feed.subscribers.add(subscriber)
         return subscriber
 

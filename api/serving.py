@@ -17,6 +17,8 @@ import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.supervisors import Multiprocess
 
+from api import live_transport
+
 
 def run_uvicorn(
     host: str, port: int, workers: int, log_level: str, factory: str = "api.app:create_app"
@@ -103,6 +105,15 @@ class CoalescingHttpToolsProtocol(HttpToolsProtocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(cast(asyncio.Transport, _TurnBuffered(transport, self.loop)))
+
+    def on_headers_complete(self) -> None:
+        """Also hands the request's cycle to the app (``scope["extensions"]``), so a live
+        stream's feed can write to the connection itself (api/live_transport.py)."""
+        super().on_headers_complete()
+        cycle = self.cycle
+        if cycle is not None and cycle.scope is self.scope:
+            extensions: dict[str, Any] = self.scope.setdefault("extensions", {})
+            extensions[live_transport.EXTENSION] = cycle
 
 
 class _TurnBuffered:

@@ -22,11 +22,13 @@ import asyncpg
 from litestar import get
 from litestar.di import NamedDependency
 from litestar.params import FromPath, HeaderParameter, QueryParameter
+from litestar.types import Scope
 
 from api.headers import stream_version
 from api.live import Live
 from api.live_feed import Audience
 from api.live_response import LiveStream
+from api.live_transport import Connection
 from api.live_wire import audience_of, encode_for, preamble
 from api.problems import problem
 from api.routes.base import EncounterRoutes
@@ -91,6 +93,7 @@ async def _stream(
     head: int,
     start: int,
     until: int | None,
+    connection: Connection | None = None,
 ) -> AsyncIterator[bytes]:
     """Catch up from PostgreSQL, then send what the encounter's feed offers.
 
@@ -98,13 +101,20 @@ async def _stream(
     that read reaches at least the feed's version at joining, and the feed offers
     everything after it, so skipping what was already sent leaves no gap and no
     duplicate.  After an overflow of its backlog (a slow client), the same catch-up
-    again."""
-    subscriber = live.hub.join(encounter_id, head, audience, viewer.token_id)
-    page, last, catching_up = live.hub.page, start, True
+    again.
+
+    Once caught up, a stream that follows forever over a ``connection`` the server
+    exposed lets the feed write to it (``Subscriber.direct``) and sleeps until it must
+    end or catch up again; only what it yielded before is sent by its own task, so the
+    bytes reach the client in order."""
+    subscriber = live.hub.join(
+        encounter_id, head, audience, viewer.token_id, after=start, connection=connection
+    )
+    page, catching_up = live.hub.page, True
     async with metrics.live_subscriber():
         try:
             yield preamble(start)
-            while until is None or last < until:
+            while until is None or subscriber.last < until:
                 if subscriber.ended:
                     return  # revoked (the reconnect gets its 401), or the database is away
                 if catching_up:
@@ -113,7 +123,7 @@ async def _stream(
                         events = await read_stream(
                             services.pool,
                             encounter_id,
-                            after_version=last,
+                            after_version=subscriber.last,
                             up_to_version=until,
                             limit=page,
                         )
@@ -124,25 +134,34 @@ async def _stream(
                         log.warning("live stream of %s ends: database away (%r)", encounter_id, exc)
                         return
                     metrics.live_sent(len(messages))
-                    for message in messages:
-                        yield message.data
+                    if messages:
+                        yield b"".join(m.data for m in messages)
                     if events:
-                        last = events[-1].stream_version
+                        subscriber.last = events[-1].stream_version
                     catching_up = len(events) == page or subscriber.overflowed
                     continue
+                if (
+                    until is None
+                    and connection is not None
+                    and connection.following
+                    and not subscriber.backlog
+                    and not subscriber.overflowed
+                ):
+                    subscriber.direct = True  # everything before is sent: the feed writes now
                 await subscriber.wait()
                 for message in subscriber.take():
                     if subscriber.ended:
                         return
                     if message.version is None:
                         yield message.data
-                    elif message.version > last:
+                    elif message.version > subscriber.last:
                         if until is not None and message.version > until:
                             return
                         yield message.data
-                        last = message.version
+                        subscriber.last = message.version
                 catching_up = subscriber.overflowed
         finally:
+            subscriber.direct = False
             live.hub.leave(encounter_id, subscriber)
 
 
@@ -162,6 +181,7 @@ class EncounterLive(EncounterRoutes):
         encounter_id: FromPath[UUID],
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
+        scope: Scope,
         after_version: AfterVersion = None,
         until_version: UntilVersion = None,
         last_event_id: LastEventId = None,
@@ -177,6 +197,14 @@ class EncounterLive(EncounterRoutes):
         assert live is not None
         audience = audience_of(viewer)
         stream = _stream(
-            live, services, encounter_id, viewer, audience, head.version, start, until_version
+            live,
+            services,
+            encounter_id,
+            viewer,
+            audience,
+            head.version,
+            start,
+            until_version,
+            Connection.of(scope),
         )
         return LiveStream(stream)
