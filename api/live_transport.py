@@ -17,6 +17,7 @@ transport uvicorn writes to, so what the stream's task sent before is on the wir
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import RequestResponseCycle
@@ -53,6 +54,10 @@ class Connection:
         return bool(cycle.response_started and cycle.chunked_encoding) and not (
             cycle.response_complete or cycle.disconnected
         )
+
+    @property
+    def transport(self) -> asyncio.Transport:
+        return self._cycle.transport
 
     @property
     def gone(self) -> bool:

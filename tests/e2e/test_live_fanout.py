@@ -9,7 +9,9 @@ again, misses nothing, and a player's stream never carries the GM's encoding.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import re
+import socket
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 from uuid import UUID
 
@@ -17,6 +19,7 @@ import httpx
 
 from api.app import create_app
 from api.routes.live import _stream
+from api.serving import CoalescingHttpToolsProtocol
 from api.settings import Settings
 from api.state import Services
 from projections.inline import read_model_rows
@@ -198,3 +201,103 @@ def _roll(messages: list[Message], version: int) -> dict[str, Any]:
 def _last(lines: list[str]) -> int:
     messages = parse(lines)
     return messages[-1].id if messages else 0
+
+
+_ID = re.compile(rb"\nid: (\d+)\r\n")
+
+
+async def test_a_stream_written_by_the_feed_is_handed_back_when_its_client_stalls(
+    database_url: str,
+) -> None:
+    """Served as ``aeon-ledger serve`` serves (the feed writes to caught-up connections):
+    one client stops reading, its connection's buffers fill, the feed stops writing to
+    it and its own stream reads what it missed from PostgreSQL while the other streams
+    get every event at once; once the client reads again it has every event once, in
+    order, and the feed writes to it again."""
+    settings = Settings(database_url=database_url, live_poll_seconds=60)
+    app = create_app(settings)
+    served = serving(app, http=CoalescingHttpToolsProtocol)
+    async with served as url, httpx.AsyncClient(base_url=url) as http:
+        eid, gm = await _open(http, "Stall")
+        head = await _command(http, eid, gm, combatant("aria", 50))
+        services: Services = app.state.services
+        assert services.live is not None
+        hub = services.live.hub
+        fast = [Subscriber(url, eid, gm) for _ in range(3)]
+        stalled = await _raw_stream(url, eid, gm)
+        try:
+            for subscriber in fast:
+                subscriber.start()
+                await subscriber.wait_for(head, within=5)
+            feed = hub.feeds[UUID(eid)]
+            await _eventually(
+                lambda: len(feed.subscribers) == 4 and all(s.direct for s in feed.subscribers)
+            )
+            (slow,) = [s for s in feed.subscribers if _peer(s) == stalled.getsockname()]
+            assert slow.connection is not None
+            transport = slow.connection.transport
+            transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+            transport.set_write_buffer_limits(high=4096)
+            note = {"text": "x" * 2000}
+            for _ in range(200):
+                response = await http.post(f"/encounters/{eid}/notes", json=note, headers=gm)
+                assert response.status_code == 200, response.text
+                head = response.json()["version"]
+                if not slow.direct:
+                    break
+            assert not slow.direct, "the stalled client's buffers never filled"
+            for subscriber in fast:  # nobody waits for the stalled client
+                await subscriber.wait_for(head, within=5)
+                assert subscriber.versions == list(range(1, head + 1))
+            head = await _command(http, eid, gm, HIT)
+            received = await _read_until(stalled, head)
+            assert [int(v) for v in _ID.findall(received)] == list(range(1, head + 1))
+            await _eventually(lambda: slow.direct)  # caught up: the feed writes to it again
+            head = await _command(http, eid, gm, HIT)
+            received += await _read_until(stalled, head, seen=received)
+            assert [int(v) for v in _ID.findall(received)] == list(range(1, head + 1))
+        finally:
+            stalled.close()
+            for subscriber in fast:
+                await subscriber.close()
+
+
+HIT = {"type": "generic.damage", "target": "aria", "amount": 1}
+
+
+async def _eventually(condition: Callable[[], bool], within: float = 5) -> None:
+    for _ in range(int(within / 0.02)):
+        if condition():
+            return
+        await asyncio.sleep(0.02)
+    assert condition()
+
+
+def _peer(subscriber: Any) -> object:
+    return subscriber.connection.transport.get_extra_info("peername")
+
+
+async def _raw_stream(url: str, eid: str, headers: dict[str, str]) -> socket.socket:
+    """A live stream's connection that reads nothing until told to, with a small
+    receive buffer so the server's writes back up soon."""
+    host, port = url.removeprefix("http://").split(":")
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.setblocking(False)
+    loop = asyncio.get_running_loop()
+    await loop.sock_connect(sock, (host, int(port)))
+    lines = [f"GET /encounters/{eid}/live HTTP/1.1", f"host: {host}:{port}"]
+    lines += [f"{k}: {v}" for k, v in headers.items()]
+    await loop.sock_sendall(sock, ("\r\n".join(lines) + "\r\n\r\n").encode())
+    return sock
+
+
+async def _read_until(sock: socket.socket, version: int, seen: bytes = b"") -> bytes:
+    """What arrives on ``sock`` until the event of ``version`` has."""
+    loop, received = asyncio.get_running_loop(), b""
+    async with asyncio.timeout(10):
+        while version not in [int(v) for v in _ID.findall(seen + received)]:
+            chunk = await loop.sock_recv(sock, 65536)
+            assert chunk, "the server closed the stream"
+            received += chunk
+    return received
