@@ -8,7 +8,9 @@ chunk, framed once per audience, written to each connection; the stream's task s
 until the stream must end or fall back to reading PostgreSQL.
 
 This needs the connection, which ASGI does not expose: the service's uvicorn protocol
-(api/serving.py) puts its request cycle in ``scope["extensions"][EXTENSION]``.  Without
+(api/serving.py) puts a ``Connection`` on its request cycle in
+``scope["extensions"][EXTENSION]``, and tells it when the client goes (``on_lost``), so
+a stream need not keep a task reading ASGI ``receive`` to learn it.  Without
 it (another server, the test client), or for a response that is not chunked, streams send
 through ASGI as before.  Only uvicorn's own state is read (is the response started and
 chunked, is writing paused, is the client gone); the bytes go through the same
@@ -18,12 +20,13 @@ transport uvicorn writes to, so what the stream's task sent before is on the wir
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import RequestResponseCycle
 
-EXTENSION = "aeon.http_cycle"
-"""The key of ``scope["extensions"]`` that holds uvicorn's request cycle."""
+EXTENSION = "aeon.live_connection"
+"""The key of ``scope["extensions"]`` that holds the request's ``Connection``."""
 
 
 def chunk(body: bytes) -> bytes:
@@ -32,20 +35,29 @@ def chunk(body: bytes) -> bytes:
 
 
 class Connection:
-    """Where a live stream's bytes can be written without its task."""
+    """Where a live stream's bytes can be written without its task, and who to tell
+    when its client goes."""
 
-    __slots__ = ("_cycle",)
+    __slots__ = ("_cycle", "on_lost")
 
     def __init__(self, cycle: RequestResponseCycle) -> None:
         self._cycle = cycle
+        self.on_lost: Callable[[], None] | None = None
+        """Called once the client is gone (by the server's protocol)."""
 
     @classmethod
     def of(cls, scope: Any) -> Connection | None:
         """The connection of the request ``scope`` is for, if the server exposed it."""
-        cycle = scope.get("extensions", {}).get(EXTENSION)
-        if not isinstance(cycle, RequestResponseCycle) or scope.get("method") != "GET":
+        connection = scope.get("extensions", {}).get(EXTENSION)
+        if not isinstance(connection, Connection) or scope.get("method") != "GET":
             return None
-        return cls(cycle)
+        return connection
+
+    def lost(self) -> None:
+        """The server's protocol saw the connection end."""
+        callback, self.on_lost = self.on_lost, None
+        if callback is not None:
+            callback()
 
     @property
     def following(self) -> bool:

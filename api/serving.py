@@ -106,14 +106,23 @@ class CoalescingHttpToolsProtocol(HttpToolsProtocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(cast(asyncio.Transport, _TurnBuffered(transport, self.loop)))
 
+    _live: live_transport.Connection | None = None
+
     def on_headers_complete(self) -> None:
-        """Also hands the request's cycle to the app (``scope["extensions"]``), so a live
-        stream's feed can write to the connection itself (api/live_transport.py)."""
+        """Also hands the request's connection to the app (``scope["extensions"]``), so a
+        live stream's feed can write to it and the stream learns when the client goes
+        without a task of its own reading ``receive`` (api/live_transport.py)."""
         super().on_headers_complete()
         cycle = self.cycle
         if cycle is not None and cycle.scope is self.scope:
+            self._live = live_transport.Connection(cycle)
             extensions: dict[str, Any] = self.scope.setdefault("extensions", {})
-            extensions[live_transport.EXTENSION] = cycle
+            extensions[live_transport.EXTENSION] = self._live
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if self._live is not None:
+            self._live.lost()
 
 
 class _TurnBuffered:

@@ -14,7 +14,7 @@ notifications do.  Sending awaits the client, so a slow one only slows itself.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Annotated
 from uuid import UUID
 
@@ -94,7 +94,7 @@ async def _stream(
     start: int,
     until: int | None,
     connection: Connection | None = None,
-) -> AsyncIterator[bytes]:
+) -> AsyncGenerator[bytes]:
     """Catch up from PostgreSQL, then send what the encounter's feed offers.
 
     The subscriber joins the feed first and reads from PostgreSQL until a short page:
@@ -196,6 +196,7 @@ class EncounterLive(EncounterRoutes):
         live = services.live
         assert live is not None
         audience = audience_of(viewer)
+        connection = Connection.of(scope)
         stream = _stream(
             live,
             services,
@@ -205,6 +206,6 @@ class EncounterLive(EncounterRoutes):
             head.version,
             start,
             until_version,
-            Connection.of(scope),
+            connection,
         )
-        return LiveStream(stream)
+        return LiveStream(stream, connection)

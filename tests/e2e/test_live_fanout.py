@@ -256,6 +256,12 @@ async def test_a_stream_written_by_the_feed_is_handed_back_when_its_client_stall
             head = await _command(http, eid, gm, HIT)
             received += await _read_until(stalled, head, seen=received)
             assert [int(v) for v in _ID.findall(received)] == list(range(1, head + 1))
+            # Clients that go end their streams at once (no write is needed to notice:
+            # the protocol tells the stream), and the feed with the last of them.
+            stalled.close()
+            for subscriber in fast:
+                await subscriber.close()
+            await _eventually(lambda: UUID(eid) not in hub.feeds, within=3)
         finally:
             stalled.close()
             for subscriber in fast:
