@@ -86,5 +86,5 @@ class Connection:
         transport = cycle.transport
         if transport.is_closing():
             return False
-        transport.write(framed)
+        getattr(transport, "write_now", transport.write)(framed)
         return True

@@ -141,6 +141,15 @@ class _TurnBuffered:
         else:
             self._held.append(data)
 
+    def write_now(self, data: bytes) -> None:
+        """Write without waiting for the turn to end (after what is held): for writes
+        made outside a response's own turn, such as a live feed's to each of its
+        streams, where holding would only add a callback per write."""
+        if self._held is None:
+            self._transport.write(data)
+        else:
+            self._held.append(data)
+
     def writelines(self, chunks: Any) -> None:
         for chunk in chunks:
             self.write(chunk)
