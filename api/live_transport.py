@@ -20,6 +20,7 @@ transport uvicorn writes to, so what the stream's task sent before is on the wir
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -41,7 +42,10 @@ class Connection:
     __slots__ = ("_cycle", "on_lost")
 
     def __init__(self, cycle: RequestResponseCycle) -> None:
-        self._cycle = cycle
+        # Weak: the scope holds this, and the cycle holds the scope; a strong reference
+        # would make every request a reference cycle left for the garbage collector.
+        # The cycle lives as long as its request (uvicorn's task holds it).
+        self._cycle = weakref.ref(cycle)
         self.on_lost: Callable[[], None] | None = None
         """Called once the client is gone (by the server's protocol)."""
 
@@ -62,28 +66,33 @@ class Connection:
     @property
     def following(self) -> bool:
         """The response is started as chunks and still open: direct writes are possible."""
-        cycle = self._cycle
-        return bool(cycle.response_started and cycle.chunked_encoding) and not (
-            cycle.response_complete or cycle.disconnected
+        cycle = self._cycle()
+        return (
+            cycle is not None
+            and bool(cycle.response_started and cycle.chunked_encoding)
+            and not (cycle.response_complete or cycle.disconnected)
         )
 
     @property
-    def transport(self) -> asyncio.Transport:
-        return self._cycle.transport
+    def transport(self) -> asyncio.Transport | None:
+        cycle = self._cycle()
+        return cycle.transport if cycle is not None else None
 
     @property
     def gone(self) -> bool:
-        cycle = self._cycle
-        return cycle.disconnected or cycle.transport.is_closing()
+        cycle = self._cycle()
+        return cycle is None or cycle.disconnected or cycle.transport.is_closing()
 
     def write(self, framed: bytes) -> bool:
         """Write ``framed`` (chunks) now, unless the client is not keeping up (uvicorn
         paused writing: the stream's own task then sends, awaiting the client) or gone;
         False when nothing was written."""
-        cycle = self._cycle
-        if cycle.flow.write_paused or cycle.disconnected or cycle.response_complete:
+        cycle = self._cycle()
+        if cycle is None or cycle.flow.write_paused or cycle.disconnected:
             return False
-        transport = cycle.transport
+        if cycle.response_complete:
+            return False
+        transport: asyncio.Transport = cycle.transport
         if transport.is_closing():
             return False
         getattr(transport, "write_now", transport.write)(framed)

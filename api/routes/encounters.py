@@ -183,9 +183,9 @@ async def _reader(
     gm_state: bool,
 ) -> tuple[Viewer, ReaderRow]:
     """The viewer and the current head (and state) in one round trip: the token's row
-    is read in the same statement as the version, so a revoked token is refused at once
-    on every process, with no cache to fall behind.  What it found is remembered for a
-    conditional read that follows (``_known_unchanged``)."""
+    is read in the same statement as the version.  What it found is remembered for the
+    conditional reads that follow (``_known_unchanged``), until a notice says otherwise
+    or ``read_cache_seconds`` pass."""
     token = bearer_token(request)
     if token is None:
         raise unauthorized("this encounter needs a token: send 'Authorization: Bearer <token>'")

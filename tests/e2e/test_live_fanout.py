@@ -236,6 +236,7 @@ async def test_a_stream_written_by_the_feed_is_handed_back_when_its_client_stall
             (slow,) = [s for s in feed.subscribers if _peer(s) == stalled.getsockname()]
             assert slow.connection is not None
             transport = slow.connection.transport
+            assert transport is not None
             transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
             transport.set_write_buffer_limits(high=4096)
             note = {"text": "x" * 2000}
@@ -280,7 +281,8 @@ async def _eventually(condition: Callable[[], bool], within: float = 5) -> None:
 
 
 def _peer(subscriber: Any) -> object:
-    return subscriber.connection.transport.get_extra_info("peername")
+    transport = subscriber.connection.transport
+    return transport.get_extra_info("peername") if transport is not None else None
 
 
 async def _raw_stream(url: str, eid: str, headers: dict[str, str]) -> socket.socket:
