@@ -90,6 +90,11 @@ async def _live_size(url: str, pid: int, size: int, seconds: float) -> list[obje
     before = tree_rss_bytes(pid)
     specs = [(t.encounter_id, t.headers, v) for t, v in tables]
     subscribers = await subscribe_many(url, specs, size)
+    # The ten thousand subscribers are this process's to keep: left to the collector, a
+    # full collection walks them all (tens of milliseconds, measured with gc.callbacks),
+    # and every delivery arriving meanwhile would be timed late for it.
+    gc.collect()
+    gc.freeze()
     try:
         await asyncio.sleep(3)  # every stream caught up and waiting
         per_subscriber = (tree_rss_bytes(pid) - before) / size / 1024
@@ -104,6 +109,7 @@ async def _live_size(url: str, pid: int, size: int, seconds: float) -> list[obje
         await _settle(subscribers, sent, within=5)
         latencies, lost = _delivery(subscribers, sent)
     finally:
+        gc.unfreeze()
         close_all(subscribers)
         await asyncio.sleep(1)  # the service sees them go before it is stopped
     return [
