@@ -44,7 +44,7 @@ def token_digest(token: str) -> bytes:
 class KnownHeads:
     """Heads and token checks of this process's recent reads, forgotten on notice."""
 
-    __slots__ = ("_heads", "_seconds", "_tokens", "generation")
+    __slots__ = ("_heads", "_seconds", "_tokens", "answered", "generation")
 
     def __init__(self, seconds: float) -> None:
         self._seconds = seconds
@@ -52,6 +52,9 @@ class KnownHeads:
         self._tokens: dict[tuple[UUID, str], tuple[bytes, Viewer, float]] = {}
         self.generation = 0
         """Moves on every notice; a read started in an older generation is not kept."""
+        self.answered = 0
+        """Conditional reads answered from here, without a database (counted so a
+        reckoning of reads per database can account for them)."""
 
     @property
     def enabled(self) -> bool:

@@ -260,6 +260,8 @@ async def _answered_from_known_head(request: Request[Any, Any, Any]) -> Response
     services: Services = request.app.state.services
     if not _known_unchanged(request, services, request.path_params["encounter_id"], version):
         return None
+    assert services.live is not None  # _known_unchanged says no without it
+    services.live.hub.known.answered += 1
     return json_bytes(b"", status_code=304, headers={"ETag": etag(version)})
 
 
