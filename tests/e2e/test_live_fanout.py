@@ -28,7 +28,7 @@ from service.core_events import NoteAdded
 from service.pipeline import CommandPipeline
 from service.tokens import Viewer
 from tests.e2e.helpers import combatant
-from tests.e2e.test_live import SECRET_CHECK, bearer, serving
+from tests.e2e.test_live import PROTOCOLS, SECRET_CHECK, bearer, serving
 from tests.scaleout.live_client import Subscriber
 from tests.scaleout.sse import Message, parse
 
@@ -48,14 +48,15 @@ async def _command(http: httpx.AsyncClient, eid: str, gm: dict[str, str], cmd: A
     return version
 
 
+@PROTOCOLS
 async def test_a_wake_up_lost_in_transit_still_reaches_every_subscriber(
-    database_url: str,
+    database_url: str, protocol: type[asyncio.Protocol] | None
 ) -> None:
     """A commit by a writer that announces nothing (a process that died between its
     commit and its NOTIFY, say): the feed's safety-net read finds it for all streams."""
     settings = Settings(database_url=database_url, live_poll_seconds=0.3)
     app = create_app(settings)
-    async with serving(app) as url, httpx.AsyncClient(base_url=url) as http:
+    async with serving(app, http=protocol) as url, httpx.AsyncClient(base_url=url) as http:
         eid, gm = await _open(http, "Lost")
         head = await _command(http, eid, gm, combatant("aria", 20))
         subscribers = [Subscriber(url, eid, gm) for _ in range(12)]
@@ -133,20 +134,37 @@ async def test_a_slow_subscriber_delays_no_other_and_misses_nothing(database_url
 
 
 async def _follow_raw(
-    http: httpx.AsyncClient, eid: str, headers: dict[str, str], until: int, into: list[bytes]
+    http: httpx.AsyncClient,
+    eid: str,
+    headers: dict[str, str],
+    until: int,
+    into: list[bytes],
+    *,
+    bounded: bool = True,
 ) -> None:
-    path = f"/encounters/{eid}/live?until_version={until}"
+    """The stream's bytes up to the event of ``until``: bounded by ``until_version`` (the
+    stream sends through ASGI), or followed and left there (so the feed writes to it,
+    when the server lets it)."""
+    path = f"/encounters/{eid}/live" + (f"?until_version={until}" if bounded else "")
     async with http.stream("GET", path, headers=headers) as response:
         assert response.status_code == 200
         async for chunk in response.aiter_bytes():
             into.append(chunk)
+            if not bounded and b"\nid: %d\r\n" % until in b"".join(into):
+                return
 
 
-async def test_a_player_stream_never_receives_the_gm_encoding(database_url: str) -> None:
+@PROTOCOLS
+async def test_a_player_stream_never_receives_the_gm_encoding(
+    database_url: str, protocol: type[asyncio.Protocol] | None
+) -> None:
     """GM and player streams of one feed, open while a secret roll and a GM-only note are
-    made: the player's bytes hold neither the roll's result nor the note, the GM's do."""
+    made: the player's bytes hold neither the roll's result nor the note, the GM's do;
+    whether the streams send what the feed hands them or the feed writes to them."""
     settings = Settings(database_url=database_url, live_poll_seconds=60)
-    async with serving(create_app(settings)) as url, httpx.AsyncClient(base_url=url) as http:
+    app = create_app(settings)
+    bounded = protocol is None
+    async with serving(app, http=protocol) as url, httpx.AsyncClient(base_url=url) as http:
         eid, gm = await _open(http, "Secrets")
         for who in ("aria", "grak"):
             await _command(http, eid, gm, combatant(who, 20, ac=10))
@@ -159,10 +177,16 @@ async def test_a_player_stream_never_receives_the_gm_encoding(database_url: str)
         player_bytes: list[bytes] = []
         until = start + 2
         streams = [
-            asyncio.create_task(_follow_raw(http, eid, gm, until, gm_bytes)),
-            asyncio.create_task(_follow_raw(http, eid, player, until, player_bytes)),
+            asyncio.create_task(_follow_raw(http, eid, gm, until, gm_bytes, bounded=bounded)),
+            asyncio.create_task(
+                _follow_raw(http, eid, player, until, player_bytes, bounded=bounded)
+            ),
         ]
         await asyncio.sleep(0.3)  # both streams are following the feed
+        services: Services = app.state.services
+        assert services.live is not None
+        followers = services.live.hub.feeds[UUID(eid)].subscribers
+        assert len(followers) == 2 and all(s.direct is not bounded for s in followers)
         secret = await http.post(
             f"/encounters/{eid}/commands",
             json={"command": SECRET_CHECK, "hidden": True},
