@@ -73,6 +73,7 @@ class Live:
             poll_seconds=settings.live_poll_seconds,
             keepalive_seconds=settings.live_keepalive_seconds,
             backlog=settings.live_backlog,
+            read_cache_seconds=settings.read_cache_seconds,
         )
         if settings.redis_url:
             status = LinkStatus("redis", on_up=hub.wake_all)

@@ -34,6 +34,7 @@ from uuid import UUID
 
 import asyncpg
 
+from api.live_transport import Connection, chunk
 from events.access import live_token_ids
 from events.db import Database
 from events.envelope import RecordedEvent
@@ -61,35 +62,95 @@ Watch = Callable[[UUID], AbstractAsyncContextManager[None]]
 
 KEEPALIVE = Message(None, b": keepalive\r\n\r\n")
 
+_KEEPALIVE_CHUNK = chunk(KEEPALIVE.data)
+_NOTHING: tuple[list[Message], bytes] = ([], b"")
+
 _DATABASE_ERRORS = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError)
 
 
 class Subscriber:
-    """One open stream's place in a feed: its audience, its token, its bounded backlog.
+    """One open stream's place in a feed: its audience, its token, its bounded backlog,
+    and, once it follows the feed, the connection the feed writes to for it.
 
     Kept small (ten thousand of them may wait at once): a list rather than a deque, and
     a future only while the stream waits, rather than an ``asyncio.Event`` each."""
 
-    __slots__ = ("_waiter", "audience", "backlog", "ended", "limit", "overflowed", "token_id")
+    __slots__ = (
+        "_waiter",
+        "audience",
+        "backlog",
+        "connection",
+        "direct",
+        "ended",
+        "last",
+        "limit",
+        "overflowed",
+        "token_id",
+    )
 
-    def __init__(self, audience: Audience, token_id: str | None, limit: int) -> None:
+    def __init__(
+        self,
+        audience: Audience,
+        token_id: str | None,
+        limit: int,
+        last: int = 0,
+        connection: Connection | None = None,
+    ) -> None:
         self.audience, self.token_id, self.limit = audience, token_id, limit
         self.backlog: list[Message] = []
         self._waiter: asyncio.Future[None] | None = None
+        self.last = last
+        """The version of the last event sent to the client."""
+        self.connection = connection
+        """Where the feed may write for this stream (api/live_transport.py), if anywhere."""
+        self.direct = False
+        """The feed writes to ``connection`` itself: set by the stream once it has sent
+        everything before; cleared when the client stops keeping up."""
         self.overflowed = False
         """Messages were dropped: read from PostgreSQL after the last one sent."""
         self.ended = False
         """The stream must end: its token was revoked, or the feed lost the database."""
 
-    def offer(self, messages: Sequence[Message]) -> None:
-        if self.overflowed or self.ended:
+    def offer(self, messages: Sequence[Message], framed: bytes | None = None) -> None:
+        """``messages`` for this stream; ``framed``: the same as one chunk, for a direct
+        write, when the feed has it."""
+        if self.overflowed or self.ended or not messages:
             return  # the catch-up read will include them
+        if self.direct:
+            self._write(messages, framed)
+            return
         if len(self.backlog) + len(messages) > self.limit:
             self.backlog = []
             self.overflowed = True
         else:
             self.backlog.extend(messages)
         self._wake()
+
+    def _write(self, messages: Sequence[Message], framed: bytes | None) -> None:
+        """Write to the connection: the stream's task stays asleep.  What the stream's
+        own catch-up already sent is skipped; a client that does not keep up (or is
+        gone) is handed back to its task, which reads what it missed from PostgreSQL."""
+        assert self.connection is not None
+        first = messages[0].version
+        if first is not None and first <= self.last:
+            messages = [m for m in messages if m.version is None or m.version > self.last]
+            if not messages:
+                return
+            framed = None
+        if framed is None:
+            framed = chunk(b"".join(m.data for m in messages))
+        if self.connection.write(framed):
+            for message in reversed(messages):
+                if message.version is not None:
+                    self.last = message.version
+                    break
+            return
+        self.direct = False
+        if self.connection.gone:
+            self.end()
+        else:
+            self.overflowed = True
+            self._wake()
 
     def end(self) -> None:
         self.ended = True
@@ -218,7 +279,7 @@ class Feed:
             await self._read(db)
         if time.monotonic() - self._sent_at >= self._keepalive:
             for subscriber in self.subscribers:
-                subscriber.offer((KEEPALIVE,))
+                subscriber.offer((KEEPALIVE,), _KEEPALIVE_CHUNK)
             self._sent_at = time.monotonic()
 
     async def _read(self, db: Database) -> None:
@@ -228,13 +289,14 @@ class Feed:
             )
             if not events:
                 break
-            encoded: dict[Audience, list[Message]] = {}
+            encoded: dict[Audience, tuple[list[Message], bytes]] = {}
             for audience in {s.audience for s in self.subscribers}:
-                encoded[audience] = await self._encode(self.encounter_id, audience, events, db)
+                messages = await self._encode(self.encounter_id, audience, events, db)
+                encoded[audience] = (messages, chunk(b"".join(m.data for m in messages)))
             offered = 0
             for subscriber in self.subscribers:
-                messages = encoded.get(subscriber.audience, ())
-                subscriber.offer(messages)
+                messages, framed = encoded.get(subscriber.audience, _NOTHING)
+                subscriber.offer(messages, framed)
                 offered += len(messages)
             metrics.live_sent(offered)
             self.version = events[-1].stream_version

@@ -14,16 +14,26 @@ import asyncio
 from uuid import UUID
 
 from api.live_feed import Audience, Encode, Feed, Subscriber, Watch, none_to_watch
+from api.live_heads import KnownHeads
+from api.live_transport import Connection
 from events.db import Database
 from events.replicas import Reader
 
 
 class Hub:
     def __init__(
-        self, *, page: int, poll_seconds: float, keepalive_seconds: float, backlog: int
+        self,
+        *,
+        page: int,
+        poll_seconds: float,
+        keepalive_seconds: float,
+        backlog: int,
+        read_cache_seconds: float = 0.0,
     ) -> None:
         self.page, self.poll_seconds = page, poll_seconds
         self.keepalive_seconds, self.backlog = keepalive_seconds, backlog
+        self.known = KnownHeads(read_cache_seconds)
+        """Heads and token checks of recent reads, forgotten on the same notices."""
         self.feeds: dict[UUID, Feed] = {}
         self.watch: Watch = none_to_watch
         self.reader: Reader | None = None
@@ -37,7 +47,14 @@ class Hub:
         self._db, self._encode = db, encode
 
     def join(
-        self, encounter_id: UUID, head: int, audience: Audience, token_id: str | None
+        self,
+        encounter_id: UUID,
+        head: int,
+        audience: Audience,
+        token_id: str | None,
+        *,
+        after: int = 0,
+        connection: Connection | None = None,
     ) -> Subscriber:
         """A new subscriber of the encounter's feed, started at ``head`` (a committed
         version) when this process had none.  The feed offers it every event after the
@@ -63,7 +80,7 @@ class Hub:
             )
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
-        subscriber = Subscriber(audience, token_id, self.backlog)
+        subscriber = Subscriber(audience, token_id, self.backlog, after, connection)
         feed.subscribers.add(subscriber)
         return subscriber
 
@@ -80,16 +97,19 @@ class Hub:
 
     def wake(self, encounter_id: UUID, version: int | None) -> None:
         """The encounter reached ``version`` (None: unknown, read anyway)."""
+        self.known.moved(encounter_id)
         feed = self.feeds.get(encounter_id)
         if feed is not None and (version is None or version > feed.version):
             feed.woken(version)
 
     def wake_all(self) -> None:
         """After a link outage, when wake-ups may have been lost: every feed reads now."""
+        self.known.forget()
         for feed in self.feeds.values():
             feed.woken(None)
 
     def revoked(self, encounter_id: UUID, token_id: str) -> None:
+        self.known.revoked(encounter_id, token_id)
         feed = self.feeds.get(encounter_id)
         if feed is not None:
             feed.notice_revoked(token_id)

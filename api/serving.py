@@ -17,6 +17,8 @@ import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.supervisors import Multiprocess
 
+from api import live_transport
+
 
 def run_uvicorn(
     host: str, port: int, workers: int, log_level: str, factory: str = "api.app:create_app"
@@ -104,6 +106,24 @@ class CoalescingHttpToolsProtocol(HttpToolsProtocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(cast(asyncio.Transport, _TurnBuffered(transport, self.loop)))
 
+    _live: live_transport.Connection | None = None
+
+    def on_headers_complete(self) -> None:
+        """Also hands the request's connection to the app (``scope["extensions"]``), so a
+        live stream's feed can write to it and the stream learns when the client goes
+        without a task of its own reading ``receive`` (api/live_transport.py)."""
+        super().on_headers_complete()
+        cycle = self.cycle
+        if cycle is not None and cycle.scope is self.scope:
+            self._live = live_transport.Connection(cycle)
+            extensions: dict[str, Any] = self.scope.setdefault("extensions", {})
+            extensions[live_transport.EXTENSION] = self._live
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if self._live is not None:
+            self._live.lost()
+
 
 class _TurnBuffered:
     """A transport whose writes wait for the end of the current loop turn; everything
@@ -118,6 +138,15 @@ class _TurnBuffered:
         if self._held is None:
             self._held = [data]
             self._loop.call_soon(self._flush)
+        else:
+            self._held.append(data)
+
+    def write_now(self, data: bytes) -> None:
+        """Write without waiting for the turn to end (after what is held): for writes
+        made outside a response's own turn, such as a live feed's to each of its
+        streams, where holding would only add a callback per write."""
+        if self._held is None:
+            self._transport.write(data)
         else:
             self._held.append(data)
 

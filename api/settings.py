@@ -49,6 +49,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     missed from PostgreSQL (a slow client falls behind alone)."""
     live_keepalive_seconds: float = 15.0
     """An idle live stream sends a comment this often and re-checks its token."""
+    read_cache_seconds: float = 0.5
+    """How long a process answers a conditional read (a current If-None-Match) from the
+    head and token check of its last read rather than PostgreSQL, unless a wake-up or a
+    revocation notice says otherwise first (api/live_heads.py); 0 turns it off."""
     cors_origins: tuple[str, ...] = ("*",)
     """AEON_CORS_ORIGINS: the browser origins allowed to call the API, comma-separated;
     ``*`` (the default) allows any, which is safe because credentials travel in the
@@ -113,6 +117,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             live_keepalive_seconds=float(
                 env.get("AEON_LIVE_KEEPALIVE_SECONDS", d.live_keepalive_seconds)
             ),
+            read_cache_seconds=float(env.get("AEON_READ_CACHE_SECONDS", d.read_cache_seconds)),
             cors_origins=_comma_list(env.get("AEON_CORS_ORIGINS", ",".join(d.cors_origins))),
             webhook_allow=env.get("AEON_WEBHOOK_ALLOW", d.webhook_allow),
             webhook_max_failures=int(env.get("AEON_WEBHOOK_MAX_FAILURES", d.webhook_max_failures)),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 from uuid import UUID
@@ -12,7 +13,7 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, QueryParameter
 
 from api.auth import SERVICE, bearer_token, is_service_key, require_service_key, unauthorized
-from api.headers import chain_head, etag, idempotency_key, none_match_version
+from api.headers import chain_head, etag, idempotency_key, none_match_version, stream_version
 from api.openapi_operations import SERVICE_KEY
 from api.problems import problem
 from api.responses import json_bytes
@@ -182,13 +183,16 @@ async def _reader(
     gm_state: bool,
 ) -> tuple[Viewer, ReaderRow]:
     """The viewer and the current head (and state) in one round trip: the token's row
-    is read in the same statement as the version, so a revoked token is refused at once
-    on every process, with no cache to fall behind."""
+    is read in the same statement as the version.  What it found is remembered for the
+    conditional reads that follow (``_known_unchanged``), until a notice says otherwise
+    or ``read_cache_seconds`` pass."""
     token = bearer_token(request)
     if token is None:
         raise unauthorized("this encounter needs a token: send 'Authorization: Bearer <token>'")
     service = is_service_key(services.settings.service_key, token)
     token_id = None if service else token.partition(".")[0]
+    known = services.live.hub.known if services.live is not None else None
+    generation, asked_at = (known.generation, time.monotonic()) if known else (0, 0.0)
     row = await current_for_reader(
         services.pool,
         encounter_id,
@@ -206,7 +210,59 @@ async def _reader(
     services.verified_tokens.remember(token, viewer.token_id or viewer.role)
     if row is None:
         raise problem(404, "encounter-not-found", f"No encounter has id {encounter_id}.")
+    if known is not None:
+        known.remember(
+            encounter_id,
+            row.head.version,
+            None if service else token,
+            viewer,
+            asked_at=asked_at,
+            generation=generation,
+        )
     return viewer, row
+
+
+def _known_unchanged(
+    request: Request[Any, Any, Any], services: Services, encounter_id: UUID, version: int
+) -> bool:
+    """Whether this process's last read of the encounter (api/live_heads.py) already
+    says the token opens it and its head is still ``version``: a 304 without a query.
+
+    Only while the wake-up link is up (down, notices may be missing), and not when the
+    client states a newer version it must see (``X-Min-Version``)."""
+    live = services.live
+    if live is None or not live.status.ok or not live.hub.known.enabled:
+        return False
+    token = bearer_token(request)
+    if token is None:
+        return False
+    stated = request.headers.get("x-min-version")
+    if stated is not None and (stream_version(stated.strip()) or version + 1) > version:
+        return False  # a newer version to wait for, or a malformed header (its 400)
+    known, now = live.hub.known, time.monotonic()
+    if known.head(encounter_id, now) != version:
+        return False
+    if is_service_key(services.settings.service_key, token):
+        return True
+    return known.viewer(encounter_id, token, now) is not None
+
+
+async def _answered_from_known_head(request: Request[Any, Any, Any]) -> Response[Any] | None:
+    """The current-state read's ``before_request``: a 304 when the client's
+    If-None-Match is the head this process knows (``_known_unchanged``), before Litestar
+    parses parameters or opens the ``read_from`` dependency, which such an answer needs
+    neither of; None lets the handler answer."""
+    if "at" in request.query_params:
+        return None
+    version = none_match_version(request.headers.get("if-none-match"))
+    if version is None:
+        return None
+    services: Services = request.app.state.services
+    if not _known_unchanged(request, services, request.path_params["encounter_id"], version):
+        return None
+    assert services.live is not None  # _known_unchanged says no without it
+    services.live.hub.known.answered += 1
+    return json_bytes(b"", status_code=304, headers={"ETag": etag(version)})
 
 
 def _decode_cursor(cursor: str) -> tuple[datetime, UUID]:
@@ -224,7 +280,12 @@ class EncounterState(EncounterRoutes):
 
     tags = ("encounters",)
 
-    @get("/", operation_id="getEncounter", summary="Current state")
+    @get(
+        "/",
+        operation_id="getEncounter",
+        summary="Current state",
+        before_request=_answered_from_known_head,
+    )
     async def get_encounter(
         self,
         request: Request[Any, Any, Any],

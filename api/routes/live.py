@@ -14,7 +14,7 @@ notifications do.  Sending awaits the client, so a slow one only slows itself.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -27,6 +27,7 @@ from api.headers import stream_version
 from api.live import Live
 from api.live_feed import Audience
 from api.live_response import LiveStream
+from api.live_transport import Connection
 from api.live_wire import audience_of, encode_for, preamble
 from api.problems import problem
 from api.read_routing import MinVersion, highest, read_at, stated_version
@@ -93,7 +94,8 @@ async def _stream(
     start: int,
     until: int | None,
     stated: int | None = None,
-) -> AsyncIterator[bytes]:
+    connection: Connection | None = None,
+) -> AsyncGenerator[bytes]:
     """Catch up from PostgreSQL, then send what the encounter's feed offers.
 
     The subscriber joins the feed first and reads from PostgreSQL until a short page:
@@ -101,13 +103,20 @@ async def _stream(
     everything after it, so skipping what was already sent leaves no gap and no
     duplicate.  After an overflow of its backlog (a slow client), the same catch-up
     again.  When the client stated a version (``stated``), a catch-up page may come from a
-    replica that holds both it and the feed's version (api/read_routing.py)."""
-    subscriber = live.hub.join(encounter_id, head, audience, viewer.token_id)
-    page, last, catching_up = live.hub.page, start, True
+    replica that holds both it and the feed's version (api/read_routing.py).
+
+    Once caught up, a stream that follows forever over a ``connection`` the server
+    exposed lets the feed write to it (``Subscriber.direct``) and sleeps until it must
+    end or catch up again; only what it yielded before is sent by its own task, so the
+    bytes reach the client in order."""
+    subscriber = live.hub.join(
+        encounter_id, head, audience, viewer.token_id, after=start, connection=connection
+    )
+    page, catching_up = live.hub.page, True
     async with metrics.live_subscriber():
         try:
             yield preamble(start)
-            while until is None or last < until:
+            while until is None or subscriber.last < until:
                 if subscriber.ended:
                     return  # revoked (the reconnect gets its 401), or the database is away
                 if catching_up:
@@ -120,7 +129,7 @@ async def _stream(
                             events = await read_stream(
                                 where.db,
                                 encounter_id,
-                                after_version=last,
+                                after_version=subscriber.last,
                                 up_to_version=until,
                                 limit=page,
                             )
@@ -133,25 +142,34 @@ async def _stream(
                         log.warning("live stream of %s ends: database away (%r)", encounter_id, exc)
                         return
                     metrics.live_sent(len(messages))
-                    for message in messages:
-                        yield message.data
+                    if messages:
+                        yield b"".join(m.data for m in messages)
                     if events:
-                        last = events[-1].stream_version
+                        subscriber.last = events[-1].stream_version
                     catching_up = len(events) == page or subscriber.overflowed
                     continue
+                if (
+                    until is None
+                    and connection is not None
+                    and connection.following
+                    and not subscriber.backlog
+                    and not subscriber.overflowed
+                ):
+                    subscriber.direct = True  # everything before is sent: the feed writes now
                 await subscriber.wait()
                 for message in subscriber.take():
                     if subscriber.ended:
                         return
                     if message.version is None:
                         yield message.data
-                    elif message.version > last:
+                    elif message.version > subscriber.last:
                         if until is not None and message.version > until:
                             return
                         yield message.data
-                        last = message.version
+                        subscriber.last = message.version
                 catching_up = subscriber.overflowed
         finally:
+            subscriber.direct = False
             live.hub.leave(encounter_id, subscriber)
 
 
@@ -189,6 +207,7 @@ class EncounterLive(EncounterRoutes):
         live = services.live
         assert live is not None
         audience = audience_of(viewer)
+        connection = Connection.of(request.scope)
         stream = _stream(
             live,
             services,
@@ -199,5 +218,6 @@ class EncounterLive(EncounterRoutes):
             start,
             until_version,
             stated,
+            connection,
         )
-        return LiveStream(stream)
+        return LiveStream(stream, connection)

@@ -95,9 +95,11 @@ class EncounterTokens(EncounterRoutes):
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
     ) -> None:
-        """The token is refused (401) from the next request on, on every process, and its
-        open live streams end at once. GM only; idempotent. 409 for the encounter's last
-        valid GM token: revoking it would lock everyone out of running the table."""
+        """The token is refused (401) from the next request on, on every process (a
+        conditional read elsewhere may still get a state-less 304 for up to
+        `AEON_READ_CACHE_SECONDS`), and its open live streams end at once. GM only;
+        idempotent. 409 for the encounter's last valid GM token: revoking it would lock
+        everyone out of running the table."""
         require_gm(viewer, "revoke tokens")
         outcome = await tokens.revoke(services.pool, encounter_id, token_id)
         if outcome == "not_found":

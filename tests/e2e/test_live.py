@@ -14,10 +14,12 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
+import pytest
 import uvicorn
 from litestar import Litestar
 
 from api.app import create_app
+from api.serving import CoalescingHttpToolsProtocol
 from api.settings import Settings
 from tests.e2e.helpers import Client, combatant, command, create, gm_token
 from tests.reliability.processes import free_port
@@ -124,11 +126,20 @@ async def test_a_token_of_another_encounter_or_none_is_refused(client: Client) -
 
 
 @asynccontextmanager
-async def serving(app: Litestar) -> AsyncIterator[str]:
-    """The app on a spare loopback port, served by uvicorn in this event loop."""
+async def serving(
+    app: Litestar, *, http: type[asyncio.Protocol] | None = None
+) -> AsyncIterator[str]:
+    """The app on a spare loopback port, served by uvicorn in this event loop; with
+    ``http`` the protocol ``aeon-ledger serve`` uses, so caught-up live streams are
+    written by their feed (api/live_transport.py), else uvicorn's own, so they are not."""
     port = free_port()
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=2
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=2,
+        http=http or "auto",
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
@@ -143,11 +154,20 @@ async def serving(app: Litestar) -> AsyncIterator[str]:
         await task
 
 
-async def test_new_events_follow_the_backlog_without_gap_or_duplicate(database_url: str) -> None:
+PROTOCOLS = pytest.mark.parametrize(
+    "protocol", [CoalescingHttpToolsProtocol, None], ids=["written-by-the-feed", "through-asgi"]
+)
+
+
+@PROTOCOLS
+async def test_new_events_follow_the_backlog_without_gap_or_duplicate(
+    database_url: str, protocol: type[asyncio.Protocol] | None
+) -> None:
     """Small pages (two events) and a poll too slow to matter: every event after the
     backlog reaches the stream through a channel wake-up."""
     settings = Settings(database_url=database_url, live_page=2, live_poll_seconds=60)
-    async with serving(create_app(settings)) as url, httpx.AsyncClient(base_url=url) as http:
+    served = serving(create_app(settings), http=protocol)
+    async with served as url, httpx.AsyncClient(base_url=url) as http:
         created = await http.post("/encounters", json={"ruleset": "generic", "name": "Follow"})
         eid, headers = created.json()["encounter_id"], bearer(created.json()["gm_token"])
 
@@ -180,13 +200,15 @@ async def test_new_events_follow_the_backlog_without_gap_or_duplicate(database_u
         assert received == list(range(2, 10))
 
 
+@PROTOCOLS
 async def test_an_idle_stream_keeps_alive_and_ends_when_its_token_is_revoked(
-    database_url: str,
+    database_url: str, protocol: type[asyncio.Protocol] | None
 ) -> None:
     settings = Settings(
         database_url=database_url, live_keepalive_seconds=0.2, live_poll_seconds=0.1
     )
-    async with serving(create_app(settings)) as url, httpx.AsyncClient(base_url=url) as http:
+    served = serving(create_app(settings), http=protocol)
+    async with served as url, httpx.AsyncClient(base_url=url) as http:
         created = await http.post("/encounters", json={"ruleset": "generic", "name": "Revoke"})
         eid, gm = created.json()["encounter_id"], bearer(created.json()["gm_token"])
         await http.post(

@@ -9,7 +9,9 @@ again, misses nothing, and a player's stream never carries the GM's encoding.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import re
+import socket
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 from uuid import UUID
 
@@ -17,6 +19,7 @@ import httpx
 
 from api.app import create_app
 from api.routes.live import _stream
+from api.serving import CoalescingHttpToolsProtocol
 from api.settings import Settings
 from api.state import Services
 from projections.inline import read_model_rows
@@ -25,7 +28,7 @@ from service.core_events import NoteAdded
 from service.pipeline import CommandPipeline
 from service.tokens import Viewer
 from tests.e2e.helpers import combatant
-from tests.e2e.test_live import SECRET_CHECK, bearer, serving
+from tests.e2e.test_live import PROTOCOLS, SECRET_CHECK, bearer, serving
 from tests.scaleout.live_client import Subscriber
 from tests.scaleout.sse import Message, parse
 
@@ -45,14 +48,15 @@ async def _command(http: httpx.AsyncClient, eid: str, gm: dict[str, str], cmd: A
     return version
 
 
+@PROTOCOLS
 async def test_a_wake_up_lost_in_transit_still_reaches_every_subscriber(
-    database_url: str,
+    database_url: str, protocol: type[asyncio.Protocol] | None
 ) -> None:
     """A commit by a writer that announces nothing (a process that died between its
     commit and its NOTIFY, say): the feed's safety-net read finds it for all streams."""
     settings = Settings(database_url=database_url, live_poll_seconds=0.3)
     app = create_app(settings)
-    async with serving(app) as url, httpx.AsyncClient(base_url=url) as http:
+    async with serving(app, http=protocol) as url, httpx.AsyncClient(base_url=url) as http:
         eid, gm = await _open(http, "Lost")
         head = await _command(http, eid, gm, combatant("aria", 20))
         subscribers = [Subscriber(url, eid, gm) for _ in range(12)]
@@ -130,20 +134,37 @@ async def test_a_slow_subscriber_delays_no_other_and_misses_nothing(database_url
 
 
 async def _follow_raw(
-    http: httpx.AsyncClient, eid: str, headers: dict[str, str], until: int, into: list[bytes]
+    http: httpx.AsyncClient,
+    eid: str,
+    headers: dict[str, str],
+    until: int,
+    into: list[bytes],
+    *,
+    bounded: bool = True,
 ) -> None:
-    path = f"/encounters/{eid}/live?until_version={until}"
+    """The stream's bytes up to the event of ``until``: bounded by ``until_version`` (the
+    stream sends through ASGI), or followed and left there (so the feed writes to it,
+    when the server lets it)."""
+    path = f"/encounters/{eid}/live" + (f"?until_version={until}" if bounded else "")
     async with http.stream("GET", path, headers=headers) as response:
         assert response.status_code == 200
         async for chunk in response.aiter_bytes():
             into.append(chunk)
+            if not bounded and b"\nid: %d\r\n" % until in b"".join(into):
+                return
 
 
-async def test_a_player_stream_never_receives_the_gm_encoding(database_url: str) -> None:
+@PROTOCOLS
+async def test_a_player_stream_never_receives_the_gm_encoding(
+    database_url: str, protocol: type[asyncio.Protocol] | None
+) -> None:
     """GM and player streams of one feed, open while a secret roll and a GM-only note are
-    made: the player's bytes hold neither the roll's result nor the note, the GM's do."""
+    made: the player's bytes hold neither the roll's result nor the note, the GM's do;
+    whether the streams send what the feed hands them or the feed writes to them."""
     settings = Settings(database_url=database_url, live_poll_seconds=60)
-    async with serving(create_app(settings)) as url, httpx.AsyncClient(base_url=url) as http:
+    app = create_app(settings)
+    bounded = protocol is None
+    async with serving(app, http=protocol) as url, httpx.AsyncClient(base_url=url) as http:
         eid, gm = await _open(http, "Secrets")
         for who in ("aria", "grak"):
             await _command(http, eid, gm, combatant(who, 20, ac=10))
@@ -156,10 +177,16 @@ async def test_a_player_stream_never_receives_the_gm_encoding(database_url: str)
         player_bytes: list[bytes] = []
         until = start + 2
         streams = [
-            asyncio.create_task(_follow_raw(http, eid, gm, until, gm_bytes)),
-            asyncio.create_task(_follow_raw(http, eid, player, until, player_bytes)),
+            asyncio.create_task(_follow_raw(http, eid, gm, until, gm_bytes, bounded=bounded)),
+            asyncio.create_task(
+                _follow_raw(http, eid, player, until, player_bytes, bounded=bounded)
+            ),
         ]
         await asyncio.sleep(0.3)  # both streams are following the feed
+        services: Services = app.state.services
+        assert services.live is not None
+        followers = services.live.hub.feeds[UUID(eid)].subscribers
+        assert len(followers) == 2 and all(s.direct is not bounded for s in followers)
         secret = await http.post(
             f"/encounters/{eid}/commands",
             json={"command": SECRET_CHECK, "hidden": True},
@@ -198,3 +225,111 @@ def _roll(messages: list[Message], version: int) -> dict[str, Any]:
 def _last(lines: list[str]) -> int:
     messages = parse(lines)
     return messages[-1].id if messages else 0
+
+
+_ID = re.compile(rb"\nid: (\d+)\r\n")
+
+
+async def test_a_stream_written_by_the_feed_is_handed_back_when_its_client_stalls(
+    database_url: str,
+) -> None:
+    """Served as ``aeon-ledger serve`` serves (the feed writes to caught-up connections):
+    one client stops reading, its connection's buffers fill, the feed stops writing to
+    it and its own stream reads what it missed from PostgreSQL while the other streams
+    get every event at once; once the client reads again it has every event once, in
+    order, and the feed writes to it again."""
+    settings = Settings(database_url=database_url, live_poll_seconds=60)
+    app = create_app(settings)
+    served = serving(app, http=CoalescingHttpToolsProtocol)
+    async with served as url, httpx.AsyncClient(base_url=url) as http:
+        eid, gm = await _open(http, "Stall")
+        head = await _command(http, eid, gm, combatant("aria", 50))
+        services: Services = app.state.services
+        assert services.live is not None
+        hub = services.live.hub
+        fast = [Subscriber(url, eid, gm) for _ in range(3)]
+        stalled = await _raw_stream(url, eid, gm)
+        try:
+            for subscriber in fast:
+                subscriber.start()
+                await subscriber.wait_for(head, within=5)
+            feed = hub.feeds[UUID(eid)]
+            await _eventually(
+                lambda: len(feed.subscribers) == 4 and all(s.direct for s in feed.subscribers)
+            )
+            (slow,) = [s for s in feed.subscribers if _peer(s) == stalled.getsockname()]
+            assert slow.connection is not None
+            transport = slow.connection.transport
+            assert transport is not None
+            transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+            transport.set_write_buffer_limits(high=4096)
+            note = {"text": "x" * 2000}
+            for _ in range(200):
+                response = await http.post(f"/encounters/{eid}/notes", json=note, headers=gm)
+                assert response.status_code == 200, response.text
+                head = response.json()["version"]
+                if not slow.direct:
+                    break
+            assert not slow.direct, "the stalled client's buffers never filled"
+            for subscriber in fast:  # nobody waits for the stalled client
+                await subscriber.wait_for(head, within=5)
+                assert subscriber.versions == list(range(1, head + 1))
+            head = await _command(http, eid, gm, HIT)
+            received = await _read_until(stalled, head)
+            assert [int(v) for v in _ID.findall(received)] == list(range(1, head + 1))
+            await _eventually(lambda: slow.direct)  # caught up: the feed writes to it again
+            head = await _command(http, eid, gm, HIT)
+            received += await _read_until(stalled, head, seen=received)
+            assert [int(v) for v in _ID.findall(received)] == list(range(1, head + 1))
+            # Clients that go end their streams at once (no write is needed to notice:
+            # the protocol tells the stream), and the feed with the last of them.
+            stalled.close()
+            for subscriber in fast:
+                await subscriber.close()
+            await _eventually(lambda: UUID(eid) not in hub.feeds, within=3)
+        finally:
+            stalled.close()
+            for subscriber in fast:
+                await subscriber.close()
+
+
+HIT = {"type": "generic.damage", "target": "aria", "amount": 1}
+
+
+async def _eventually(condition: Callable[[], bool], within: float = 5) -> None:
+    for _ in range(int(within / 0.02)):
+        if condition():
+            return
+        await asyncio.sleep(0.02)
+    assert condition()
+
+
+def _peer(subscriber: Any) -> object:
+    transport = subscriber.connection.transport
+    return transport.get_extra_info("peername") if transport is not None else None
+
+
+async def _raw_stream(url: str, eid: str, headers: dict[str, str]) -> socket.socket:
+    """A live stream's connection that reads nothing until told to, with a small
+    receive buffer so the server's writes back up soon."""
+    host, port = url.removeprefix("http://").split(":")
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.setblocking(False)
+    loop = asyncio.get_running_loop()
+    await loop.sock_connect(sock, (host, int(port)))
+    lines = [f"GET /encounters/{eid}/live HTTP/1.1", f"host: {host}:{port}"]
+    lines += [f"{k}: {v}" for k, v in headers.items()]
+    await loop.sock_sendall(sock, ("\r\n".join(lines) + "\r\n\r\n").encode())
+    return sock
+
+
+async def _read_until(sock: socket.socket, version: int, seen: bytes = b"") -> bytes:
+    """What arrives on ``sock`` until the event of ``version`` has."""
+    loop, received = asyncio.get_running_loop(), b""
+    async with asyncio.timeout(10):
+        while version not in [int(v) for v in _ID.findall(seen + received)]:
+            chunk = await loop.sock_recv(sock, 65536)
+            assert chunk, "the server closed the stream"
+            received += chunk
+    return received
