@@ -275,8 +275,17 @@ class Feed:
 
     async def _step(self, announced: int | None) -> None:
         await self._check_tokens()
-        async with self._reader(self.encounter_id, announced) as db:
-            await self._read(db)
+        try:
+            async with self._reader(self.encounter_id, announced) as db:
+                await self._read(db)
+        except _DATABASE_ERRORS as exc:
+            if announced is None:
+                raise  # that read was the primary's: the feed ends
+            # A replica failed during the read: the primary has every event, and the
+            # pages offered before the failure moved ``version``, so none comes twice.
+            log.warning("live feed of %s reads on the primary: %r", self.encounter_id, exc)
+            async with self._reader(self.encounter_id, None) as db:
+                await self._read(db)
         if time.monotonic() - self._sent_at >= self._keepalive:
             for subscriber in self.subscribers:
                 subscriber.offer((KEEPALIVE,), _KEEPALIVE_CHUNK)
