@@ -61,13 +61,7 @@ class _LiveBody(ASGIStreamingResponse):
         gone = asyncio.ensure_future(_until_disconnect(receive))
         gone.add_done_callback(client_left)
         try:
-            async for chunk in body.chunks:
-                event: HTTPResponseBodyEvent = {
-                    "type": "http.response.body",
-                    "body": chunk,
-                    "more_body": True,
-                }
-                await send(event)
+            await _send_chunks(send, body.chunks)
             await send({"type": "http.response.body", "body": b"", "more_body": False})
         except asyncio.CancelledError:
             if not (gone.done() and not gone.cancelled() and gone.exception() is None):
@@ -95,13 +89,7 @@ class _LiveBody(ASGIStreamingResponse):
         connection.on_lost = client_left
         try:
             if not connection.gone:
-                async for chunk in chunks:
-                    event: HTTPResponseBodyEvent = {
-                        "type": "http.response.body",
-                        "body": chunk,
-                        "more_body": True,
-                    }
-                    await send(event)
+                await _send_chunks(send, chunks)
             await send({"type": "http.response.body", "body": b"", "more_body": False})
         except asyncio.CancelledError:
             if not left:
@@ -110,6 +98,17 @@ class _LiveBody(ASGIStreamingResponse):
         finally:
             connection.on_lost = None
             await chunks.aclose()
+
+
+async def _send_chunks(send: Send, chunks: AsyncGenerator[bytes]) -> None:
+    """Each chunk as a part of the body, more to come."""
+    async for chunk in chunks:
+        event: HTTPResponseBodyEvent = {
+            "type": "http.response.body",
+            "body": chunk,
+            "more_body": True,
+        }
+        await send(event)
 
 
 class LiveStream(Stream):
