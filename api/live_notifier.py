@@ -12,6 +12,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from uuid import UUID
 
+from api.background import running_tasks
 from api.live_hub import Hub
 from events.envelope import RecordedEvent
 from telemetry import metrics
@@ -61,14 +62,11 @@ class Notifier:
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
         self._wake = asyncio.Event()
-        task = asyncio.create_task(self._run(self._wake), name="live-notifier")
         try:
-            yield
+            async with running_tasks(self._run(self._wake), name="live-notifier"):
+                yield
         finally:
             self._wake = None
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
 
     async def _run(self, wake: asyncio.Event) -> None:
         while True:

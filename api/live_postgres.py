@@ -24,6 +24,7 @@ from uuid import UUID
 import asyncpg
 import msgspec
 
+from api.background import running_tasks
 from api.live_hub import Hub
 from api.live_redis import LinkStatus
 from events.db import Database
@@ -83,13 +84,8 @@ class PostgresLink:
     async def running(self, db: Database) -> AsyncIterator[None]:
         """Listen for as long as the app runs; ``db`` (the pool) sends the notices."""
         self._db = db
-        task = asyncio.create_task(self._listen(), name="live-listen")
-        try:
+        async with running_tasks(self._listen(), name="live-listen"):
             yield
-        finally:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
 
     async def _listen(self) -> None:
         while True:

@@ -25,6 +25,7 @@ from litestar.types import Message, Receive, Scope, Send
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest
 from prometheus_client import multiprocess as prometheus_multiprocess
 
+from api.background import running_tasks
 from api.request_log import RequestLog
 from telemetry import metrics, multiprocess
 
@@ -189,10 +190,5 @@ async def sampling_pool(pool: asyncpg.Pool) -> AsyncIterator[None]:
             metrics.pool_sampled(open_, open_ - idle, pool.get_max_size(), waiting)
             await asyncio.sleep(_POOL_SAMPLE_SECONDS)
 
-    task = asyncio.create_task(sample(), name="pool-sampler")
-    try:
+    async with running_tasks(sample(), name="pool-sampler"):
         yield
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task

@@ -41,7 +41,7 @@ def stated_version(request: Request[Any, Any, Any], min_version: str | None) -> 
     their routes, which refuse malformed values themselves, so those are only read when
     they are well formed.
     """
-    stated: list[int] = []
+    stated: list[int | None] = []
     if min_version is not None:
         version = stream_version(min_version.strip())
         if version is None:
@@ -59,9 +59,8 @@ def stated_version(request: Request[Any, Any, Any], min_version: str | None) -> 
     last_event_id = request.headers.get("last-event-id")
     if last_event_id is not None and (v := stream_version(last_event_id.strip())) is not None:
         stated.append(v)
-    if (version := none_match_version(request.headers.get("if-none-match"))) is not None:
-        stated.append(version)
-    return max(stated) if stated else None
+    stated.append(none_match_version(request.headers.get("if-none-match")))
+    return highest(*stated)
 
 
 @asynccontextmanager

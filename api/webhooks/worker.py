@@ -23,6 +23,7 @@ import asyncpg
 import httpx
 import msgspec
 
+from api.background import running_tasks
 from api.settings import Settings
 from api.webhooks.clients import Clients
 from api.webhooks.payloads import Composer
@@ -76,15 +77,9 @@ class Deliverer:
 
     @asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
-        lanes = [asyncio.create_task(self._lane()) for _ in range(self.settings.webhook_lanes)]
-        try:
+        lanes = (self._lane() for _ in range(self.settings.webhook_lanes))
+        async with running_tasks(*lanes, name="webhook-lane"):
             yield
-        finally:
-            for lane in lanes:
-                lane.cancel()
-            for lane in lanes:
-                with suppress(asyncio.CancelledError):
-                    await lane
 
     async def _lane(self) -> None:
         """Deliver until cancelled; a lost database or any other failure of the lane
