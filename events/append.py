@@ -22,6 +22,7 @@ from events.envelope import NewEvent, RecordedEvent
 from events.errors import StreamNotFound, VersionConflict
 from events.hashing import event_hash
 from events.heads import StreamHead
+from events.shards import anchor_of
 from events.signing import sign_head
 
 _json = msgspec.json.Encoder()
@@ -143,9 +144,9 @@ async def append(
     # One round trip: the conditional UPDATE of the stream row and the INSERT of the
     # events run as one statement; the INSERT adds nothing unless the UPDATE moved the row.
     positions = await conn.fetchval(
-        f"""WITH moved AS (
-                UPDATE streams SET version = $3, last_hash = $4, head_signature = $8
-                WHERE stream_id = $1 AND version = $2
+        f"""WITH {COUNT_POSITIONS.format(condition="true", skip="")}, moved AS (
+                UPDATE streams SET version = $3, last_hash = $4, head_signature = $10
+                WHERE stream_id = $1 AND version = $2 AND EXISTS (SELECT FROM counted)
                 RETURNING stream_id
             ), appended AS ({INSERT_EVENTS})
             SELECT array(SELECT global_position FROM appended ORDER BY stream_version)""",
@@ -160,21 +161,48 @@ async def append(
     return prepared.recorded(positions)
 
 
+COUNT_POSITIONS = """locked AS (
+    SELECT FROM streams WHERE stream_id = $1 AND version = $2 AND {condition}
+    FOR UPDATE {skip}
+), counted AS (
+    UPDATE shard_heads SET head = head + ($3 - $2)
+    WHERE anchor = $9 AND EXISTS (SELECT FROM locked)
+    RETURNING head
+)"""
+"""The CTEs that lock the stream row and count the new events in their shard
+(events/shards.py), to be formatted with the write's other ``condition``s and ``skip``
+(``SKIP LOCKED``, or nothing to wait for the row); the stream row's UPDATE must wait for
+them (``AND EXISTS (SELECT FROM counted)``).
+
+Why this order, and why ``SKIP LOCKED``: the count row is held from here to the commit,
+and a holder of a count must never wait for a stream row, or two writers could wait for
+each other (a group holding shard s's count waiting for a row that a locking-path
+command holds while it waits for that count).  So the stream row is taken first and
+only if nobody holds it: a write whose row is locked by another writer is refused, as
+if the version had moved, and the locking path then queues for the row properly.
+Groups send their writes in shard order (service/group_commit.py), so counts are always
+taken in ascending shard order, and a transaction holding a count waits only for a
+higher count, never for a row: no cycle can form.  ``append`` alone may wait for its
+row: it holds no count yet when it does."""
+
 INSERT_EVENTS = """
     INSERT INTO events (stream_id, stream_version, type, type_version, data, metadata,
-                        recorded_at, prev_hash, hash)
-    SELECT $1, (e->>0)::int, e->>1, (e->>2)::int, (e->>3)::json, $5::json, $6, e->>4, e->>5
+                        recorded_at, prev_hash, hash, shard, shard_position)
+    SELECT $1, (e->>0)::int, e->>1, (e->>2)::int, (e->>3)::json, $5::json, $6, e->>4, e->>5,
+           $8, (SELECT head FROM counted) - ($3 - (e->>0)::int)
     FROM jsonb_array_elements($7::jsonb) AS e
     WHERE EXISTS (SELECT FROM moved)
     ORDER BY (e->>0)::int
     RETURNING global_position, stream_version"""
 """The events' INSERT as a CTE body: it inserts only if a CTE named ``moved`` (the
-conditional UPDATE of the stream row) returned a row.  Parameters $1..$7 are
+conditional UPDATE of the stream row) returned a row, and numbers the events in their
+shard below the count ``counted`` (``COUNT_POSITIONS``) returned.  Parameters $1..$9 are
 ``append_arguments``; $3 and $4 are the new head for that UPDATE."""
 
 
 def append_arguments(prepared: PreparedAppend) -> tuple[Any, ...]:
-    """Parameters $1..$7 of ``INSERT_EVENTS`` and of the stream row's UPDATE.
+    """Parameters $1..$9 of ``INSERT_EVENTS``, ``COUNT_POSITIONS`` and the stream row's
+    UPDATE.
 
     The events go as one JSON array of rows (version, type, type version, data as JSON
     text, previous hash, hash): one parameter, where an array per column cost asyncpg an
@@ -193,6 +221,7 @@ def append_arguments(prepared: PreparedAppend) -> tuple[Any, ...]:
             strict=True,
         )
     ]
+    shard, anchor = anchor_of(prepared.stream_id)
     return (
         prepared.stream_id,
         prepared.head.version,
@@ -201,6 +230,8 @@ def append_arguments(prepared: PreparedAppend) -> tuple[Any, ...]:
         prepared.metadata_json,
         prepared.recorded_at,
         _json.encode(rows).decode(),
+        shard,
+        anchor,
     )
 
 

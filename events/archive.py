@@ -22,6 +22,7 @@ from events.envelope import GENESIS_HASH, RecordedEvent
 from events.hashing import link_fault
 from events.heads import SignedHead
 from events.reading import read_stream, stream_ruleset
+from events.shards import anchor_of
 
 ARCHIVE_FORMAT = 1
 _PAGE = 500
@@ -216,10 +217,17 @@ async def insert_archive(conn: Connection, archive: Archive, head_signature: str
     )
     if not created:
         raise StreamExists(header.encounter_id)
+    shard, anchor = anchor_of(header.encounter_id)
+    head = await conn.fetchval(
+        "UPDATE shard_heads SET head = head + $2 WHERE anchor = $1 RETURNING head",
+        anchor,
+        len(archive.events),
+    )
+    first = head - len(archive.events) + 1
     await conn.executemany(
         """INSERT INTO events (stream_id, stream_version, type, type_version, data, metadata,
-                               recorded_at, prev_hash, hash)
-           VALUES ($1, $2, $3, $4, $5::json, $6::json, $7, $8, $9)""",
+                               recorded_at, prev_hash, hash, shard, shard_position)
+           VALUES ($1, $2, $3, $4, $5::json, $6::json, $7, $8, $9, $10, $11)""",
         [
             (
                 header.encounter_id,
@@ -231,8 +239,10 @@ async def insert_archive(conn: Connection, archive: Archive, head_signature: str
                 e.recorded_at,
                 e.prev_hash,
                 e.hash,
+                shard,
+                position,
             )
-            for e in archive.events
+            for position, e in enumerate(archive.events, start=first)
         ],
     )
     await conn.executemany(

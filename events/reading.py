@@ -1,6 +1,6 @@
-"""Reading events: one stream in version order, every stream in an order that never skips a
-late commit (``read_all`` from a ``Checkpoint``), and a stream's summaries (its ruleset,
-its commands).
+"""Reading events: one stream in version order, every stream by shard in an order that
+never skips a late commit (``read_all`` from a ``Checkpoint``), and a stream's summaries
+(its ruleset, its commands).
 
 One job: the reads of the ``events`` table.  Apart from events/store.py (issue 17) because
 readers take the pool and never write; they share only the row decoding kept here.
@@ -8,7 +8,6 @@ readers take the pool and never write; they share only the row decoding kept her
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 from uuid import UUID
 
@@ -17,6 +16,7 @@ import msgspec
 
 from events.db import Database
 from events.envelope import RecordedEvent
+from events.shards import SHARDS
 
 _decode_dict = msgspec.json.Decoder(dict[str, Any])
 
@@ -26,15 +26,15 @@ _EVENT_COLUMNS = (
 )
 
 
-class Checkpoint(msgspec.Struct, frozen=True, order=True):
-    """Where a reader of all streams stands: (transaction id, global position).
+class Checkpoint(msgspec.Struct, frozen=True):
+    """Where a reader of all streams stands: the last place it read in each shard
+    (events/shards.py), ``SHARDS`` of them, shard 0 first."""
 
-    Ordering by transaction id first is what lets a reader never skip an event whose
-    global position was taken before, but committed after, one it already read.
-    """
+    shards: tuple[int, ...] = (0,) * SHARDS
 
-    transaction_id: int = 0
-    global_position: int = 0
+    def past(self, places: dict[int, int]) -> Checkpoint:
+        """This checkpoint moved to ``places`` (shard: place) in the shards it names."""
+        return Checkpoint(tuple(places.get(i, at) for i, at in enumerate(self.shards)))
 
 
 def _record(row: asyncpg.Record) -> RecordedEvent:
@@ -75,56 +75,53 @@ async def read_stream(
     return [_record(r) for r in rows]
 
 
-_HORIZON = """SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon,
-                     aeon_commits_in_flight() AS in_flight"""
-_SETTLE_TRIES = 50
-_SETTLE_SECONDS = 0.002
-
-_READ_ALL = f"""SELECT {_EVENT_COLUMNS}, transaction_id::text::bigint AS tx FROM events
-                WHERE (transaction_id, global_position) > ($1::text::xid8, $2)
-                  AND transaction_id < $4::text::xid8
-                ORDER BY transaction_id, global_position
-                LIMIT $3"""
+_HEADS = "SELECT shard, head FROM shard_heads"
+_READ_SHARD = f"""SELECT {_EVENT_COLUMNS}, shard, shard_position FROM events
+                  WHERE shard = $1 AND shard_position > $2
+                  ORDER BY shard_position LIMIT $3"""
 
 
 async def read_all(
     db: Database, after: Checkpoint, *, limit: int = 1000
 ) -> tuple[list[RecordedEvent], Checkpoint]:
-    """Events of every stream after ``after``, never skipping one that commits late.
+    """Up to ``limit`` events of every stream after ``after``, never skipping one that
+    commits late, and the checkpoint past them (``read_all_steps``)."""
+    steps = await read_all_steps(db, after, limit=limit)
+    return [event for event, _ in steps], steps[-1][1] if steps else after
 
-    Only transactions older than the oldest one still running are read (the horizon,
-    ``pg_snapshot_xmin``): their set of events is final.  An event of a transaction that
-    is still open is simply not visible yet and sorts after the returned checkpoint,
-    because its transaction id is at least that horizon.  Writers never wait on each other.
 
-    The horizon is a statement of its own, taken before the events are read: a
-    transaction below it had ended before the read began, so the read sees all of it.
-    It must be the horizon of the node whose transaction ids the events carry.  On one
-    PostgreSQL that is the only node.  On Citus it is the coordinator: Citus evaluates
-    the ``transaction_id`` default (``pg_current_xact_id()``) there, and in one statement
-    with the events it would push ``pg_snapshot_xmin`` down to each worker and compare
-    the coordinator's ids with a worker's horizon.  A Citus transaction committed in two
-    phases is below the coordinator's horizon before its worker has it; while one is in
-    flight (``aeon_commits_in_flight``, migration 0016; always false without Citus) the
-    reader waits, up to 0.1 s, and otherwise reads nothing this time
-    (docs/scale-out.md#the-global-reading-on-citus).
+async def read_all_steps(
+    db: Database, after: Checkpoint, *, limit: int = 1000
+) -> list[tuple[RecordedEvent, Checkpoint]]:
+    """Up to ``limit`` events of every stream after ``after``, each with the checkpoint
+    just past it, for a reader that moves its checkpoint event by event.
+
+    Each shard is read in the order of its places, which its count row's lock made the
+    order its writers committed in: once a reader sees a place, every lower one of that
+    shard has committed (a count that rolls back takes its places with it, and a write
+    counts only once it holds its stream row, so the places are dense; nothing here relies
+    on that).  Only shards whose count moved past the checkpoint are read, in one
+    round trip, sharing the limit; the events come a place of each shard at a time, so a
+    busy shard does not hold back the others.  A stream's events are in one shard, so
+    they come in version order.
     """
-    for _ in range(_SETTLE_TRIES):
-        settled = await db.fetchrow(_HORIZON)
-        assert settled is not None
-        if not settled["in_flight"]:
-            break
-        await asyncio.sleep(_SETTLE_SECONDS)
-    else:
-        return [], after  # a two-phase commit still in flight: nothing is final yet
-    horizon = settled["horizon"]
-    rows = await db.fetch(
-        _READ_ALL, str(after.transaction_id), after.global_position, limit, horizon
-    )
-    if not rows:
-        return [], after
-    last = rows[-1]
-    return [_record(r) for r in rows], Checkpoint(last["tx"], last["global_position"])
+    heads = await db.fetch(_HEADS)
+    behind = sorted(r["shard"] for r in heads if r["head"] > after.shards[r["shard"]])
+    if not behind:
+        return []
+    each = -(-limit // len(behind))
+    rows = await db.fetchmany(_READ_SHARD, [(s, after.shards[s], each) for s in behind])
+    ranked: list[tuple[int, int, asyncpg.Record]] = []
+    rank = 0
+    for i, row in enumerate(rows):
+        rank = 0 if i == 0 or rows[i - 1]["shard"] != row["shard"] else rank + 1
+        ranked.append((rank, row["shard"], row))
+    steps: list[tuple[RecordedEvent, Checkpoint]] = []
+    places = list(after.shards)
+    for _, shard, row in sorted(ranked, key=lambda r: (r[0], r[1]))[:limit]:
+        places[shard] = row["shard_position"]
+        steps.append((_record(row), Checkpoint(tuple(places))))
+    return steps
 
 
 async def stream_ruleset(db: Database, stream_id: UUID) -> str | None:

@@ -13,6 +13,7 @@ snapshots (events/snapshots.py).  This module re-exports their public names, so
 from __future__ import annotations
 
 from events.append import (
+    COUNT_POSITIONS,
     INSERT_EVENTS,
     PreparedAppend,
     append,
@@ -43,6 +44,7 @@ from events.snapshots import (
 )
 
 __all__ = [
+    "COUNT_POSITIONS",
     "INSERT_EVENTS",
     "Checkpoint",
     "PreparedAppend",

@@ -32,8 +32,7 @@ class WebhookRow(msgspec.Struct, frozen=True, kw_only=True):
     secret: str
     gm_only: bool
     checkpoint_version: int
-    checkpoint_tx: int
-    checkpoint_position: int
+    checkpoint_shards: list[int]
     delivered: int
     failures: int
     last_error: str | None
@@ -45,7 +44,9 @@ class WebhookRow(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def global_checkpoint(self) -> Checkpoint:
-        return Checkpoint(self.checkpoint_tx, self.checkpoint_position)
+        """A stored ``'{}'`` (an encounter's webhook, or one made before any shard moved)
+        is the start of every shard."""
+        return Checkpoint(tuple(self.checkpoint_shards)) if self.checkpoint_shards else Checkpoint()
 
 
 class Position(msgspec.Struct, frozen=True):
@@ -58,6 +59,13 @@ class Position(msgspec.Struct, frozen=True):
 
 def position_of(row: WebhookRow) -> Position:
     return Position(row.checkpoint_version, row.global_checkpoint)
+
+
+def _stored(position: Position) -> list[int]:
+    """``checkpoint_shards`` as stored for ``position``: ``'{}'`` while every shard is at
+    its start (always, for an encounter's webhook: its place is its stream version)."""
+    shards = position.global_checkpoint.shards
+    return [] if not any(shards) else list(shards)
 
 
 _COLUMNS = ", ".join(WebhookRow.__struct_fields__)
@@ -81,9 +89,8 @@ async def insert_webhook(
 ) -> WebhookRow:
     record = await db.fetchrow(
         f"""INSERT INTO webhooks (webhook_id, encounter_id, url, event_types, format, secret,
-                                  gm_only, checkpoint_version, checkpoint_tx,
-                                  checkpoint_position)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING {_COLUMNS}""",
+                                  gm_only, checkpoint_version, checkpoint_shards)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING {_COLUMNS}""",
         webhook_id,
         encounter_id,
         url,
@@ -92,8 +99,7 @@ async def insert_webhook(
         secret,
         gm_only,
         start.version,
-        start.global_checkpoint.transaction_id,
-        start.global_checkpoint.global_position,
+        _stored(start),
     )
     assert record is not None
     return _row(record)
@@ -126,9 +132,10 @@ async def due_webhook(db: Database, webhook_id: UUID) -> WebhookRow | None:
 
 async def global_now(db: Database) -> Checkpoint:
     """A checkpoint every event committed so far is at or before, and every event still
-    to commit is after: just below the oldest transaction still running."""
-    xmin = await db.fetchval("SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint")
-    return Checkpoint(int(xmin) - 1, 2**63 - 1)
+    to commit is after: each shard's committed count (a writer still holding a count has
+    not committed its places, and they are above it)."""
+    rows = await db.fetch("SELECT shard, head FROM shard_heads")
+    return Checkpoint().past({r["shard"]: r["head"] for r in rows})
 
 
 async def delete_webhook(db: Database, webhook_id: UUID, encounter_id: UUID | None) -> bool:
@@ -190,18 +197,14 @@ async def advance(conn: Connection, webhook_id: UUID, old: Position, new: Positi
     """Move the checkpoint from ``old`` to ``new`` (past events the webhook does not
     send); False, and nothing written, if it was no longer at ``old``."""
     done = await conn.fetchval(
-        """UPDATE webhooks SET checkpoint_version = $5, checkpoint_tx = $6,
-                               checkpoint_position = $7
-           WHERE webhook_id = $1 AND checkpoint_version = $2 AND checkpoint_tx = $3
-             AND checkpoint_position = $4
+        """UPDATE webhooks SET checkpoint_version = $4, checkpoint_shards = $5
+           WHERE webhook_id = $1 AND checkpoint_version = $2 AND checkpoint_shards = $3
            RETURNING true""",
         webhook_id,
         old.version,
-        old.global_checkpoint.transaction_id,
-        old.global_checkpoint.global_position,
+        _stored(old),
         new.version,
-        new.global_checkpoint.transaction_id,
-        new.global_checkpoint.global_position,
+        _stored(new),
     )
     return bool(done)
 
@@ -222,26 +225,23 @@ async def record_delivery(
     False, and nothing written, if the checkpoint had moved or the webhook is gone."""
     moved = await conn.fetchval(
         """WITH moved AS (
-               UPDATE webhooks SET checkpoint_version = $5, checkpoint_tx = $6,
-                                   checkpoint_position = $7, delivered = delivered + 1,
+               UPDATE webhooks SET checkpoint_version = $4, checkpoint_shards = $5,
+                                   delivered = delivered + 1,
                                    failures = 0, last_error = NULL, last_attempt_at = now(),
                                    last_delivery_at = now(), next_attempt_at = now()
-               WHERE webhook_id = $1 AND checkpoint_version = $2 AND checkpoint_tx = $3
-                 AND checkpoint_position = $4
+               WHERE webhook_id = $1 AND checkpoint_version = $2 AND checkpoint_shards = $3
                RETURNING webhook_id),
            logged AS (
                INSERT INTO webhook_deliveries (webhook_id, delivery_id, stream_id,
                                                stream_version, status, attempts)
-               SELECT webhook_id, $8, $9, $10, $11, $12 FROM moved
+               SELECT webhook_id, $6, $7, $8, $9, $10 FROM moved
                ON CONFLICT (webhook_id, delivery_id) DO NOTHING)
            SELECT count(*) FROM moved""",
         webhook_id,
         old.version,
-        old.global_checkpoint.transaction_id,
-        old.global_checkpoint.global_position,
+        _stored(old),
         new.version,
-        new.global_checkpoint.transaction_id,
-        new.global_checkpoint.global_position,
+        _stored(new),
         delivery_id,
         stream_id,
         stream_version,

@@ -36,7 +36,7 @@ import msgspec
 
 from events.db import Connection
 from events.envelope import RecordedEvent
-from events.store import INSERT_EVENTS, PreparedAppend, append_arguments
+from events.store import COUNT_POSITIONS, INSERT_EVENTS, PreparedAppend, append_arguments
 
 _encode = msgspec.json.Encoder().encode
 _EVENTS_MARK = b'"events":[]'
@@ -139,7 +139,7 @@ class Refused(NamedTuple):
 # (no rolls, no snapshot, no new seed, no Idempotency-Key, the service key's unchecked
 # token) still costs PostgreSQL its plan nodes and parameters on every execution.  Parts
 # (the read models' too) name their parameters ``@name``; ``_statement`` numbers them
-# after INSERT_EVENTS's $1..$7 and caches each variant, which asyncpg then prepares once
+# after INSERT_EVENTS's $1..$9 and caches each variant, which asyncpg then prepares once
 # per connection.
 _UNREVOKED = """EXISTS (SELECT FROM access_tokens
                 WHERE encounter_id = $1 AND token_id = @token AND revoked_at IS NULL)"""
@@ -148,9 +148,9 @@ _KEY_UNUSED = """NOT EXISTS (SELECT FROM idempotency_keys
 _HEAD = """
 WITH guard AS (
     SELECT {token_valid} AS token_valid, {key_unused} AS key_unused
-), moved AS (
+), {count_positions}, moved AS (
     UPDATE streams SET version = $3, last_hash = $4, head_signature = @head_signature
-    WHERE stream_id = $1 AND version = $2 AND (SELECT token_valid AND key_unused FROM guard)
+    WHERE stream_id = $1 AND version = $2 AND EXISTS (SELECT FROM counted)
     RETURNING stream_id
 ), appended AS ({insert_events}
 )"""
@@ -185,7 +185,7 @@ SELECT (SELECT token_valid FROM guard) AS token_valid,
        array(SELECT global_position FROM appended ORDER BY stream_version) AS positions
 """
 _PARAMETER = re.compile(r"@([a-z_]+)")
-_APPEND_PARAMETERS = 7
+_APPEND_PARAMETERS = 9
 
 
 @cache
@@ -197,6 +197,9 @@ def _statement(
     sql = _HEAD.format(
         token_valid=_UNREVOKED if token else "true",
         key_unused=_KEY_UNUSED if key else "true",
+        count_positions=COUNT_POSITIONS.format(
+            condition="(SELECT token_valid AND key_unused FROM guard)", skip="SKIP LOCKED"
+        ),
         insert_events=INSERT_EVENTS,
     )
     sql += projection + (_SNAPSHOTS if snapshots else "")

@@ -17,8 +17,8 @@ group fails as a whole because PostgreSQL refused one write (an Idempotency-Key 
 connection committed first, say), each write is tried again on its own, so every command
 gets its own outcome; when the connection fails, every write of the group gets the error,
 as each would have alone, and none is retried (the group may have committed).  Writes
-are sent in stream order, so two groups that touch the same streams lock their rows in
-the same order and never deadlock.
+are sent in shard and stream order, so two groups that touch the same shards and streams
+take their locks in the same order and never deadlock.
 
 ``per_encounter`` (AEON_GROUP_COMMIT=per-encounter) keeps every transaction to one
 encounter: a group is split by stream and each part commits in a transaction of its own,
@@ -34,9 +34,11 @@ from __future__ import annotations
 import asyncio
 from itertools import groupby
 from typing import Any, Literal, NamedTuple
+from uuid import UUID
 
 import asyncpg
 
+from events.shards import shard_of
 from service.commit import CommandWrite, Refused, Written, bound, outcome
 from telemetry import metrics
 
@@ -81,8 +83,10 @@ class GroupCommit:
         One group in flight makes the next one as large as the load allows: in the
         throughput benchmark (bench/README.md) it cost both the worker and PostgreSQL
         less per command than two, at 8 clients (6-10% more commands/s, lower latency)
-        and at 32 (2-4%).  The price is that a group that waits (for a stream row locked
-        by an undo, say) holds up the process's other writes until it is through.
+        and at 32 (2-4%).  The price is that a group that waits (for a shard's count,
+        held by another writer of that shard until it commits) holds up the process's
+        other writes until it is through.  It never waits for a stream row: the
+        statement skips a locked one and refuses that write (events/append.py).
         """
         self._pool = pool
         self._slots = asyncio.Semaphore(in_flight)
@@ -118,7 +122,7 @@ class GroupCommit:
             await self._write([w for w in group if not w.answer.done()])
 
     async def _write(self, group: list[_Waiting]) -> None:
-        in_order = sorted(group, key=lambda w: w.write.append.stream_id)
+        in_order = sorted(group, key=_shard_and_stream)
         if not self._per_encounter:
             await self._write_together(in_order)
             return
@@ -141,6 +145,14 @@ class GroupCommit:
                 _settle(waiting.answer, exc)
             if not isinstance(exc, Exception):
                 raise
+
+
+def _shard_and_stream(waiting: _Waiting) -> tuple[int, UUID]:
+    """The order writes go in: by shard, whose count row each takes first
+    (events/append.py's COUNT_POSITIONS), then by stream, whose row it takes next.  Two
+    groups then take these locks in one order and never deadlock."""
+    stream_id = waiting.write.append.stream_id
+    return shard_of(stream_id), stream_id
 
 
 def _by_statement(group: list[_Waiting], *, every_part: bool) -> dict[str, list[_Bound]]:

@@ -35,11 +35,12 @@ class CreateWebhook(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 class WebhookCheckpoint(msgspec.Struct, frozen=True, kw_only=True):
     """The last event the webhook is past: a stream version for an encounter's webhook,
-    a (transaction, global position) for a service-wide one."""
+    a place in each shard for a service-wide one (docs/webhooks.md)."""
 
     version: int
-    transaction_id: int
-    global_position: int
+    shards: list[int]
+    """A service-wide webhook's last place in each shard, shard 0 first; empty for an
+    encounter's webhook."""
 
 
 class WebhookOut(msgspec.Struct, kw_only=True):
@@ -74,8 +75,7 @@ class WebhookOut(msgspec.Struct, kw_only=True):
             gm_only=row.gm_only,
             checkpoint=WebhookCheckpoint(
                 version=row.checkpoint_version,
-                transaction_id=row.checkpoint_tx,
-                global_position=row.checkpoint_position,
+                shards=[] if row.encounter_id is not None else list(row.global_checkpoint.shards),
             ),
             delivered=row.delivered,
             failures=row.failures,

@@ -32,7 +32,7 @@ from api.webhooks.targets import AllowList, TargetRefused, check_target
 from events import webhooks as store
 from events.db import Connection, Database
 from events.envelope import RecordedEvent
-from events.reading import read_all, read_stream
+from events.reading import read_all_steps, read_stream
 from events.webhooks import Position, WebhookRow
 
 log = logging.getLogger("aeon_ledger.webhooks")
@@ -203,20 +203,16 @@ class Deliverer:
         self, row: WebhookRow, at: Position
     ) -> AsyncGenerator[tuple[RecordedEvent, Position], None]:
         """Up to a batch of events after ``at``, each with the position just past it: an
-        encounter's from its stream, a service-wide webhook's from the global reading
-        one at a time (its checkpoint is the reading's own, event by event)."""
+        encounter's from its stream, a service-wide webhook's from the reading by shard
+        (its checkpoint is the reading's own, moved event by event)."""
         if row.encounter_id is not None:
             for event in await read_stream(
                 self.pool, row.encounter_id, after_version=at.version, limit=BATCH
             ):
                 yield event, Position(event.stream_version)
             return
-        checkpoint = at.global_checkpoint
-        for _ in range(BATCH):
-            events, checkpoint = await read_all(self.pool, checkpoint, limit=1)
-            if not events:
-                return
-            yield events[0], Position(0, checkpoint)
+        for event, checkpoint in await read_all_steps(self.pool, at.global_checkpoint, limit=BATCH):
+            yield event, Position(0, checkpoint)
 
     async def _send(self, http: Clients, row: WebhookRow, message_id: str, body: bytes) -> Outcome:
         try:

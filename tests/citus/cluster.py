@@ -32,6 +32,7 @@ DISTRIBUTION_COLUMN = {
     "log_entries": "encounter_id",
     "roll_ledger": "encounter_id",
     "access_tokens": "encounter_id",
+    "shard_heads": "anchor",
 }
 """Every per-encounter table and the column Citus distributes it by (docs/scale-out.md;
 tests/integration/test_citus_ready.py holds the schema to it)."""
@@ -42,7 +43,7 @@ def citus_url() -> str | None:
     return os.environ.get(CITUS_URL_VARIABLE) or None
 
 
-def _on_node(url: str, host: str, port: int) -> str:
+def on_node(url: str, host: str, port: int) -> str:
     parts = urlsplit(url)
     user = parts.netloc.rsplit("@", 1)[0] + "@" if "@" in parts.netloc else ""
     return urlunsplit((parts.scheme, f"{user}{host}:{port}", parts.path, parts.query, ""))
@@ -66,7 +67,7 @@ async def fresh_citus_database(url: str) -> AsyncIterator[str]:
     try:
         for node in nodes:
             conn = await asyncpg.connect(
-                with_database(_on_node(url, node["nodename"], node["nodeport"]), name)
+                with_database(on_node(url, node["nodename"], node["nodeport"]), name)
             )
             try:
                 await conn.execute("CREATE EXTENSION citus")

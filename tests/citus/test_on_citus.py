@@ -1,7 +1,8 @@
 """What the service relies on from Citus, checked on a real cluster (AEON_TEST_CITUS_URL):
-the tables distributed by the encounter and co-located, the transaction ids the events
-carry being the coordinator's, and the global reading gap-free over commands written
-through the pipeline with AEON_GROUP_COMMIT=per-encounter.
+the tables distributed by the encounter and co-located, each shard's count row in its
+shard's group, and the reading by places per shard gap-free: across workers, behind a
+prepared transaction, and over commands written through the pipeline with
+AEON_GROUP_COMMIT=per-encounter.
 
 The rest of the suite runs here too with the same variable (tests/conftest.py); what
 passes and fails on Citus, and why, is in docs/scale-out.md#citus.
@@ -17,11 +18,12 @@ from uuid import UUID, uuid4
 import asyncpg
 
 from events.envelope import NewEvent
+from events.shards import SHARDS, anchor_of, shard_of
 from events.store import Checkpoint, append, create_stream, read_all, stream_head
 from projections.inline import read_model_rows
 from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import Damage
-from tests.citus.cluster import DISTRIBUTION_COLUMN
+from tests.citus.cluster import DISTRIBUTION_COLUMN, on_node
 from tests.integration.test_pipeline import add, new_encounter, run
 
 
@@ -45,51 +47,59 @@ async def test_every_per_encounter_table_is_distributed_by_the_encounter_and_co_
     assert workers >= 2, "the events' shards should be spread over at least two nodes"
 
 
-async def test_an_event_carries_the_coordinators_transaction_id_though_a_worker_stores_it(
-    pool: asyncpg.Pool,
-) -> None:
-    """The premise of the global reading on Citus: the ``transaction_id`` default and the
-    global position's identity are evaluated where the statement arrives, not on the
-    shard's worker."""
-    stream_id = uuid4()
-    async with pool.acquire() as conn, conn.transaction():
-        await create_stream(conn, stream_id)
-        await append(
-            conn,
-            stream_id,
-            await stream_head(conn, stream_id),
-            [NewEvent(type="t.citus", data={})],
-            metadata={},
-            recorded_at=datetime.now(UTC),
-        )
-        ours = await conn.fetchval("SELECT pg_current_xact_id()::text::bigint")
-        numbered = await conn.fetchval(
-            "SELECT last_value FROM events_global_position_seq"  # the coordinator's
-        )
-    stored = await pool.fetchrow(
-        "SELECT transaction_id::text::bigint AS tx, global_position FROM events"
-        " WHERE stream_id = $1",
-        stream_id,
+async def test_each_count_row_lives_in_the_shard_it_counts(pool: asyncpg.Pool) -> None:
+    """Citus's hash ranges are the ones events/shards.py computes: the anchor of shard i
+    is in Citus's i-th shard of ``shard_heads``, co-located with the i-th of ``events``,
+    and so is every encounter the service puts in shard i."""
+    rows = await pool.fetch(
+        """SELECT h.shard, s.shardminvalue::bigint AS low, s.shardmaxvalue::bigint AS high
+           FROM shard_heads AS h
+           JOIN pg_dist_shard AS s
+             ON s.shardid = get_shard_id_for_distribution_column('shard_heads', h.anchor)
+           ORDER BY h.shard"""
     )
-    assert stored is not None
-    assert stored["tx"] == ours
-    assert stored["global_position"] == numbered
-    on = await pool.fetchval(
-        """SELECT nodeport FROM citus_shards
-           WHERE shardid = get_shard_id_for_distribution_column('events', $1::uuid)""",
-        stream_id,
+    width = 2**32 // SHARDS
+    assert [(r["low"], r["high"]) for r in rows] == [
+        (-(2**31) + i * width, -(2**31) + (i + 1) * width - 1) for i in range(SHARDS)
+    ]
+    sample = [uuid4() for _ in range(200)]
+    placed = await pool.fetch(
+        """SELECT u, s.shardminvalue::bigint AS low FROM unnest($1::uuid[]) AS u
+           JOIN pg_dist_shard AS s
+             ON s.shardid = get_shard_id_for_distribution_column('events', u)""",
+        sample,
     )
-    coordinator = await pool.fetchval(
-        "SELECT nodeport FROM pg_dist_node WHERE groupid = 0 AND noderole = 'primary'"
-    )
-    assert on != coordinator
+    assert [(r["low"] + 2**31) // width for r in placed] == [shard_of(u) for u in sample]
 
 
-async def test_a_late_commit_is_read_after_a_later_position_across_workers(
-    pool: asyncpg.Pool,
-) -> None:
-    """Two encounters on different workers: the one whose transaction took its position
-    first commits last, and the reader still gets both, once."""
+async def test_a_writer_of_the_same_shard_waits_for_an_open_one(pool: asyncpg.Pool) -> None:
+    """Two encounters of one shard: the second writer queues on the count row on the
+    shard's worker, and the reader sees neither until the first commits."""
+    _, start = await read_all(pool, Checkpoint(), limit=1_000_000)
+    slow_id = uuid4()
+    fast_id = _in_shard(shard_of(slow_id))
+    for stream_id in (slow_id, fast_id):
+        async with pool.acquire() as conn, conn.transaction():
+            await create_stream(conn, stream_id)
+    slow = await pool.acquire()
+    try:
+        slow_tx = slow.transaction()
+        await slow_tx.start()
+        await _append(slow, slow_id, "t.slow")
+        fast = asyncio.create_task(_append_committed(pool, fast_id, "t.fast"))
+        await asyncio.sleep(0.3)
+        assert not fast.done()
+        seen, checkpoint = await read_all(pool, start)
+        assert [e for e in seen if e.stream_id in (slow_id, fast_id)] == []
+        await slow_tx.commit()
+        await fast
+    finally:
+        await pool.release(slow)
+    seen, _ = await read_all(pool, checkpoint)
+    assert [e.type for e in seen if e.stream_id in (slow_id, fast_id)] == ["t.slow", "t.fast"]
+
+
+async def test_writers_on_two_workers_do_not_wait_for_each_other(pool: asyncpg.Pool) -> None:
     _, start = await read_all(pool, Checkpoint(), limit=1_000_000)
     slow_id, fast_id = await _on_two_workers(pool)
     slow = await pool.acquire()
@@ -97,20 +107,65 @@ async def test_a_late_commit_is_read_after_a_later_position_across_workers(
         slow_tx = slow.transaction()
         await slow_tx.start()
         await _append(slow, slow_id, "t.slow")
-        async with pool.acquire() as conn, conn.transaction():
-            await _append(conn, fast_id, "t.fast")
+        await asyncio.wait_for(_append_committed(pool, fast_id, "t.fast"), timeout=10)
         seen, checkpoint = await read_all(pool, start)
-        assert [e.type for e in seen if e.stream_id in (slow_id, fast_id)] == []
+        assert [e.type for e in seen if e.stream_id in (slow_id, fast_id)] == ["t.fast"]
         await slow_tx.commit()
     finally:
         await pool.release(slow)
     seen, checkpoint = await read_all(pool, checkpoint)
-    assert sorted(e.type for e in seen if e.stream_id in (slow_id, fast_id)) == [
-        "t.fast",
-        "t.slow",
-    ]
+    assert [e.type for e in seen if e.stream_id in (slow_id, fast_id)] == ["t.slow"]
     again, _ = await read_all(pool, checkpoint)
     assert not [e for e in again if e.stream_id in (slow_id, fast_id)]
+
+
+async def test_a_prepared_transaction_holds_its_shard_until_it_commits(
+    pool: asyncpg.Pool, database_url: str
+) -> None:
+    """A two-phase commit whose COMMIT PREPARED has not arrived yet (it failed, and Citus's
+    recovery will commit it later) still holds its shard's count row on the worker: no
+    later place of that shard can commit before it, so a reader cannot pass it.  Staged
+    on the worker as Citus leaves it: a transaction that moved the count, prepared."""
+    stream_id = uuid4()
+    async with pool.acquire() as conn, conn.transaction():
+        await create_stream(conn, stream_id)
+    _, start = await read_all(pool, Checkpoint(), limit=1_000_000)
+    shard, anchor = anchor_of(stream_id)
+    where = await pool.fetchrow(
+        """SELECT shardid, nodename, nodeport FROM citus_shards
+           WHERE shardid = get_shard_id_for_distribution_column('shard_heads', $1::uuid)""",
+        anchor,
+    )
+    assert where is not None
+    worker = await asyncpg.connect(on_node(database_url, where["nodename"], where["nodeport"]))
+    gid = f"aeon_test_{uuid4().hex}"
+    try:
+        await worker.execute("BEGIN")
+        prepared_head = await worker.fetchval(
+            f"UPDATE shard_heads_{where['shardid']} SET head = head + 1 WHERE anchor = $1"
+            " RETURNING head",
+            anchor,
+        )
+        await worker.execute(f"PREPARE TRANSACTION '{gid}'")
+        later = asyncio.create_task(_append_committed(pool, stream_id, "t.later"))
+        await asyncio.sleep(0.5)
+        assert not later.done(), "a later writer of the shard passed a prepared transaction"
+        seen, _ = await read_all(pool, start)
+        assert [e for e in seen if e.stream_id == stream_id] == []
+        await worker.execute(f"COMMIT PREPARED '{gid}'")
+        gid = ""
+        await asyncio.wait_for(later, timeout=10)
+    finally:
+        if gid:
+            await worker.execute(f"ROLLBACK PREPARED '{gid}'")
+        await worker.close()
+    seen, _ = await read_all(pool, start)
+    ours = [e for e in seen if e.stream_id == stream_id]
+    assert [e.type for e in ours] == ["t.later"]
+    place = await pool.fetchval(
+        "SELECT shard_position FROM events WHERE stream_id = $1 AND shard = $2", stream_id, shard
+    )
+    assert place == prepared_head + 1
 
 
 async def test_a_follower_of_all_streams_misses_nothing_of_per_encounter_commits(
@@ -189,6 +244,18 @@ async def _node_of(pool: asyncpg.Pool, stream_id: UUID) -> int:
     return int(port)
 
 
+def _in_shard(shard: int) -> UUID:
+    while True:
+        candidate = uuid4()
+        if shard_of(candidate) == shard:
+            return candidate
+
+
+async def _append_committed(pool: asyncpg.Pool, stream_id: UUID, type_: str) -> None:
+    async with pool.acquire() as conn, conn.transaction():
+        await _append(conn, stream_id, type_)
+
+
 async def _append(conn: asyncpg.Connection, stream_id: UUID, type_: str) -> None:
     await append(
         conn,
@@ -198,38 +265,3 @@ async def _append(conn: asyncpg.Connection, stream_id: UUID, type_: str) -> None
         metadata={},
         recorded_at=datetime.now(UTC),
     )
-
-
-async def test_the_reading_waits_while_a_two_phase_commit_is_in_flight(
-    pool: asyncpg.Pool,
-) -> None:
-    """Between the coordinator's commit and COMMIT PREPARED on the workers, the coordinator
-    shows a two-phase record whose backend still runs that distributed transaction but
-    holds no transaction id.  That moment is staged here (a session in a distributed
-    read-only transaction, and a record naming it): the reading reads nothing, though a
-    committed event is there, until the moment has passed."""
-    _, start = await read_all(pool, Checkpoint(), limit=1_000_000)
-    stream_id, _ = await _on_two_workers(pool)
-    async with pool.acquire() as conn, conn.transaction():
-        await _append(conn, stream_id, "t.committed")
-    holder = await pool.acquire()
-    gid = ""
-    try:
-        held = holder.transaction()
-        await held.start()
-        await holder.fetchval("SELECT count(*) FROM streams")  # a distributed transaction
-        me = await holder.fetchrow(
-            "SELECT process_id, transaction_number FROM get_current_transaction_id()"
-        )
-        assert me is not None
-        gid = f"citus_0_{me['process_id']}_{me['transaction_number']}_0"
-        await pool.execute("INSERT INTO pg_dist_transaction (groupid, gid) VALUES (1, $1)", gid)
-        assert await pool.fetchval("SELECT aeon_commits_in_flight()")
-        seen, checkpoint = await read_all(pool, start)
-        assert (seen, checkpoint) == ([], start)
-        await held.rollback()
-    finally:
-        await pool.release(holder)
-        await pool.execute("DELETE FROM pg_dist_transaction WHERE gid = $1", gid)
-    seen, _ = await read_all(pool, start)
-    assert [e.type for e in seen if e.stream_id == stream_id] == ["t.committed"]

@@ -1,21 +1,45 @@
-"""Reading all streams by global position never skips an event that committed late."""
+"""Reading all streams by their places in each shard never skips an event that committed
+late, and the service and PostgreSQL agree on every stream's shard."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 from datetime import UTC, datetime
-from uuid import uuid4
+from uuid import UUID, uuid4
 
 import asyncpg
 
 from events.envelope import NewEvent
+from events.shards import SHARDS, anchors, shard_of, uuid_hash
 from events.store import Checkpoint, append, create_stream, read_all
 
 
-async def test_reader_sees_late_committing_event_after_a_later_position(pool: asyncpg.Pool) -> None:
+def _in_shard(shard: int) -> UUID:
+    while True:
+        candidate = uuid4()
+        if shard_of(candidate) == shard:
+            return candidate
+
+
+async def _append_one(conn: asyncpg.Connection, stream_id: UUID, type_: str) -> None:
+    await append(
+        conn,
+        stream_id,
+        await _head(conn, stream_id),
+        [NewEvent(type=type_, data={})],
+        metadata={},
+        recorded_at=datetime.now(UTC),
+    )
+
+
+async def test_a_writer_of_the_same_shard_commits_after_an_open_one(pool: asyncpg.Pool) -> None:
+    """Two encounters of one shard: the later writer queues on the shard's count row, so
+    its place, and its commit, come after the open writer's; a reader never sees the
+    later place without the earlier one."""
     _, start = await read_all(pool, Checkpoint(), limit=1_000_000)
-    slow_id, fast_id = uuid4(), uuid4()
+    slow_id = uuid4()
+    fast_id = _in_shard(shard_of(slow_id))
     for sid in (slow_id, fast_id):
         async with pool.acquire() as conn, conn.transaction():
             await create_stream(conn, sid)
@@ -23,34 +47,55 @@ async def test_reader_sees_late_committing_event_after_a_later_position(pool: as
     try:
         slow_tx = slow_conn.transaction()
         await slow_tx.start()
-        # The slow writer takes its global position first ...
-        await append(
-            slow_conn,
-            slow_id,
-            await _head(slow_conn, slow_id),
-            [NewEvent(type="t.slow", data={})],
-            metadata={},
-            recorded_at=datetime.now(UTC),
-        )
-        # ... a fast writer takes a later one and commits.
-        async with pool.acquire() as conn, conn.transaction():
-            await append(
-                conn,
-                fast_id,
-                await _head(conn, fast_id),
-                [NewEvent(type="t.fast", data={})],
-                metadata={},
-                recorded_at=datetime.now(UTC),
-            )
+        await _append_one(slow_conn, slow_id, "t.slow")
+
+        async def fast() -> None:
+            async with pool.acquire() as conn, conn.transaction():
+                await _append_one(conn, fast_id, "t.fast")
+
+        fast_write = asyncio.create_task(fast())
+        await asyncio.sleep(0.3)
+        assert not fast_write.done(), "the second writer of the shard did not wait"
         seen, checkpoint = await read_all(pool, start)
-        assert [
-            e.type for e in seen if e.stream_id in (slow_id, fast_id)
-        ] == []  # nothing past the open tx
+        assert [e for e in seen if e.stream_id in (slow_id, fast_id)] == []
+        await slow_tx.commit()
+        await fast_write
+    finally:
+        await pool.release(slow_conn)
+    seen, checkpoint = await read_all(pool, checkpoint)
+    assert [e.type for e in seen if e.stream_id in (slow_id, fast_id)] == ["t.slow", "t.fast"]
+    rows = await pool.fetch(
+        "SELECT stream_id, shard, shard_position FROM events WHERE stream_id = ANY($1)",
+        [slow_id, fast_id],
+    )
+    places = {r["stream_id"]: r["shard_position"] for r in rows}
+    assert places[fast_id] == places[slow_id] + 1
+    assert {r["shard"] for r in rows} == {shard_of(slow_id)}
+
+
+async def test_writers_of_other_shards_do_not_wait(pool: asyncpg.Pool) -> None:
+    """Encounters of different shards: an open writer holds back nobody else, and the
+    reader passes its shard until it commits."""
+    _, start = await read_all(pool, Checkpoint(), limit=1_000_000)
+    slow_id = uuid4()
+    fast_id = _in_shard((shard_of(slow_id) + 1) % SHARDS)
+    for sid in (slow_id, fast_id):
+        async with pool.acquire() as conn, conn.transaction():
+            await create_stream(conn, sid)
+    slow_conn = await pool.acquire()
+    try:
+        slow_tx = slow_conn.transaction()
+        await slow_tx.start()
+        await _append_one(slow_conn, slow_id, "t.slow")
+        async with pool.acquire() as conn, conn.transaction():
+            await asyncio.wait_for(_append_one(conn, fast_id, "t.fast"), timeout=5)
+        seen, checkpoint = await read_all(pool, start)
+        assert [e.type for e in seen if e.stream_id in (slow_id, fast_id)] == ["t.fast"]
         await slow_tx.commit()
     finally:
         await pool.release(slow_conn)
     seen, checkpoint = await read_all(pool, checkpoint)
-    assert sorted(e.type for e in seen if e.stream_id in (slow_id, fast_id)) == ["t.fast", "t.slow"]
+    assert [e.type for e in seen if e.stream_id in (slow_id, fast_id)] == ["t.slow"]
 
 
 async def _head(conn: asyncpg.Connection, stream_id: object):  # type: ignore[no-untyped-def]
@@ -112,7 +157,30 @@ async def test_follower_sees_every_committed_event_once_and_no_rolled_back_one(
     assert set(seen) == committed
 
 
-async def test_without_citus_no_commit_is_ever_in_flight(pool: asyncpg.Pool) -> None:
-    """Migration 0016's check for Citus's two-phase commits (events/reading.py) is false on
-    PostgreSQL alone, where a commit is visible the moment its id leaves the horizon."""
-    assert await pool.fetchval("SELECT aeon_commits_in_flight()") is False
+async def test_the_service_and_postgresql_agree_on_every_shard(pool: asyncpg.Pool) -> None:
+    """events/shards.py computes a stream's shard and its count row's anchor in Python
+    (every write names them); migration 0017 fixed the anchors and ``aeon_shard`` in SQL.
+    They must agree, and agree with PostgreSQL's own ``uuid_hash``, which Citus uses."""
+    sample = [uuid4() for _ in range(500)] + [UUID(int=0), UUID(int=2**128 - 1)]
+    rows = await pool.fetch(
+        "SELECT u, uuid_hash(u) AS hash, aeon_shard(u) AS shard FROM unnest($1::uuid[]) AS u",
+        sample,
+    )
+    assert [(r["hash"], r["shard"]) for r in rows] == [(uuid_hash(u), shard_of(u)) for u in sample]
+    stored = await pool.fetch("SELECT shard, anchor FROM shard_heads ORDER BY shard")
+    assert [(r["shard"], r["anchor"]) for r in stored] == list(enumerate(anchors()))
+    assert {shard_of(u) for u in sample} == set(range(SHARDS))
+
+
+async def test_every_event_is_numbered_in_its_shard_below_the_count(pool: asyncpg.Pool) -> None:
+    wrong = await pool.fetchval(
+        """SELECT count(*) FROM events AS e JOIN shard_heads AS h ON h.shard = e.shard
+           WHERE e.shard <> aeon_shard(e.stream_id) OR e.shard_position > h.head
+              OR e.shard_position < 1"""
+    )
+    assert wrong == 0
+    duplicated = await pool.fetchval(
+        """SELECT count(*) FROM (SELECT shard, shard_position FROM events
+                                 GROUP BY 1, 2 HAVING count(*) > 1) AS d"""
+    )
+    assert duplicated == 0

@@ -11,6 +11,7 @@ import asyncpg
 import msgspec
 import pytest
 
+from events.shards import shard_of
 from events.store import read_stream
 from projections.inline import read_model_rows
 from service.commands import CommandEnvelope
@@ -59,11 +60,11 @@ async def test_concurrent_commands_share_one_transaction_and_keep_their_own_even
     )
 
     assert len(await transactions_of(pool, ids, after_version=4)) <= 2
-    # Written in stream order (what keeps two groups from deadlocking): positions rise
-    # with the stream id.
+    # Written in shard, then stream order (what keeps two groups from deadlocking):
+    # positions rise with the shard and the stream id.
     firsts = [answer["events"][0]["global_position"] for answer in answers]
-    in_stream_order = [p for _, p in sorted(zip(ids, firsts, strict=True))]
-    assert in_stream_order == sorted(firsts)
+    in_lock_order = [p for _, _, p in sorted(zip(map(shard_of, ids), ids, firsts, strict=True))]
+    assert in_lock_order == sorted(firsts)
     for n, (encounter_id, answer) in enumerate(zip(ids, answers, strict=True)):
         stored = await read_stream(pool, encounter_id, after_version=4)
         assert [e.stream_version for e in stored] == [e["stream_version"] for e in answer["events"]]
