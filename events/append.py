@@ -162,7 +162,7 @@ async def append(
 
 
 COUNT_POSITIONS = """locked AS (
-    SELECT FROM streams WHERE stream_id = $1 AND version = $2 AND {condition}
+    SELECT stream_id FROM streams WHERE stream_id = $1 AND version = $2 AND {condition}
     FOR UPDATE {skip}
 ), counted AS (
     UPDATE shard_heads SET head = head + ($3 - $2)
@@ -183,7 +183,8 @@ if the version had moved, and the locking path then queues for the row properly.
 Groups send their writes in shard order (service/group_commit.py), so counts are always
 taken in ascending shard order, and a transaction holding a count waits only for a
 higher count, never for a row: no cycle can form.  ``append`` alone may wait for its
-row: it holds no count yet when it does."""
+row: it holds no count yet when it does.  (``locked`` selects a column it does not need:
+Citus passes a CTE on as an intermediate result, which cannot have none.)"""
 
 INSERT_EVENTS = """
     INSERT INTO events (stream_id, stream_version, type, type_version, data, metadata,

@@ -173,12 +173,14 @@ async def test_the_service_and_postgresql_agree_on_every_shard(pool: asyncpg.Poo
 
 
 async def test_every_event_is_numbered_in_its_shard_below_the_count(pool: asyncpg.Pool) -> None:
-    wrong = await pool.fetchval(
-        """SELECT count(*) FROM events AS e JOIN shard_heads AS h ON h.shard = e.shard
-           WHERE e.shard <> aeon_shard(e.stream_id) OR e.shard_position > h.head
-              OR e.shard_position < 1"""
+    misplaced = await pool.fetchval(
+        "SELECT count(*) FROM events WHERE shard <> aeon_shard(stream_id) OR shard_position < 1"
     )
-    assert wrong == 0
+    assert misplaced == 0
+    # (Two reads, not a join on the shard: on Citus that join would need repartitioning.)
+    tops = dict(await pool.fetch("SELECT shard, max(shard_position) FROM events GROUP BY shard"))
+    heads = dict(await pool.fetch("SELECT shard, head FROM shard_heads"))
+    assert all(top <= heads[shard] for shard, top in tops.items())
     duplicated = await pool.fetchval(
         """SELECT count(*) FROM (SELECT shard, shard_position FROM events
                                  GROUP BY 1, 2 HAVING count(*) > 1) AS d"""
