@@ -12,19 +12,18 @@ from __future__ import annotations
 
 import asyncio
 import random
-from datetime import UTC, datetime
 from uuid import UUID, uuid4
 
 import asyncpg
 
-from events.envelope import NewEvent
 from events.shards import SHARDS, anchor_of, shard_of
-from events.store import Checkpoint, append, create_stream, read_all, stream_head
+from events.store import Checkpoint, create_stream, read_all
 from projections.inline import read_model_rows
 from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import Damage
 from tests.citus.cluster import DISTRIBUTION_COLUMN, on_node
 from tests.integration.test_pipeline import add, new_encounter, run
+from tests.support.streams import append_committed, append_one
 
 
 async def test_every_per_encounter_table_is_distributed_by_the_encounter_and_co_located(
@@ -72,33 +71,6 @@ async def test_each_count_row_lives_in_the_shard_it_counts(pool: asyncpg.Pool) -
     assert [(r["low"] + 2**31) // width for r in placed] == [shard_of(u) for u in sample]
 
 
-async def test_a_writer_of_the_same_shard_waits_for_an_open_one(pool: asyncpg.Pool) -> None:
-    """Two encounters of one shard: the second writer queues on the count row on the
-    shard's worker, and the reader sees neither until the first commits."""
-    _, start = await read_all(pool, Checkpoint(), limit=1_000_000)
-    slow_id = uuid4()
-    fast_id = _in_shard(shard_of(slow_id))
-    for stream_id in (slow_id, fast_id):
-        async with pool.acquire() as conn, conn.transaction():
-            await create_stream(conn, stream_id)
-    slow = await pool.acquire()
-    try:
-        slow_tx = slow.transaction()
-        await slow_tx.start()
-        await _append(slow, slow_id, "t.slow")
-        fast = asyncio.create_task(_append_committed(pool, fast_id, "t.fast"))
-        await asyncio.sleep(0.3)
-        assert not fast.done()
-        seen, checkpoint = await read_all(pool, start)
-        assert [e for e in seen if e.stream_id in (slow_id, fast_id)] == []
-        await slow_tx.commit()
-        await fast
-    finally:
-        await pool.release(slow)
-    seen, _ = await read_all(pool, checkpoint)
-    assert [e.type for e in seen if e.stream_id in (slow_id, fast_id)] == ["t.slow", "t.fast"]
-
-
 async def test_writers_on_two_workers_do_not_wait_for_each_other(pool: asyncpg.Pool) -> None:
     _, start = await read_all(pool, Checkpoint(), limit=1_000_000)
     slow_id, fast_id = await _on_two_workers(pool)
@@ -106,8 +78,8 @@ async def test_writers_on_two_workers_do_not_wait_for_each_other(pool: asyncpg.P
     try:
         slow_tx = slow.transaction()
         await slow_tx.start()
-        await _append(slow, slow_id, "t.slow")
-        await asyncio.wait_for(_append_committed(pool, fast_id, "t.fast"), timeout=10)
+        await append_one(slow, slow_id, "t.slow")
+        await asyncio.wait_for(append_committed(pool, fast_id, "t.fast"), timeout=10)
         seen, checkpoint = await read_all(pool, start)
         assert [e.type for e in seen if e.stream_id in (slow_id, fast_id)] == ["t.fast"]
         await slow_tx.commit()
@@ -147,7 +119,7 @@ async def test_a_prepared_transaction_holds_its_shard_until_it_commits(
             anchor,
         )
         await worker.execute(f"PREPARE TRANSACTION '{gid}'")
-        later = asyncio.create_task(_append_committed(pool, stream_id, "t.later"))
+        later = asyncio.create_task(append_committed(pool, stream_id, "t.later"))
         await asyncio.sleep(0.5)
         assert not later.done(), "a later writer of the shard passed a prepared transaction"
         seen, _ = await read_all(pool, start)
@@ -242,26 +214,3 @@ async def _node_of(pool: asyncpg.Pool, stream_id: UUID) -> int:
         stream_id,
     )
     return int(port)
-
-
-def _in_shard(shard: int) -> UUID:
-    while True:
-        candidate = uuid4()
-        if shard_of(candidate) == shard:
-            return candidate
-
-
-async def _append_committed(pool: asyncpg.Pool, stream_id: UUID, type_: str) -> None:
-    async with pool.acquire() as conn, conn.transaction():
-        await _append(conn, stream_id, type_)
-
-
-async def _append(conn: asyncpg.Connection, stream_id: UUID, type_: str) -> None:
-    await append(
-        conn,
-        stream_id,
-        await stream_head(conn, stream_id),
-        [NewEvent(type=type_, data={})],
-        metadata={},
-        recorded_at=datetime.now(UTC),
-    )

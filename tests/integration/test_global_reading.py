@@ -13,24 +13,7 @@ import asyncpg
 from events.envelope import NewEvent
 from events.shards import SHARDS, anchors, shard_of, uuid_hash
 from events.store import Checkpoint, append, create_stream, read_all
-
-
-def _in_shard(shard: int) -> UUID:
-    while True:
-        candidate = uuid4()
-        if shard_of(candidate) == shard:
-            return candidate
-
-
-async def _append_one(conn: asyncpg.Connection, stream_id: UUID, type_: str) -> None:
-    await append(
-        conn,
-        stream_id,
-        await _head(conn, stream_id),
-        [NewEvent(type=type_, data={})],
-        metadata={},
-        recorded_at=datetime.now(UTC),
-    )
+from tests.support.streams import append_committed, append_one, stream_in_shard
 
 
 async def test_a_writer_of_the_same_shard_commits_after_an_open_one(pool: asyncpg.Pool) -> None:
@@ -39,7 +22,7 @@ async def test_a_writer_of_the_same_shard_commits_after_an_open_one(pool: asyncp
     later place without the earlier one."""
     _, start = await read_all(pool, Checkpoint(), limit=1_000_000)
     slow_id = uuid4()
-    fast_id = _in_shard(shard_of(slow_id))
+    fast_id = stream_in_shard(shard_of(slow_id))
     for sid in (slow_id, fast_id):
         async with pool.acquire() as conn, conn.transaction():
             await create_stream(conn, sid)
@@ -47,13 +30,9 @@ async def test_a_writer_of_the_same_shard_commits_after_an_open_one(pool: asyncp
     try:
         slow_tx = slow_conn.transaction()
         await slow_tx.start()
-        await _append_one(slow_conn, slow_id, "t.slow")
+        await append_one(slow_conn, slow_id, "t.slow")
 
-        async def fast() -> None:
-            async with pool.acquire() as conn, conn.transaction():
-                await _append_one(conn, fast_id, "t.fast")
-
-        fast_write = asyncio.create_task(fast())
+        fast_write = asyncio.create_task(append_committed(pool, fast_id, "t.fast"))
         await asyncio.sleep(0.3)
         assert not fast_write.done(), "the second writer of the shard did not wait"
         seen, checkpoint = await read_all(pool, start)
@@ -78,7 +57,7 @@ async def test_writers_of_other_shards_do_not_wait(pool: asyncpg.Pool) -> None:
     reader passes its shard until it commits."""
     _, start = await read_all(pool, Checkpoint(), limit=1_000_000)
     slow_id = uuid4()
-    fast_id = _in_shard((shard_of(slow_id) + 1) % SHARDS)
+    fast_id = stream_in_shard((shard_of(slow_id) + 1) % SHARDS)
     for sid in (slow_id, fast_id):
         async with pool.acquire() as conn, conn.transaction():
             await create_stream(conn, sid)
@@ -86,9 +65,8 @@ async def test_writers_of_other_shards_do_not_wait(pool: asyncpg.Pool) -> None:
     try:
         slow_tx = slow_conn.transaction()
         await slow_tx.start()
-        await _append_one(slow_conn, slow_id, "t.slow")
-        async with pool.acquire() as conn, conn.transaction():
-            await asyncio.wait_for(_append_one(conn, fast_id, "t.fast"), timeout=5)
+        await append_one(slow_conn, slow_id, "t.slow")
+        await asyncio.wait_for(append_committed(pool, fast_id, "t.fast"), timeout=5)
         seen, checkpoint = await read_all(pool, start)
         assert [e.type for e in seen if e.stream_id in (slow_id, fast_id)] == ["t.fast"]
         await slow_tx.commit()
