@@ -171,7 +171,8 @@ class Follow:
         if self._task is not None:
             return  # the catch-up under way sees it
         if self.subscriber.ended:
-            self._end()
+            # Not now: the feed is going over its subscribers, of which this one leaves.
+            asyncio.get_running_loop().call_soon(self._end)
         elif self.subscriber.overflowed or self.subscriber.backlog:
             self._task = asyncio.get_running_loop().create_task(
                 self._catch_up(), name=f"live-catch-up-{self.encounter_id}"
@@ -199,7 +200,7 @@ class Follow:
         if task is not None:
             task.cancel()  # its end closes the record
         else:
-            self._end()
+            asyncio.get_running_loop().call_soon(self._end)
 
     def _end(self) -> None:
         """End a taken-over stream: its response's last chunk, then leave the feed."""
