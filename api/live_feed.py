@@ -84,6 +84,7 @@ class Subscriber:
         "ended",
         "last",
         "limit",
+        "on_idle",
         "overflowed",
         "token_id",
     )
@@ -105,7 +106,11 @@ class Subscriber:
         """Where the feed may write for this stream (api/live_transport.py), if anywhere."""
         self.direct = False
         """The feed writes to ``connection`` itself: set by the stream once it has sent
-        everything before; cleared when the client stops keeping up."""
+        everything before (and its connection took the stream over); cleared when the
+        client stops keeping up."""
+        self.on_idle: Callable[[], None] | None = None
+        """Called instead of waking the stream when no task waits for it (a stream its
+        connection owns: api/live_follow.py)."""
         self.overflowed = False
         """Messages were dropped: read from PostgreSQL after the last one sent."""
         self.ended = False
@@ -127,9 +132,9 @@ class Subscriber:
         self._wake()
 
     def _write(self, messages: Sequence[Message], framed: bytes | None) -> None:
-        """Write to the connection: the stream's task stays asleep.  What the stream's
-        own catch-up already sent is skipped; a client that does not keep up (or is
-        gone) is handed back to its task, which reads what it missed from PostgreSQL."""
+        """Write to the connection.  What the stream's own catch-up already sent is
+        skipped; a client that does not keep up (or is gone) is handed back to the
+        stream, which reads what it missed from PostgreSQL."""
         assert self.connection is not None
         first = messages[0].version
         if first is not None and first <= self.last:
@@ -172,8 +177,11 @@ class Subscriber:
             self._waiter = None
 
     def _wake(self) -> None:
-        if self._waiter is not None and not self._waiter.done():
-            self._waiter.set_result(None)
+        if self._waiter is not None:
+            if not self._waiter.done():
+                self._waiter.set_result(None)
+        elif self.on_idle is not None:
+            self.on_idle()
 
 
 class Feed:

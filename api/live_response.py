@@ -5,7 +5,9 @@ waits for the client to go; with ten thousand idle streams those objects were a 
 share of what each one held.  Here the request's own task sends the body and is
 cancelled when the client goes: told so by the service's protocol when it exposes the
 connection (api/live_transport.py), else by one plain asyncio task reading ``receive``.
-The same behaviour (a stream ends as soon as its client goes) with at most one task.
+The same behaviour (a stream ends as soon as its client goes) with at most one task; and
+with the service's protocol, none at all once the stream has caught up and its
+connection owns it.
 """
 
 from __future__ import annotations
@@ -76,7 +78,10 @@ class _LiveBody(ASGIStreamingResponse):
 
     @staticmethod
     async def _send_told(send: Send, chunks: AsyncGenerator[bytes], connection: Connection) -> None:
-        """The body loop when the protocol tells ``connection`` that the client left."""
+        """The body loop when the protocol tells ``connection`` that the client left.
+        When the body ends because the connection took the stream over
+        (api/live_transport.py), the call returns with the response left open: uvicorn
+        drops the closing send, and the connection's owner ends it later."""
         sender = asyncio.current_task()
         assert sender is not None
         left = False
@@ -90,13 +95,15 @@ class _LiveBody(ASGIStreamingResponse):
         try:
             if not connection.gone:
                 await _send_chunks(send, chunks)
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
+            if not connection.owned:
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
         except asyncio.CancelledError:
             if not left:
                 raise  # cancelled from outside (shutdown), not by the client leaving
             sender.uncancel()
         finally:
-            connection.on_lost = None
+            if connection.on_lost is client_left:
+                connection.on_lost = None
             await chunks.aclose()
 
 

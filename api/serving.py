@@ -107,22 +107,47 @@ class CoalescingHttpToolsProtocol(HttpToolsProtocol):
         super().connection_made(cast(asyncio.Transport, _TurnBuffered(transport, self.loop)))
 
     _live: live_transport.Connection | None = None
+    _owning: live_transport.Connection | None = None
+    """A taken-over stream's connection while a pipelined request behind it has its own."""
 
     def on_headers_complete(self) -> None:
         """Also hands the request's connection to the app (``scope["extensions"]``), so a
-        live stream's feed can write to it and the stream learns when the client goes
-        without a task of its own reading ``receive`` (api/live_transport.py)."""
+        live stream's feed can write to it, the stream learns when the client goes
+        without a task of its own reading ``receive``, and a caught-up stream can leave
+        its response to this protocol (api/live_transport.py)."""
+        previous = self._live
         super().on_headers_complete()
+        if previous is not None and previous.owned:
+            self._owning = previous
         cycle = self.cycle
         if cycle is not None and cycle.scope is self.scope:
-            self._live = live_transport.Connection(cycle)
+            self._live = live_transport.Connection(cycle, self)
             extensions: dict[str, Any] = self.scope.setdefault("extensions", {})
             extensions[live_transport.EXTENSION] = self._live
 
+    def forget_request(self, scope: object) -> None:
+        """Drop this protocol's references to ``scope`` and its headers: its response was
+        taken over and only the connection stays (the next request's ``on_message_begin``
+        sets new ones before anything reads them).  Kept when the protocol has moved on
+        to a pipelined request's."""
+        if self.scope is scope:
+            self.scope = cast(Any, None)
+            self.headers = cast(Any, None)
+
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
-        if self._live is not None:
-            self._live.lost()
+        for live in (self._owning, self._live):
+            if live is not None:
+                live.lost()
+        self._owning = None
+
+    def shutdown(self) -> None:
+        """A taken-over live stream ends now (its last chunk, then the connection
+        closes), rather than holding the shutdown until its timeout."""
+        super().shutdown()
+        for live in (self._owning, self._live):
+            if live is not None and live.owned:
+                live.shutting_down()
 
 
 class _TurnBuffered:

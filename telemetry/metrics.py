@@ -11,8 +11,7 @@ with metrics off for comparison (``AEON_METRICS=off``).
 from __future__ import annotations
 
 import collections
-import contextlib
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from prometheus_client import Counter, Gauge, Histogram
@@ -163,16 +162,16 @@ def snapshot_load(found: bool) -> None:
         _child(SNAPSHOT_LOADS, "from_snapshot" if found else "from_start").inc()
 
 
-@contextlib.asynccontextmanager
-async def live_subscriber() -> AsyncIterator[None]:
-    """Around a live stream's subscription: counted while it is open."""
-    if not _on:
-        yield
-        return
-    LIVE_SUBSCRIBERS.inc()
-    try:
-        yield
-    finally:
+def live_subscribed() -> None:
+    """A live stream joined its feed: counted until ``live_unsubscribed``.  Not a context
+    manager: a stream its connection took over (api/live_follow.py) outlives the code
+    that opened it."""
+    if _on:
+        LIVE_SUBSCRIBERS.inc()
+
+
+def live_unsubscribed() -> None:
+    if _on:
         LIVE_SUBSCRIBERS.dec()
 
 

@@ -8,17 +8,17 @@ A stream first reads what it asked for from PostgreSQL, then sends the messages 
 encounter's feed offers (api/live_feed.py): one read and one encoding per audience per
 event in this process, whatever the number of streams.  Versions of a stream commit in
 order, so "after the last one sent" can neither skip nor repeat an event, whatever the
-notifications do.  Sending awaits the client, so a slow one only slows itself.
+notifications do.  Sending awaits the client, so a slow one only slows itself.  Once
+caught up, a stream served by the service's own uvicorn protocol is left to its
+connection and the request ends (api/live_follow.py).
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import AsyncGenerator
 from typing import Annotated, Any
 from uuid import UUID
 
-import asyncpg
 from litestar import Request, get
 from litestar.di import NamedDependency
 from litestar.params import FromPath, HeaderParameter, QueryParameter
@@ -26,19 +26,16 @@ from litestar.params import FromPath, HeaderParameter, QueryParameter
 from api.headers import stream_version
 from api.live import Live
 from api.live_feed import Audience
+from api.live_follow import Follow
 from api.live_response import LiveStream
 from api.live_transport import Connection
-from api.live_wire import audience_of, encode_for, preamble
+from api.live_wire import audience_of, preamble
 from api.problems import problem
-from api.read_routing import MinVersion, highest, read_at, stated_version
+from api.read_routing import MinVersion, read_at, stated_version
 from api.routes.base import EncounterRoutes
 from api.routes.reads import ensure_version
 from api.state import Services
-from events.store import read_stream
 from service.tokens import Viewer
-from telemetry import metrics
-
-log = logging.getLogger("aeon_ledger.live")
 
 _MAX_VERSION = 2**31 - 1
 """Stream versions are PostgreSQL integers; a bound past them must be a 400 up front,
@@ -96,81 +93,28 @@ async def _stream(
     stated: int | None = None,
     connection: Connection | None = None,
 ) -> AsyncGenerator[bytes]:
-    """Catch up from PostgreSQL, then send what the encounter's feed offers.
-
-    The subscriber joins the feed first and reads from PostgreSQL until a short page:
-    that read reaches at least the feed's version at joining, and the feed offers
-    everything after it, so skipping what was already sent leaves no gap and no
-    duplicate.  After an overflow of its backlog (a slow client), the same catch-up
-    again.  When the client stated a version (``stated``), a catch-up page may come from a
-    replica that holds both it and the feed's version (api/read_routing.py).
-
-    Once caught up, a stream that follows forever over a ``connection`` the server
-    exposed lets the feed write to it (``Subscriber.direct``) and sleeps until it must
-    end or catch up again; only what it yielded before is sent by its own task, so the
-    bytes reach the client in order."""
+    """The stream's ASGI body: its preamble, then what its ``Follow`` sends
+    (api/live_follow.py) until the stream ends or its connection owns it."""
     subscriber = live.hub.join(
         encounter_id, head, audience, viewer.token_id, after=start, connection=connection
     )
-    page, catching_up = live.hub.page, True
-    async with metrics.live_subscriber():
-        try:
-            yield preamble(start)
-            while until is None or subscriber.last < until:
-                if subscriber.ended:
-                    return  # revoked (the reconnect gets its 401), or the database is away
-                if catching_up:
-                    subscriber.overflowed = False
-                    feed = live.hub.feeds.get(encounter_id)
-                    joined = None if feed is None else feed.version
-                    needed = None if stated is None else highest(stated, joined)
-                    try:
-                        async with read_at(services, encounter_id, needed, live=True) as where:
-                            events = await read_stream(
-                                where.db,
-                                encounter_id,
-                                after_version=subscriber.last,
-                                up_to_version=until,
-                                limit=page,
-                            )
-                            messages = await encode_for(
-                                services, encounter_id, audience, events, where.db
-                            )
-                    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-                        # Headers are long sent: end the stream cleanly; the client reconnects
-                        # with Last-Event-ID (and sees 503 while the database is away).
-                        log.warning("live stream of %s ends: database away (%r)", encounter_id, exc)
-                        return
-                    metrics.live_sent(len(messages))
-                    if messages:
-                        yield b"".join(m.data for m in messages)
-                    if events:
-                        subscriber.last = events[-1].stream_version
-                    catching_up = len(events) == page or subscriber.overflowed
-                    continue
-                if (
-                    until is None
-                    and connection is not None
-                    and connection.following
-                    and not subscriber.backlog
-                    and not subscriber.overflowed
-                ):
-                    subscriber.direct = True  # everything before is sent: the feed writes now
-                await subscriber.wait()
-                for message in subscriber.take():
-                    if subscriber.ended:
-                        return
-                    if message.version is None:
-                        yield message.data
-                    elif message.version > subscriber.last:
-                        if until is not None and message.version > until:
-                            return
-                        yield message.data
-                        subscriber.last = message.version
-                catching_up = subscriber.overflowed
-        finally:
-            subscriber.direct = False
-            live.hub.leave(encounter_id, subscriber)
+    follow = Follow(
+        live,
+        services,
+        encounter_id,
+        audience,
+        subscriber,
+        until=until,
+        stated=stated,
+        connection=connection,
+    )
+    try:
+        yield preamble(start)
+        async for body in follow.chunks():
+            yield body
+    finally:
+        if not follow.owned:
+            follow.close()
 
 
 class EncounterLive(EncounterRoutes):
