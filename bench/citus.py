@@ -123,12 +123,19 @@ async def main(args: argparse.Namespace) -> None:
                     rows.append([*way, clients, round(merged.rate), merged.p(50), merged.p(99)])
         finally:
             await pool.close()
-    print_table(
-        f"write paths on {'Citus' if citus else 'PostgreSQL'}"
-        f" ({args.rounds} x {args.seconds:g} s windows per way and level)",
-        ["AEON_GROUP_COMMIT", "AEON_WRITE_STATEMENT", "clients", "commands/s", "p50 ms", "p99 ms"],
-        rows,
-    )
+        print_table(  # before the database is dropped, which can fail
+            f"write paths on {'Citus' if citus else 'PostgreSQL'}"
+            f" ({args.rounds} x {args.seconds:g} s windows per way and level)",
+            [
+                "AEON_GROUP_COMMIT",
+                "AEON_WRITE_STATEMENT",
+                "clients",
+                "commands/s",
+                "p50 ms",
+                "p99 ms",
+            ],
+            rows,
+        )
 
 
 def cli() -> None:

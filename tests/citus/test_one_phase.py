@@ -71,7 +71,8 @@ async def _command(
     *,
     single_trip: bool,
 ) -> tuple[list[tuple[str, str]], UUID, bytes]:
-    """One Damage command with an Idempotency-Key, and the remote commands it caused."""
+    """A new encounter, a combatant added and one Damage command with an Idempotency-Key;
+    the remote commands all three caused."""
     pipeline = CommandPipeline(
         pool,
         read_model_rows,
@@ -79,9 +80,9 @@ async def _command(
         group_commit="per-encounter",
         write_statement=form,
     )
+    remote.taken()
     encounter_id = await new_encounter(pipeline, f"one phase {form}")
     await add(pipeline, encounter_id, "ogre", hp=100)  # and now the state is cached
-    remote.taken()
     answer = await pipeline.execute(
         encounter_id,
         CommandEnvelope(command=Damage(target="ogre", amount=1)),
