@@ -33,7 +33,7 @@ from functools import cache
 from typing import Any, Literal
 
 from events.db import Connection
-from events.store import append_arguments
+from events.store import append_arguments, insert_events_values, values_arguments
 from service.commit import (
     GUARDED_MOVE,
     SEED,
@@ -62,9 +62,6 @@ SELECT (SELECT token_valid FROM guard) AS token_valid,
        (SELECT head FROM counted) AS head,
        EXISTS (SELECT FROM moved) AS moved"""
 )
-_EVENT_COLUMNS = """INSERT INTO events (stream_id, stream_version, type, type_version, data,
-                    metadata, recorded_at, prev_hash, hash, shard, shard_position)
-VALUES """
 _ANSWER = """INSERT INTO idempotency_keys (stream_id, key, request_hash, response)
 VALUES ($1, $2, $3, $4)"""
 _CTE = re.compile(r", (\w+) AS \(\n(.*?)\n\)(?=, \w+ AS \(\n|$)", re.S)
@@ -126,49 +123,6 @@ def _parts(projection: str, snapshots: bool, seed: bool) -> tuple[tuple[str, tup
     return tuple(numbered(s) for s in router_form(part))
 
 
-@cache
-def _events(count: int) -> str:
-    """The events' INSERT for ``count`` events: $1..$4 are the stream, metadata, time and
-    shard; then seven parameters per event (see ``_event_arguments``)."""
-    rows = []
-    for n in range(count):
-        p = [f"${5 + 7 * n + i}" for i in range(7)]
-        rows.append(
-            f"($1, {p[0]}, {p[1]}, {p[2]}, {p[3]}::json, $2::json, $3, {p[4]}, {p[5]}, $4, {p[6]})"
-        )
-    return _EVENT_COLUMNS + ",\n       ".join(rows) + "\nRETURNING global_position, stream_version"
-
-
-def _event_arguments(write: CommandWrite, head: int) -> list[Any]:
-    """The events' rows, numbered in their shard below ``head``, the count after them."""
-    append = write.append
-    last = append.new_head.version
-    arguments: list[Any] = [
-        append.stream_id,
-        append.metadata_json,
-        append.recorded_at,
-        append_arguments(append)[7],
-    ]
-    for version, event, data, prev, digest in zip(
-        append.versions,
-        append.events,
-        append.data_json,
-        append.prev_hashes,
-        append.hashes,
-        strict=True,
-    ):
-        arguments += [
-            version,
-            event.type,
-            event.type_version,
-            data,
-            prev,
-            digest,
-            head - (last - version),
-        ]
-    return arguments
-
-
 def _arguments(
     keys: tuple[Key, ...], by_index: tuple[Any, ...], by_name: dict[str, Any]
 ) -> list[Any]:
@@ -189,9 +143,8 @@ async def commit_split(conn: Connection, write: CommandWrite) -> Written | Refus
     assert first is not None
     if not first["moved"]:
         return Refused(token_revoked=not first["token_valid"], key_used=not first["key_unused"])
-    rows = await conn.fetch(
-        _events(len(write.append.versions)), *_event_arguments(write, first["head"])
-    )
+    events = insert_events_values(len(write.append.versions))
+    rows = await conn.fetch(events, *values_arguments(write.append, first["head"]))
     positions = [r["global_position"] for r in sorted(rows, key=lambda r: r["stream_version"])]
     parts = _parts(write.rows.statement_part(False), bool(write.snapshots), write.seed is not None)
     for sql, keys in parts:
