@@ -158,6 +158,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             publish=fan_out.notifier,
             chain_key=settings.chain_key_bytes,
             group_commit=settings.group_commit,
+            write_statement=settings.write_statement,
         )
         app.state.services = Services(
             settings=settings,

@@ -9,6 +9,7 @@ import msgspec
 
 from service.group_commit import MODES
 from service.group_commit import Mode as GroupMode
+from service.split_write import WriteStatement, write_statement
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
@@ -79,6 +80,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """AEON_GROUP_COMMIT: ``on`` lets commands of several encounters that are ready
     together share one transaction; ``per-encounter`` keeps every transaction to one
     encounter, for Citus (docs/scale-out.md#group-commit-on-citus)."""
+    write_statement: WriteStatement = "single"
+    """AEON_WRITE_STATEMENT: ``single`` writes a command in one statement (one round trip);
+    ``split`` in a few statements that Citus routes to the encounter's worker and commits
+    there in one phase (docs/scale-out.md#one-phase-commit-on-citus)."""
     metrics: bool = True
     """AEON_METRICS=off: no ``/metrics`` and nothing recorded (docs/metrics.md)."""
     log_requests: bool = True
@@ -135,6 +140,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             ),
             webhook_lanes=int(env.get("AEON_WEBHOOK_LANES", d.webhook_lanes)),
             group_commit=_group_mode(env.get("AEON_GROUP_COMMIT"), d.group_commit),
+            write_statement=write_statement(env.get("AEON_WRITE_STATEMENT")),
             metrics=_switch(env.get("AEON_METRICS"), d.metrics),
             log_requests=_switch(env.get("AEON_LOG_REQUESTS"), d.log_requests),
         )

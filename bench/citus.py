@@ -1,14 +1,17 @@
-"""Command throughput of the write path with each AEON_GROUP_COMMIT mode, on the database
-``--url`` names: a Citus coordinator whose tables are distributed (docs/scale-out.md#citus),
-or, without ``--url``, a fresh database on the benchmark server (plain PostgreSQL).
+"""Command throughput of the write path with each AEON_GROUP_COMMIT mode and
+AEON_WRITE_STATEMENT form (``WAYS``), on the database
+``--url`` names: a Citus coordinator whose tables are distributed (docs/scale-out.md#citus);
+with ``--citus``, a fresh database distributed on the cluster of that coordinator for this
+run (tests/citus/cluster.py, as the tests make theirs), dropped after it; without either,
+a fresh database on the benchmark server (plain PostgreSQL).
 
-    python -m bench.citus --url postgresql://postgres@127.0.0.1:5440/postgres
+    python -m bench.citus --citus postgresql://postgres@127.0.0.1:5440/postgres
     python -m bench.citus --clients 8,32 --seconds 10
 
 The pipeline runs in this process (no HTTP): what differs between the modes is only how
 the writes reach the database, so that is all this measures.  Each client plays its own
 encounter (an ogre taking 1 damage per command), so groups span encounters, and on Citus
-workers, as they do under real load.  The modes run in alternating windows.
+workers, as they do under real load.  The ways run in alternating windows.
 """
 
 from __future__ import annotations
@@ -28,17 +31,31 @@ from bench.harness import fresh_database, print_table
 from bench.load import Operation, Result, closed_loop
 from projections.inline import read_model_rows
 from service.commands import Actor, CommandEnvelope
-from service.group_commit import MODES, Mode
+from service.group_commit import Mode
 from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import AddCombatant, Damage
+from service.split_write import WriteStatement
+from tests.citus.cluster import fresh_citus_database
 
 GM = Actor(role="gm")
+WAYS: tuple[tuple[Mode, WriteStatement], ...] = (
+    ("on", "single"),
+    ("per-encounter", "single"),
+    ("per-encounter", "split"),
+)
+"""(AEON_GROUP_COMMIT, AEON_WRITE_STATEMENT) pairs measured; ``split`` keeps every
+transaction to one encounter whatever the group mode, so it is measured with the mode
+that says so."""
 
 
 @contextlib.asynccontextmanager
-async def _database(url: str | None) -> AsyncIterator[str]:
+async def _database(url: str | None, citus: str | None) -> AsyncIterator[str]:
     if url is not None:
         yield url
+        return
+    if citus is not None:
+        async with fresh_citus_database(citus) as fresh:
+            yield fresh
         return
     async with fresh_database("aeon_bench_citus") as fresh:
         yield fresh
@@ -75,40 +92,50 @@ def _damage(pipeline: CommandPipeline, encounter_id: UUID) -> Operation:
     return op
 
 
-async def _level(pool: asyncpg.Pool, mode: Mode, ids: list[UUID], seconds: float) -> Result:
-    pipeline = CommandPipeline(pool, read_model_rows, group_commit=mode)
+async def _level(
+    pool: asyncpg.Pool, way: tuple[Mode, WriteStatement], ids: list[UUID], seconds: float
+) -> Result:
+    mode, form = way
+    pipeline = CommandPipeline(pool, read_model_rows, group_commit=mode, write_statement=form)
     for encounter_id in ids:  # cache every encounter: the single-trip path, as in service
         await pipeline.execute(
             encounter_id, CommandEnvelope(command=Damage(target="ogre", amount=1)), actor=GM
         )
-    return await closed_loop(mode, [_damage(pipeline, e) for e in ids], seconds)
+    return await closed_loop(f"{mode} {form}", [_damage(pipeline, e) for e in ids], seconds)
 
 
 async def main(args: argparse.Namespace) -> None:
     levels = [int(c) for c in args.clients.split(",")]
-    async with _database(args.url) as url:
+    async with _database(args.url, args.citus) as url:
         pool = await open_pool(Settings(database_url=url, pool_max=max(levels) + 2))
         try:
             citus = await pool.fetchval("SELECT count(*) FROM pg_extension WHERE extname = 'citus'")
-            setup = CommandPipeline(pool, read_model_rows)
+            setup = CommandPipeline(pool, read_model_rows, write_statement="single")
             ids = [await _encounter(setup, n) for n in range(max(levels))]
             rows = []
             for clients in levels:
-                results: dict[str, list[Result]] = {m: [] for m in MODES}
+                results: dict[tuple[Mode, WriteStatement], list[Result]] = {w: [] for w in WAYS}
                 for _ in range(args.rounds):
-                    for mode in MODES:
-                        results[mode].append(await _level(pool, mode, ids[:clients], args.seconds))
-                for mode in MODES:
-                    merged = Result.merged(results[mode])
-                    rows.append([mode, clients, round(merged.rate), merged.p(50), merged.p(99)])
+                    for way in WAYS:
+                        results[way].append(await _level(pool, way, ids[:clients], args.seconds))
+                for way in WAYS:
+                    merged = Result.merged(results[way])
+                    rows.append([*way, clients, round(merged.rate), merged.p(50), merged.p(99)])
         finally:
             await pool.close()
-    print_table(
-        f"group commit modes on {'Citus' if citus else 'PostgreSQL'}"
-        f" ({args.rounds} x {args.seconds:g} s windows per mode and level)",
-        ["AEON_GROUP_COMMIT", "clients", "commands/s", "p50 ms", "p99 ms"],
-        rows,
-    )
+        print_table(  # before the database is dropped, which can fail
+            f"write paths on {'Citus' if citus else 'PostgreSQL'}"
+            f" ({args.rounds} x {args.seconds:g} s windows per way and level)",
+            [
+                "AEON_GROUP_COMMIT",
+                "AEON_WRITE_STATEMENT",
+                "clients",
+                "commands/s",
+                "p50 ms",
+                "p99 ms",
+            ],
+            rows,
+        )
 
 
 def cli() -> None:
@@ -116,6 +143,9 @@ def cli() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--url", default=None, help="the database (default: a fresh one)")
+    parser.add_argument(
+        "--citus", default=None, help="a Citus coordinator: run on a fresh database there"
+    )
     parser.add_argument("--clients", default="8,32", help="concurrency levels")
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per window")
     parser.add_argument("--rounds", type=int, default=2, help="windows per mode and level")

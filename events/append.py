@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from functools import cache
 from typing import Any
 from uuid import UUID
 
@@ -22,7 +23,7 @@ from events.envelope import NewEvent, RecordedEvent
 from events.errors import StreamNotFound, VersionConflict
 from events.hashing import event_hash
 from events.heads import StreamHead
-from events.shards import anchor_of
+from events.shards import anchor_of, shard_of
 from events.signing import sign_head
 
 _json = msgspec.json.Encoder()
@@ -242,3 +243,47 @@ def head_signature(key: bytes | None, prepared: PreparedAppend) -> str | None:
         return None
     new = prepared.new_head
     return sign_head(key, prepared.stream_id, new.version, new.last_hash)
+
+
+_EVENT_COLUMNS = """INSERT INTO events (stream_id, stream_version, type, type_version, data,
+                    metadata, recorded_at, prev_hash, hash, shard, shard_position)
+VALUES """
+
+
+@cache
+def insert_events_values(count: int) -> str:
+    """The events' INSERT as a statement of its own, one VALUES row per event, for the
+    split write (service/split_write.py): Citus routes a VALUES insert whole to the
+    stream's shard, where it collects an ``INSERT ... SELECT`` on the coordinator and
+    commits it in two phases.  Parameters: ``values_arguments``."""
+    rows = []
+    for n in range(count):
+        p = [f"${5 + 7 * n + i}" for i in range(7)]
+        rows.append(
+            f"($1, {p[0]}, {p[1]}, {p[2]}, {p[3]}::json, $2::json, $3, {p[4]}, {p[5]}, $4, {p[6]})"
+        )
+    return _EVENT_COLUMNS + ",\n       ".join(rows) + "\nRETURNING global_position, stream_version"
+
+
+def values_arguments(prepared: PreparedAppend, head: int) -> list[Any]:
+    """Parameters of ``insert_events_values``: the stream, metadata, time and shard, then
+    seven per event, which is numbered in its shard below ``head``, the shard's count
+    after these events (as ``INSERT_EVENTS`` numbers them below ``counted``)."""
+    last = prepared.new_head.version
+    arguments: list[Any] = [
+        prepared.stream_id,
+        prepared.metadata_json,
+        prepared.recorded_at,
+        shard_of(prepared.stream_id),
+    ]
+    for version, event, data, prev, digest in zip(
+        prepared.versions,
+        prepared.events,
+        prepared.data_json,
+        prepared.prev_hashes,
+        prepared.hashes,
+        strict=True,
+    ):
+        arguments += [version, event.type, event.type_version, data, prev, digest]
+        arguments.append(head - (last - version))
+    return arguments

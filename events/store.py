@@ -19,7 +19,9 @@ from events.append import (
     append,
     append_arguments,
     head_signature,
+    insert_events_values,
     prepare_append,
+    values_arguments,
 )
 from events.heads import (
     SignedHead,
@@ -56,6 +58,7 @@ __all__ = [
     "create_stream",
     "delete_snapshots_from",
     "head_signature",
+    "insert_events_values",
     "latest_snapshot",
     "lock_stream",
     "prepare_append",
@@ -66,4 +69,5 @@ __all__ = [
     "signed_head",
     "stream_head",
     "stream_ruleset",
+    "values_arguments",
 ]

@@ -145,16 +145,23 @@ _UNREVOKED = """EXISTS (SELECT FROM access_tokens
                 WHERE encounter_id = $1 AND token_id = @token AND revoked_at IS NULL)"""
 _KEY_UNUSED = """NOT EXISTS (SELECT FROM idempotency_keys
                 WHERE stream_id = @key_stream AND key = @key)"""
-_HEAD = """
+GUARDED_MOVE = """
 WITH guard AS (
     SELECT {token_valid} AS token_valid, {key_unused} AS key_unused
 ), {count_positions}, moved AS (
     UPDATE streams SET version = $3, last_hash = $4, head_signature = @head_signature
     WHERE stream_id = $1 AND version = $2 AND EXISTS (SELECT FROM counted)
     RETURNING stream_id
-), appended AS ({insert_events}
 )"""
-_SNAPSHOTS = """, snapshots AS (
+"""The guards, the shard's count and the stream head's move: the statement's first CTEs,
+to be formatted by ``guarded_move``.  service/split_write.py runs them as a statement of
+their own."""
+_HEAD = (
+    GUARDED_MOVE
+    + """, appended AS ({insert_events}
+)"""
+)
+SNAPSHOTS = """, snapshots AS (
     INSERT INTO snapshots (stream_id, version, schema_version, state)
     SELECT $1, (s->>0)::int, (s->>1)::int, (s->>2)::json
     FROM jsonb_array_elements(@snapshots::jsonb) AS s
@@ -162,7 +169,7 @@ _SNAPSHOTS = """, snapshots AS (
     ON CONFLICT (stream_id, version) DO UPDATE
     SET schema_version = EXCLUDED.schema_version, state = EXCLUDED.state
 )"""
-_SEED = """, seed AS (
+SEED = """, seed AS (
     INSERT INTO dice_seeds (stream_id, epoch, seed, client_seed, commitment)
     SELECT $1, e, s, @client_seed, c
     FROM (VALUES (@epoch::int, @seed::bytea, @commitment::text),
@@ -194,16 +201,9 @@ def _statement(
 ) -> tuple[str, tuple[str, ...]]:
     """The statement for a write with these parts, and its named parameters in order;
     ``projection`` is the read models' part (``ProjectedRows.statement_part``)."""
-    sql = _HEAD.format(
-        token_valid=_UNREVOKED if token else "true",
-        key_unused=_KEY_UNUSED if key else "true",
-        count_positions=COUNT_POSITIONS.format(
-            condition="(SELECT token_valid AND key_unused FROM guard)", skip="SKIP LOCKED"
-        ),
-        insert_events=INSERT_EVENTS,
-    )
-    sql += projection + (_SNAPSHOTS if snapshots else "")
-    sql += (_SEED if seed else "") + (_ANSWER if key else "") + _RESULT
+    sql = guarded_move(_HEAD, token=token, key=key).replace("{insert_events}", INSERT_EVENTS)
+    sql += projection + (SNAPSHOTS if snapshots else "")
+    sql += (SEED if seed else "") + (_ANSWER if key else "") + _RESULT
     names: list[str] = []
 
     def number(match: re.Match[str]) -> str:
@@ -214,7 +214,22 @@ def _statement(
     return _PARAMETER.sub(number, sql), tuple(names)
 
 
-def _values(write: CommandWrite) -> dict[str, Any]:
+def guarded_move(template: str, *, token: bool, key: bool) -> str:
+    """``template`` (``GUARDED_MOVE`` and what follows it) with the guards a write needs:
+    its token's, if it has one, and its Idempotency-Key's, if it has one."""
+    return (
+        template.replace("{token_valid}", _UNREVOKED if token else "true")
+        .replace("{key_unused}", _KEY_UNUSED if key else "true")
+        .replace(
+            "{count_positions}",
+            COUNT_POSITIONS.format(
+                condition="(SELECT token_valid AND key_unused FROM guard)", skip="SKIP LOCKED"
+            ),
+        )
+    )
+
+
+def named_values(write: CommandWrite) -> dict[str, Any]:
     """Every named parameter a write can have; its statement uses those of its parts."""
     values = write.rows.parameters()
     values.update(
@@ -253,7 +268,7 @@ def bound(write: CommandWrite, *, every_part: bool = False) -> tuple[str, list[A
         snapshots=every_part or bool(write.snapshots),
         seed=write.seed is not None,
     )
-    values = _values(write)
+    values = named_values(write)
     return sql, [*append_arguments(write.append), *map(values.get, names)]
 
 

@@ -27,6 +27,10 @@ writes one encounter writes one shard group, where a group of several encounters
 shards on several workers (docs/scale-out.md#group-commit-on-citus says what that gains
 with today's statement).  On one PostgreSQL the default groups are cheaper: one round
 trip and one commit for the lot.
+
+``split`` (AEON_WRITE_STATEMENT=split) writes each command as service/split_write.py's
+statements, in transactions of one encounter as with ``per_encounter`` (which it implies:
+only then is each transaction one shard group's, which Citus commits in one phase).
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ import asyncpg
 
 from events.shards import shard_of
 from service.commit import CommandWrite, Refused, Written, bound, outcome
+from service.split_write import commit_split
 from telemetry import metrics
 
 Outcome = Written | Refused
@@ -75,6 +80,7 @@ class GroupCommit:
         in_flight: int = 1,
         max_group: int = 64,
         per_encounter: bool = False,
+        split: bool = False,
     ) -> None:
         """``in_flight`` groups at most are written at a time by this process (each on its
         own pooled connection, or one per encounter with ``per_encounter``); ``max_group``
@@ -91,7 +97,8 @@ class GroupCommit:
         self._pool = pool
         self._slots = asyncio.Semaphore(in_flight)
         self._max_group = max_group
-        self._per_encounter = per_encounter
+        self._per_encounter = per_encounter or split
+        self._split = split
         self._waiting: list[_Waiting] = []
         self._drain_scheduled = False
         self._tasks: set[asyncio.Task[None]] = set()
@@ -132,6 +139,9 @@ class GroupCommit:
     async def _write_together(self, in_order: list[_Waiting]) -> None:
         """Write ``in_order`` (sorted by stream) in one transaction, settling every answer."""
         metrics.group_committed(len(in_order))
+        if self._split:
+            await self._write_split(in_order)
+            return
         # Writes with and without rolls or a snapshot go in one statement: its empty parts
         # cost PostgreSQL far less than another round trip and commit.
         parts = {(w.write.rows.statement_part(False), bool(w.write.snapshots)) for w in in_order}
@@ -140,6 +150,37 @@ class GroupCommit:
             async with self._pool.acquire() as conn:
                 for sql, members in by_statement.items():
                     await _write_statement(conn, sql, members)
+        except BaseException as exc:
+            for waiting in in_order:
+                _settle(waiting.answer, exc)
+            if not isinstance(exc, Exception):
+                raise
+
+    async def _write_split(self, in_order: list[_Waiting]) -> None:
+        """As ``_write_together``, each write as its statements; the answers are settled
+        after the commit.  When PostgreSQL refuses one write, the transaction is gone, so
+        each write is tried again in a transaction of its own."""
+        try:
+            async with self._pool.acquire() as conn:
+                try:
+                    async with conn.transaction():
+                        outcomes = [await commit_split(conn, w.write) for w in in_order]
+                except _NOT_WRITTEN as refused:
+                    if len(in_order) == 1:
+                        _settle(in_order[0].answer, refused)
+                        return
+                else:
+                    for waiting, result in zip(in_order, outcomes, strict=True):
+                        _settle(waiting.answer, result)
+                    return
+                for waiting in in_order:
+                    try:
+                        async with conn.transaction():
+                            alone = await commit_split(conn, waiting.write)
+                    except _NOT_WRITTEN as refused:
+                        _settle(waiting.answer, refused)
+                    else:
+                        _settle(waiting.answer, alone)
         except BaseException as exc:
             for waiting in in_order:
                 _settle(waiting.answer, exc)

@@ -17,6 +17,7 @@ from events.idempotency import find_response
 from service import tokens
 from service.commands import Actor
 from service.commit import CommandWrite, Written, commit
+from service.split_write import commit_split
 from service.tokens import TokenRevoked
 
 
@@ -24,10 +25,11 @@ class AnsweredBefore(Exception):
     """The write found its Idempotency-Key already answered: serve that answer."""
 
 
-async def commit_locked(conn: Connection, write: CommandWrite) -> Written:
+async def commit_locked(conn: Connection, write: CommandWrite, *, split: bool = False) -> Written:
     """The write statement under the stream row's lock, where only a revoked token
-    or an Idempotency-Key answered meanwhile can refuse it."""
-    outcome = await commit(conn, write)
+    or an Idempotency-Key answered meanwhile can refuse it; ``split``: the statements of
+    service/split_write.py instead (AEON_WRITE_STATEMENT=split)."""
+    outcome = await (commit_split if split else commit)(conn, write)
     if isinstance(outcome, Written):
         return outcome
     if outcome.token_revoked:

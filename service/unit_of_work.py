@@ -76,12 +76,14 @@ class UnitOfWork:
         publish: Publish | None,
         commit_locked: CommitLocked,
         group_commit: GroupMode = "on",
+        split: bool = False,
     ) -> None:
         """``commit_locked`` runs the write statement under the lock
         (service/replay.py's, unless a test holds the transaction open around it);
-        ``group_commit`` is AEON_GROUP_COMMIT (service/group_commit.py)."""
+        ``group_commit`` is AEON_GROUP_COMMIT (service/group_commit.py); ``split``
+        writes each command as service/split_write.py's statements."""
         self._pool = pool
-        self._group = GroupCommit(pool, per_encounter=group_commit == "per-encounter")
+        self._group = GroupCommit(pool, per_encounter=group_commit == "per-encounter", split=split)
         self._state = state
         self._policy = policy
         self._publish = publish

@@ -10,6 +10,7 @@ database the URL names, reached with the same user.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -91,12 +92,26 @@ async def fresh_citus_database(url: str) -> AsyncIterator[str]:
         await distribute(fresh)
         yield fresh
     finally:
-        admin = await asyncpg.connect(url)
-        try:
-            await admin.execute("SET citus.enable_create_database_propagation = on")
-            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        finally:
-            await admin.close()
+        await _drop(url, name)
+
+
+async def _drop(url: str, name: str) -> None:
+    """Drop the database, trying again for a few seconds while it is still in use: Citus's
+    maintenance daemon of the database, which ``WITH (FORCE)`` does not end, can still be
+    connected to it a moment after the last session left."""
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute("SET citus.enable_create_database_propagation = on")
+        for attempt in range(10):
+            try:
+                await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                return
+            except asyncpg.ObjectInUseError:
+                if attempt == 9:
+                    raise
+                await asyncio.sleep(1)
+    finally:
+        await admin.close()
 
 
 async def distribute(url: str) -> None:

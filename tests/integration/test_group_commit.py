@@ -52,7 +52,8 @@ def mixed_commands(count: int) -> list[Attack | Damage]:
 async def test_concurrent_commands_share_one_transaction_and_keep_their_own_events(
     pool: asyncpg.Pool,
 ) -> None:
-    pipeline = CommandPipeline(pool, read_model_rows)
+    # Groups of several encounters are the single statement's (split writes one per group).
+    pipeline = CommandPipeline(pool, read_model_rows, write_statement="single")
     ids = await tables(pipeline, 12)
     commands = mixed_commands(12)
     answers = await asyncio.gather(

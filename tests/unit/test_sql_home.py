@@ -1,6 +1,7 @@
 """Where SQL lives (issue 17 item 2): the write side calls functions of events/ and asks
 the read models for their part of the write statement; the one statement's own parts
-(guard, head, snapshots, seed, answer) in service/commit.py are its only SQL."""
+(guard, head, snapshots, seed, answer) in service/commit.py, and the wrapping that runs
+them as statements of their own in service/split_write.py, are its only SQL."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def test_service_holds_no_sql_but_the_write_statement_s_own_parts() -> None:
     offences = [
         f"{path.relative_to(ROOT)}:{node.lineno}"
         for path in sorted((ROOT / "service").rglob("*.py"))
-        if path.name != "commit.py"
+        if path.name not in ("commit.py", "split_write.py")
         for node in ast.walk(ast.parse(path.read_text()))
         if isinstance(node, ast.Constant) and isinstance(node.value, str)
         if _SQL.search(node.value)
