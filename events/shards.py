@@ -1,6 +1,6 @@
 """Which shard an encounter's events are counted in, and the row that counts them.
 
-Readers of every stream (service-wide webhooks, the global reading) take a position per
+Readers of every stream (service-wide webhooks, ``read_all``) take a position per
 shard rather than one global sequence (docs/scale-out.md#positions-per-shard).  An event
 carries its stream's shard and its place in that shard; each shard's count is one row of
 ``shard_heads``, moved by the same statement that inserts the events.  That row's lock

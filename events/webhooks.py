@@ -51,7 +51,7 @@ class WebhookRow(msgspec.Struct, frozen=True, kw_only=True):
 
 class Position(msgspec.Struct, frozen=True):
     """A webhook's checkpoint: a stream version for an encounter's webhook, a place in
-    the global reading for a service-wide one."""
+    each shard (events/reading.py's ``Checkpoint``) for a service-wide one."""
 
     version: int = 0
     global_checkpoint: Checkpoint = Checkpoint()
@@ -179,9 +179,8 @@ async def due_webhooks(db: Database, limit: int) -> list[UUID]:
 async def try_lock(conn: Connection, webhook_id: UUID) -> bool:
     """Take the webhook's session advisory lock on ``conn`` if nobody holds it.
 
-    Session locks take no transaction id, so holding one while a request is in flight
-    never holds back the global reading (which waits for the oldest open transaction);
-    a process that dies loses its connection and with it the lock.
+    A session lock holds no transaction open while a request is in flight; a process
+    that dies loses its connection and with it the lock.
     """
     got = await conn.fetchval(
         "SELECT pg_try_advisory_lock($1, hashtext($2))", _LOCK_SPACE, str(webhook_id)
