@@ -10,7 +10,7 @@ update its inline read models and idempotency record atomically with the append.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from functools import cache
 from typing import Any
@@ -44,6 +44,14 @@ class PreparedAppend(msgspec.Struct, frozen=True):
     data_json: list[str]
     prev_hashes: list[str]
     hashes: list[str]
+
+    def rows(self) -> Iterator[tuple[int, str, int, str, str, str]]:
+        """Each event as stored: version, type, type version, data as JSON text,
+        previous hash, hash."""
+        for version, event, data, prev, digest in zip(
+            self.versions, self.events, self.data_json, self.prev_hashes, self.hashes, strict=True
+        ):
+            yield version, event.type, event.type_version, data, prev, digest
 
     @property
     def new_head(self) -> StreamHead:
@@ -212,17 +220,7 @@ def append_arguments(prepared: PreparedAppend) -> tuple[Any, ...]:
     reads it as jsonb, parsed once: as json, every ``e->>k`` parsed its row again, data
     and all (json_lex was 12% of the database's CPU per command; bench/README.md).
     """
-    rows = [
-        (version, event.type, event.type_version, data, prev, digest)
-        for version, event, data, prev, digest in zip(
-            prepared.versions,
-            prepared.events,
-            prepared.data_json,
-            prepared.prev_hashes,
-            prepared.hashes,
-            strict=True,
-        )
-    ]
+    rows = list(prepared.rows())
     shard, anchor = anchor_of(prepared.stream_id)
     return (
         prepared.stream_id,
@@ -276,14 +274,6 @@ def values_arguments(prepared: PreparedAppend, head: int) -> list[Any]:
         prepared.recorded_at,
         shard_of(prepared.stream_id),
     ]
-    for version, event, data, prev, digest in zip(
-        prepared.versions,
-        prepared.events,
-        prepared.data_json,
-        prepared.prev_hashes,
-        prepared.hashes,
-        strict=True,
-    ):
-        arguments += [version, event.type, event.type_version, data, prev, digest]
-        arguments.append(head - (last - version))
+    for row in prepared.rows():
+        arguments += [*row, head - (last - row[0])]
     return arguments
