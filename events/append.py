@@ -243,7 +243,7 @@ def head_signature(key: bytes | None, prepared: PreparedAppend) -> str | None:
     return sign_head(key, prepared.stream_id, new.version, new.last_hash)
 
 
-_EVENT_COLUMNS = """INSERT INTO events (stream_id, stream_version, type, type_version, data,
+_INSERT_VALUES = """INSERT INTO events (stream_id, stream_version, type, type_version, data,
                     metadata, recorded_at, prev_hash, hash, shard, shard_position)
 VALUES """
 
@@ -252,7 +252,7 @@ VALUES """
 def insert_events_values(count: int) -> str:
     """The events' INSERT as a statement of its own, one VALUES row per event, for the
     split write (service/split_write.py): Citus routes a VALUES insert whole to the
-    stream's shard, where it collects an ``INSERT ... SELECT`` on the coordinator and
+    stream's shard, whereas it collects an ``INSERT ... SELECT`` on the coordinator and
     commits it in two phases.  Parameters: ``values_arguments``."""
     rows = []
     for n in range(count):
@@ -260,7 +260,7 @@ def insert_events_values(count: int) -> str:
         rows.append(
             f"($1, {p[0]}, {p[1]}, {p[2]}, {p[3]}::json, $2::json, $3, {p[4]}, {p[5]}, $4, {p[6]})"
         )
-    return _EVENT_COLUMNS + ",\n       ".join(rows) + "\nRETURNING global_position, stream_version"
+    return _INSERT_VALUES + ",\n       ".join(rows) + "\nRETURNING global_position, stream_version"
 
 
 def values_arguments(prepared: PreparedAppend, head: int) -> list[Any]:

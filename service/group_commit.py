@@ -137,7 +137,8 @@ class GroupCommit:
         await asyncio.gather(*(self._write_together(part) for part in parts))
 
     async def _write_together(self, in_order: list[_Waiting]) -> None:
-        """Write ``in_order`` (sorted by stream) in one transaction, settling every answer."""
+        """Write ``in_order`` (sorted by shard and stream) in one transaction, settling
+        every answer."""
         metrics.group_committed(len(in_order))
         if self._split:
             await self._write_split(in_order)
@@ -189,9 +190,10 @@ class GroupCommit:
 
 
 def _shard_and_stream(waiting: _Waiting) -> tuple[int, UUID]:
-    """The order writes go in: by shard, whose count row each takes first
-    (events/append.py's COUNT_POSITIONS), then by stream, whose row it takes next.  Two
-    groups then take these locks in one order and never deadlock."""
+    """The order writes go in: by shard, so that a group takes the count rows
+    (events/append.py's COUNT_POSITIONS) in ascending order, then by stream.  A write takes
+    its stream row before its count, but only if nobody holds it, so with counts in one
+    order two groups never deadlock."""
     stream_id = waiting.write.append.stream_id
     return shard_of(stream_id), stream_id
 

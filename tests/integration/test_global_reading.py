@@ -12,7 +12,7 @@ import asyncpg
 
 from events.envelope import NewEvent
 from events.shards import SHARDS, anchors, shard_of, uuid_hash
-from events.store import Checkpoint, append, create_stream, read_all
+from events.store import Checkpoint, append, create_stream, read_all, stream_head
 from tests.support.streams import append_committed, append_one, stream_in_shard
 
 
@@ -76,12 +76,6 @@ async def test_writers_of_other_shards_do_not_wait(pool: asyncpg.Pool) -> None:
     assert [e.type for e in seen if e.stream_id in (slow_id, fast_id)] == ["t.slow"]
 
 
-async def _head(conn: asyncpg.Connection, stream_id: object):  # type: ignore[no-untyped-def]
-    from events.store import stream_head
-
-    return await stream_head(conn, stream_id)  # type: ignore[arg-type]
-
-
 async def test_follower_sees_every_committed_event_once_and_no_rolled_back_one(
     pool: asyncpg.Pool,
 ) -> None:
@@ -99,7 +93,7 @@ async def test_follower_sees_every_committed_event_once_and_no_rolled_back_one(
             async with pool.acquire() as conn:
                 tx = conn.transaction()
                 await tx.start()
-                head = await _head(conn, sid)
+                head = await stream_head(conn, sid)
                 await append(
                     conn,
                     sid,
