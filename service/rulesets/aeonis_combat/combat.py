@@ -180,7 +180,12 @@ class _Round:
         chosen = self.targets.get(striker)
         target = chosen if chosen in line else (line[0] if line else None)
         if target is None:
-            return  # AEC-A3: no legal target left, no roll
+            self.dice.no_roll(
+                f"{short(state, striker)} has no legal target left on the enemy Battle Line, "
+                "so it skips its roll",
+                rule="AEC-A3",
+            )
+            return
         striking, struck = state.units[striker], state.units[target]
         bonus = state.options.assault_defense_bonus
         modifiers = (

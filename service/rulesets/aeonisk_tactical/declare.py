@@ -47,6 +47,11 @@ from service.rulesets.aeonisk_tactical.state import Character, Declaring, State,
 
 
 def declare(state: State, command: Declare, dice: Dice) -> tuple[ev.Event, ...]:
+    dice.no_roll(
+        'declarations state the Major and Minor actions: "No rolls are made or effects '
+        'resolved" in the Declare Phase (section 1)',
+        rule="AEK-13",
+    )
     who = living(state, command.character)
     if not isinstance(state.phase, Declaring) or who.id in state.declarations:
         refuse_late(state, who, command)
