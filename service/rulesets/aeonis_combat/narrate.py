@@ -201,7 +201,14 @@ def _round(state: State, event: BattleRoundFought) -> str:
 
 
 def _strike(state: State, strike: Strike, rolls: dict[str, RollRecord]) -> str:
-    said = [_roll(state, rolls[r]) for r in (strike.attack_roll, strike.defense_roll) if r in rolls]
+    said = [
+        _roll(state, rolls[r], rolls.get(other))
+        for r, other in (
+            (strike.attack_roll, strike.defense_roll),
+            (strike.defense_roll, strike.attack_roll),
+        )
+        if r in rolls
+    ]
     result = (
         f"{label(state, strike.target)} takes 1 damage ({strike.target_hp} HP left)"
         if strike.damage
@@ -210,10 +217,12 @@ def _strike(state: State, strike: Strike, rolls: dict[str, RollRecord]) -> str:
     return f"{' / '.join(said)} -> {result}"
 
 
-def _roll(state: State, record: RollRecord) -> str:
+def _roll(state: State, record: RollRecord, opposing: RollRecord | None) -> str:
+    """One die of a strike said aloud, naming the total of the die it is opposed by."""
     if record.hidden:
         return announce_hidden(record)
-    return announce(record, name=label(state, record.roller) if record.roller else None)
+    name = label(state, record.roller) if record.roller else None
+    return announce(record, name=name, opposing=opposing)
 
 
 def _ruling(line: str, reason: str | None) -> str:

@@ -41,9 +41,14 @@ class Names:
 
 
 def rolls(state: State, rolls: tuple[RollRecord, ...]) -> str:
+    """The rolls said aloud; a defence names the attack total it stands against."""
     name = Names(state)
+    by_id = {r.roll_id: r for r in rolls}
     return "; ".join(
-        announce_hidden(r) if r.hidden else announce(r, name=name(r.roller)) for r in rolls
+        announce_hidden(r)
+        if r.hidden
+        else announce(r, name=name(r.roller), opposing=by_id.get(r.opposed_by or ""))
+        for r in rolls
     )
 
 

@@ -48,3 +48,23 @@ def test_aec_a3_faces_for_a_striker_left_without_a_target_are_kept_unused() -> N
         ("strike", "b-inf", "t-inf-2"),
     ]
     assert [r.dice[0].face for r in dice.unused_records()] == [3, 3]
+
+
+def test_a_strike_line_names_the_opposing_totals_not_roll_ids() -> None:
+    """Both dice of a strike are said with the total they stand against (roll
+    transparency): "= 6 vs 1", not "vs roll r2"."""
+    history = world()
+    history += play(
+        [
+            Attack(side="red", hex=TARGET, commit=("b-cav",), line=("b-cav",)),
+            Defend(side="blue", hex=TARGET, commit=(), line=("t-inf-1",)),
+        ],
+        history=history,
+    )
+    state = state_after(history)
+    fight = Fight(side="red", hex=TARGET)
+    (fought, *_) = given(RULESET, *history).when(fight, faces(5, 2, 1, 3)).events
+    line = RULESET.narrate(state, fought)
+    assert "vs roll" not in line
+    assert " = 5 vs 2: hit" in line and " = 2 vs 5: pierced" in line
+    assert " = 1 vs 3: no damage" in line and " = 3 vs 1: held" in line
