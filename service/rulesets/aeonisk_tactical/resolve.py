@@ -16,7 +16,7 @@ from service.ruleset import RuleViolation
 from service.rulesets.aeonisk_tactical import events as ev
 from service.rulesets.aeonisk_tactical import movement
 from service.rulesets.aeonisk_tactical.breakaway import complete_move
-from service.rulesets.aeonisk_tactical.charge import arrive, surge_backlash
+from service.rulesets.aeonisk_tactical.charge import arrive
 from service.rulesets.aeonisk_tactical.combat import Strike, strike
 from service.rulesets.aeonisk_tactical.commands import Resolve
 from service.rulesets.aeonisk_tactical.evolve import fold
@@ -203,8 +203,7 @@ def _attack(
         raise RuleViolation(f"{target.name} is out of reach: a melee attack needs the Engaged band")
     surge = action.void_surge
     s = _strike(actor, target, action, "attack", command, running=action.running, void_surge=surge)
-    before = (surge_backlash(actor),) if action.void_surge else ()
-    return (*before, *strike(state, dice, s))
+    return strike(state, dice, s)
 
 
 def _charge(
