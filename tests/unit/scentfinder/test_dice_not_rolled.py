@@ -51,3 +51,13 @@ def test_scf_45_only_a_failure_on_a_save_rolls_the_danger_die() -> None:
     assert refused.rule == "SCF-45"
     failed = Save(combatant="alice", save="VIG", degree="failure", damage="2d6", label="gas")
     assert table.do(failed, [3, 4])
+
+
+def test_scf_a1_declaring_a_test_with_a_die_is_refused_as_the_gm_enters_the_degree() -> None:
+    table = fight()
+    refused = (
+        given(RULESET, *table.history)
+        .when(act("bob", "strike", target="goblin", weapon="spear"), manual=[[14]])
+        .rejected(match=r"^No die is rolled: Strike is tested by the degree the GM enters")
+    )
+    assert refused.rule == "SCF-A1"
