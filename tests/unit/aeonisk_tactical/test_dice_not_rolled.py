@@ -7,7 +7,14 @@ from __future__ import annotations
 from service.dice import ManualFaces, RollingDice
 from service.ruleset import refuse_dice_not_rolled
 from service.rulesets.aeonisk_tactical import RULESET
-from service.rulesets.aeonisk_tactical.commands import Declare, NextPhase, PlaceToken, Resolve
+from service.rulesets.aeonisk_tactical.commands import (
+    Declare,
+    NextPhase,
+    Parry,
+    PlaceToken,
+    React,
+    Resolve,
+)
 from service.rulesets.aeonisk_tactical.plan import Attack, Claim
 from tests.unit.aeonisk_tactical.fixtures import Table, alice, goblin
 
@@ -71,3 +78,16 @@ def test_the_rule_holds_for_a_manual_list_with_no_face() -> None:
     dice = RollingDice(ManualFaces([[]]), next_roll_number=1)
     assert RULESET.decide(Table().state, alice(), dice)
     refuse_dice_not_rolled(dice, alice())
+
+
+def test_a_parry_committed_with_a_die_is_refused_aek_14() -> None:
+    table = _duel()
+    table.do(Declare(character="goblin", major=STAB))
+    table.do(Declare(character="alice"))
+    table.do(NextPhase())  # the Fast Phase
+    parry = React(
+        character="alice",
+        reaction=Parry(attacker="goblin", attribute="agility", skill="melee"),
+    )
+    refused = table.refuse(parry, r"a Parry is committed now and changes the defence", [11])
+    assert refused.rule == "AEK-14"
