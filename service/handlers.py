@@ -42,7 +42,7 @@ from service.options import check_options
 from service.prepare import Decision, Respond
 from service.registry import codec_for, get_ruleset
 from service.requests import approved_envelope, refusal, request_made
-from service.ruleset import RuleViolation
+from service.ruleset import RuleViolation, refuse_dice_not_rolled
 from service.secrecy import NpcHealth
 from service.state_cache import Seeds
 
@@ -242,8 +242,10 @@ async def redo(conn: Connection, encounter_id: UUID, reason: str | None) -> Deci
 def decided(
     codec: EventCodec, encounter: Encounter[Any], envelope: CommandEnvelope, dice: RollingDice
 ) -> tuple[Any, ...]:
-    """The ruleset's events for the command, then the manual faces it did not need."""
+    """The ruleset's events for the command, then the manual faces it did not need; a
+    command that rolled nothing refuses manual faces instead."""
     events = tuple(codec.ruleset.decide(encounter.game, envelope.command, dice))
+    refuse_dice_not_rolled(dice, envelope.command)
     if unused := dice.unused_records():
         events = (*events, DiceUnused(rolls=unused))
     return events

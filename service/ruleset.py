@@ -15,6 +15,7 @@ import msgspec
 
 from service.combat_facts import CombatFact, no_facts
 from service.dice.model import Dice, RollRecord
+from service.dice.roller import RollingDice
 from service.secrecy import Audience
 
 StateT = TypeVar("StateT", bound=msgspec.Struct)
@@ -60,6 +61,21 @@ class RuleViolation(Exception):
         self.reason = reason
         self.rule = rule
         """Where the rule comes from: a section of the rules text or a CHECKLIST id."""
+
+
+def refuse_dice_not_rolled(dice: Dice, command: msgspec.Struct) -> None:
+    """The dice rule of every ruleset, applied after ``decide``: manual dice sent with a
+    command that rolled nothing are refused (nothing is appended), saying why no die is
+    rolled in the words the ruleset gave (``Dice.no_roll``), or, for a command that
+    never rolls, naming it.  Faces left over by a command that did roll are kept instead
+    (``dice.unused``): a roll inside it may have decided that the next die was not
+    needed, though the table threw it with the first."""
+    if not isinstance(dice, RollingDice) or (settled := dice.not_rolled()) is None:
+        return
+    why = settled.why or f"the command {tag_of(type(command))} rolls none"
+    raise RuleViolation(
+        f"No die is rolled: {why}; send the command without manual dice", rule=settled.rule
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,10 +49,15 @@ def _reading(notation: str) -> _Reading:
     )
 
 
-def announce(record: RollRecord, *, name: str | None = None) -> str:
+def announce(
+    record: RollRecord, *, name: str | None = None, opposing: RollRecord | None = None
+) -> str:
     """The full line, for the GM or once a hidden roll is revealed.
 
     ``name`` is the roller's display name; without it the roller id is used, or "GM".
+    ``opposing`` is the roll this one is opposed by, when the caller has it: the line then
+    names its total, as a table would ("= 16 vs 18"), unless that roll is still secret,
+    when only its id is named (its total would give it away).
     """
     if record.pool is not None:  # a dice pool is counted, not added (service/dice/pool.py)
         return speak(record, name=name)
@@ -69,7 +74,7 @@ def announce(record: RollRecord, *, name: str | None = None) -> str:
     if record.target is not None:
         line += f" vs {record.target}"
     if record.opposed_by is not None:
-        line += f" vs roll {record.opposed_by}"
+        line += _opposed(record.opposed_by, opposing)
     if record.outcome:
         line += f": {record.outcome}"
     if record.source == "manual":
@@ -77,6 +82,12 @@ def announce(record: RollRecord, *, name: str | None = None) -> str:
     if record.hidden:
         line += " (secret)"
     return line
+
+
+def _opposed(roll_id: str, opposing: RollRecord | None) -> str:
+    if opposing is None or opposing.roll_id != roll_id or opposing.hidden:
+        return f" vs roll {roll_id}"
+    return f" vs {_total(opposing)}"
 
 
 def announce_hidden(record: RollRecord) -> str:

@@ -122,6 +122,11 @@ class ManualFaces:
         self._notation = ""
 
     @property
+    def sent_any(self) -> bool:
+        """Whether a single face was entered (an empty list is no die)."""
+        return any(self._rolls)
+
+    @property
     def rolls_used(self) -> int:
         return self._roll + 1
 

@@ -190,3 +190,20 @@ class Dice(Protocol):
         ``target`` is given it is stored on the record (outcome is the ruleset's business).
         """
         ...
+
+    def no_roll(self, why: str, *, rule: str) -> None:
+        """Say that the command's own inputs settle that a step rolls no die: ``why``, in
+        the words of the rules text, and ``rule``, where the rules say so.
+
+        A die the table sends with a command that then rolls nothing at all is a mistake
+        (nothing inside the command could have asked for it), so the command is refused
+        with this reason (service/ruleset.py, ``refuse_dice_not_rolled``).
+        """
+        ...
+
+
+class NoRoll(msgspec.Struct, frozen=True):
+    """Why a command rolls no die, as a ruleset said it (``Dice.no_roll``)."""
+
+    why: str
+    rule: str | None

@@ -21,6 +21,7 @@ from service.dice.model import (
     DieResult,
     Modifier,
     NeededDice,
+    NoRoll,
     RollRecord,
 )
 from service.dice.notation import MAX_CONSTANT, MAX_EXPLOSION_DICE, DiceExpression, DiceTerm, parse
@@ -32,7 +33,8 @@ class RollingDice:
     After ``decide`` the service reads ``records``, ``next_roll_number`` and, for server
     faces, ``next_index`` to advance its counters, and records manual faces the command
     did not need (``unused_records``); ``ensure_all_used()`` refuses them instead, for
-    tests that pin a ruleset's exact rolls.
+    tests that pin a ruleset's exact rolls.  A command that rolled nothing at all refuses
+    manual dice (``not_rolled``).
     """
 
     def __init__(self, faces: FaceSource, *, next_roll_number: int, hidden: bool = False) -> None:
@@ -40,6 +42,7 @@ class RollingDice:
         self.next_roll_number = next_roll_number
         self.hidden = hidden
         self._records: list[RollRecord] = []
+        self._no_rolls: list[NoRoll] = []
 
     @property
     def records(self) -> tuple[RollRecord, ...]:
@@ -53,6 +56,26 @@ class RollingDice:
 
     def ensure_all_used(self) -> None:
         self.faces.ensure_all_used()
+
+    def no_roll(self, why: str, *, rule: str) -> None:
+        """See ``Dice.no_roll``."""
+        self._no_rolls.append(NoRoll(why, rule))
+
+    def not_rolled(self) -> NoRoll | None:
+        """Why the manual dice sent with the command cannot be taken, or None.
+
+        Only a roll can decide that another is needed (an attack die whether the damage
+        die is rolled), so faces left over after a command that rolled are kept as unused;
+        a command that rolled nothing at all was settled by its own inputs, and a face
+        sent with it was thrown by mistake.  The reason is the last the ruleset gave
+        (``no_roll``: the step deepest in the command says most), else one with no words
+        (the caller names the command).  Ask before ``unused_records``.
+        """
+        if self._records or not isinstance(self.faces, ManualFaces) or not self.faces.sent_any:
+            return None
+        if self._no_rolls:
+            return self._no_rolls[-1]
+        return NoRoll("", None)
 
     def unused_records(self) -> tuple[RollRecord, ...]:
         """Manual faces the command did not need, one record per list, numbered after

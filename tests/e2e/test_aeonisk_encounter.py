@@ -118,7 +118,9 @@ async def test_three_rounds_of_aeonisk_over_http(client: Client) -> None:
     )
     await do(_declare("nyx", defence_token="gunner"))
     surge = _attack("goblin", "pistol", "agility", "firearms", void_surge=True)
-    await do(_declare("kaelia", major=surge, minor=claim, defence_token="goblin"))
+    surged = await do(_declare("kaelia", major=surge, minor=claim, defence_token="goblin"))
+    # The surge's Stun is paid at once, as it is declared (AEK-63).
+    assert [e["type"] for e in surged["events"]] == ["aeonisk.declared", "aeonisk.stun_changed"]
     await do(NEXT)
     bonded = {"kind": "bonded_defence", "ally": "kaelia", "attacker": "goblin"}
     await do({"type": "aeonisk.react", "character": "nyx", "reaction": bonded})
@@ -127,7 +129,6 @@ async def test_three_rounds_of_aeonisk_over_http(client: Client) -> None:
     types = [e["type"] for e in hit["events"]]
     assert types == [
         "aeonisk.action_began",
-        "aeonisk.stun_changed",
         "aeonisk.attack_rolled",
         "aeonisk.damage_rolled",
         "aeonisk.shock_suffered",

@@ -275,3 +275,22 @@ async def test_aeonisk_unused_dice_of_a_secret_resolve_stay_secret(client: Clien
     assert "unused" not in log and "not needed" not in log
     gm_log = (await client.get(f"/encounters/{eid}/log.txt")).text
     assert "not needed by the command: 9 (unused)" in gm_log
+
+
+async def test_a_die_sent_with_a_command_that_rolls_nothing_is_refused(client: Client) -> None:
+    """The dice rule: a declaration rolls nothing (AEK-13), so a die sent with it is a
+    mistake at the table: a 422 that says why, naming the rule, and nothing written."""
+    eid = await create(client, "Dice at the table", ruleset="aeonisk")
+    await command(client, eid, _character("kaelia", "crew", 3))
+    await command(client, eid, _character("goblin", "raiders", 1, pc=False))
+    await command(client, eid, {"type": "aeonisk.next_phase"}, manual=[[10], [1]])
+    before = await _version(client, eid)
+    declare = {"type": "aeonisk.declare", "character": "goblin"}
+    refused = await _post(client, eid, declare, [[7]])
+    assert refused.status_code == 422, refused.text
+    problem = refused.json()
+    assert problem["type"].endswith("/rule-violation") and problem["rule"] == "AEK-13"
+    assert problem["detail"].startswith("No die is rolled: declarations state the Major")
+    assert await _version(client, eid) == before  # nothing appended
+    taken = await _post(client, eid, declare, [])
+    assert taken.status_code == 200, taken.text

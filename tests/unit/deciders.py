@@ -8,6 +8,8 @@
 ``decide`` with ``RollingDice(ManualFaces(manual), next_roll_number=...)``, so roll ids
 are r1, r2 ... unless ``next_roll_number`` says otherwise, and fails the test when manual
 faces are left unused (a test that gives dice the command never rolls is a wrong test).
+Manual faces sent with a command that rolls nothing are refused as the service refuses
+them (``refuse_dice_not_rolled``), so ``rejected`` sees that refusal too.
 Nothing here knows a particular ruleset: the other rule systems reuse it as is.
 """
 
@@ -21,7 +23,7 @@ import msgspec
 
 from service.dice import ManualFaces, RollingDice
 from service.dice.model import Dice
-from service.ruleset import Ruleset, RuleViolation
+from service.ruleset import Ruleset, RuleViolation, refuse_dice_not_rolled
 
 StateT = TypeVar("StateT", bound=msgspec.Struct)
 CommandT = TypeVar("CommandT", bound=msgspec.Struct)
@@ -82,6 +84,7 @@ class When(Generic[StateT, CommandT, EventT, OptionsT]):
     def events(self) -> list[EventT]:
         """The events ``decide`` returns (a rejection propagates as the exception)."""
         events = list(self.given.ruleset.decide(self.given.state, self.command, self.dice))
+        refuse_dice_not_rolled(self.dice, self.command)
         if isinstance(self.dice, RollingDice):
             self.dice.ensure_all_used()
         return events
@@ -106,6 +109,7 @@ class When(Generic[StateT, CommandT, EventT, OptionsT]):
         before = msgspec.json.encode(state)
         try:
             events = self.given.ruleset.decide(state, self.command, self.dice)
+            refuse_dice_not_rolled(self.dice, self.command)
         except RuleViolation as violation:
             assert re.search(match, violation.reason), (
                 f"rejected with {violation.reason!r}, which does not match {match!r}"

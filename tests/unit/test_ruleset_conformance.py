@@ -31,9 +31,10 @@ import msgspec
 import pytest
 
 from service.combat_facts import Attack, CombatFact, TurnBegun, TurnEnded
+from service.dice import DiceError, ManualFaces, RollingDice
 from service.dice.model import RollRecord
 from service.registry import RULESETS
-from service.ruleset import Ruleset, tag_of
+from service.ruleset import Ruleset, RuleViolation, refuse_dice_not_rolled, tag_of
 from service.secrecy import Audience
 
 AnyRuleset = Ruleset[Any, Any, Any, Any]
@@ -340,3 +341,52 @@ def test_combat_facts_name_the_stories_attacks_and_turns(ruleset: AnyRuleset) ->
     kinds = {type(f) for f in facts}
     assert Attack in kinds, "no event of the stories is an attack"
     assert kinds & {TurnBegun, TurnEnded}, "no event of the stories begins or ends a turn"
+
+
+# The dice rule (docs/dice-and-fairness.md): a command that rolls nothing refuses dice.
+
+
+def _decided_with_a_manual_die(ruleset: AnyRuleset, state: Any, command: Any) -> Any:
+    """``command`` decided in ``state`` with one manual face sent: the RuleViolation it
+    meets, or the RollingDice when it is taken, or None when the face does not fit a roll
+    (the command rolls, and the face was wrong for it)."""
+    dice = RollingDice(ManualFaces([[1]]), next_roll_number=1)
+    try:
+        ruleset.decide(state, command, dice)
+        refuse_dice_not_rolled(dice, command)
+    except RuleViolation as violation:
+        return violation
+    except DiceError:
+        return None
+    return dice
+
+
+@each_ruleset
+def test_every_example_command_that_rolls_nothing_refuses_a_manual_die(
+    ruleset: AnyRuleset,
+) -> None:
+    """Every example command, in every state of the stories, either rolls (and takes the
+    face) or is refused; where its type rolls in some other state, the inputs settled
+    that nothing is rolled, and the ruleset says why in its own words, naming the rule."""
+    states = [_initial(ruleset)] + [state for state, _ in _replay(ruleset)]
+    rolling: set[type[Any]] = set()
+    refused: list[tuple[type[Any], RuleViolation]] = []
+    for state in states:
+        for command in _command_examples(ruleset):
+            try:
+                ruleset.decide(state, command, RollingDice(ManualFaces([]), next_roll_number=1))
+            except DiceError:
+                rolling.add(type(command))  # it needs a die in this state
+                continue
+            except RuleViolation:
+                continue  # not legal here
+            outcome = _decided_with_a_manual_die(ruleset, state, command)
+            assert not isinstance(outcome, RollingDice) or outcome.records, (
+                f"{tag_of(type(command))} rolled nothing and took a manual die"
+            )
+            if isinstance(outcome, RuleViolation) and outcome.reason.startswith("No die is"):
+                refused.append((type(command), outcome))
+    assert refused, "no example command rolls nothing in any state of the stories"
+    for kind, violation in refused:
+        if kind in rolling:
+            assert violation.rule, (tag_of(kind), violation.reason)

@@ -42,8 +42,9 @@ from service.rulesets.aeonis_combat.state import State, initial_state, round_of
 from service.rulesets.aeonis_combat.stats import combat_facts
 from service.rulesets.aeonis_combat.view import SHOWN_WHEN_SECRET, narrate_secret, player_state
 
-STATE_SCHEMA_VERSION = 3
-"""3: Lord Sheet abilities and their uses, Battle's Reinforce choices."""
+STATE_SCHEMA_VERSION = 4
+"""3: Lord Sheet abilities and their uses, Battle's Reinforce choices; 4: how the last
+battle at each hex was decided."""
 
 SUMMARY = (
     "Aeonis: The Shattered Empire combat: hex battles with Battle Lines (cap 3, or 5 on "

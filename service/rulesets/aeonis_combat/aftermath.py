@@ -106,6 +106,14 @@ def stand(state: State, command: Stand) -> tuple[Event, ...]:
 
 
 def press(state: State, command: Press) -> tuple[Event, ...]:
+    battle = state.battles.get(command.hex)
+    how = state.decided.get(command.hex)
+    if how is not None and (battle is None or battle.step == "occupation"):
+        raise RuleViolation(
+            f"the battle at {command.hex} is decided ({how}): Press the Attack resolves one "
+            "more round of a battle still being fought (section 4.0)",
+            rule="AEC-16",
+        )
     battle = battle_at(state, command.hex)
     ensure_attacker(state, battle, command.side, command.hex, "Press the Attack")
     if battle.pressed:

@@ -29,10 +29,12 @@ from service.rulesets.aeonis_combat.commitment import check_targets
 from service.rulesets.aeonis_combat.events import (
     BattleEnded,
     BattleRoundFought,
+    DefenceDeclared,
     Event,
     LordCaptured,
     Strike,
 )
+from service.rulesets.aeonis_combat.evolve import evolve
 from service.rulesets.aeonis_combat.rules import (
     battle_at,
     ensure_attacker,
@@ -62,6 +64,17 @@ def fight(state: State, command: Fight, dice: Dice) -> tuple[Event, ...]:
     """``aeonis.fight``: resolve the battle round the Attack action (or Press) paid for."""
     battle = battle_at(state, command.hex)
     ensure_attacker(state, battle, command.side, command.hex, "resolve the battle round")
+    answered: tuple[Event, ...] = ()
+    if battle.step == "defence" and battle.siege and battle.rounds_fought:
+        # A later siege round: the defender's answer only adds Reserves (6.2), and a
+        # defender adding nothing need not say so.
+        answered = (
+            DefenceDeclared(
+                hex=command.hex, side=battle.defender, line=(), reserves=(), siege=True
+            ),
+        )
+        state = evolve(state, answered[0])
+        battle = state.battles[command.hex]
     if battle.step != "ready":
         raise RuleViolation(_not_ready(state, battle, command.hex))
     if command.promote is not None:
@@ -76,7 +89,7 @@ def fight(state: State, command: Fight, dice: Dice) -> tuple[Event, ...]:
     )
     resolution = _Round(state, battle, {**battle.targets, **command.targets}, dice)
     fought = resolution.run(command.hex)
-    return (*fought, *resolution.victory_check(command.hex))
+    return (*answered, *fought, *resolution.victory_check(command.hex))
 
 
 def _not_ready(state: State, battle: Battle, hex_key: str) -> str:
@@ -180,7 +193,12 @@ class _Round:
         chosen = self.targets.get(striker)
         target = chosen if chosen in line else (line[0] if line else None)
         if target is None:
-            return  # AEC-A3: no legal target left, no roll
+            self.dice.no_roll(
+                f"{short(state, striker)} has no legal target left on the enemy Battle Line, "
+                "so it skips its roll",
+                rule="AEC-A3",
+            )
+            return
         striking, struck = state.units[striker], state.units[target]
         bonus = state.options.assault_defense_bonus
         modifiers = (

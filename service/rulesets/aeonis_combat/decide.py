@@ -49,6 +49,12 @@ from service.rulesets.aeonis_combat.state import State
 
 def decide(state: State, command: Command, dice: Dice) -> tuple[Event, ...]:
     """The events ``command`` causes in ``state``, or a RuleViolation saying why not."""
+    if not isinstance(command, Fight):
+        dice.no_roll(
+            "dice are rolled only when a battle round is fought (fight), an Attack Die and a "
+            "Defense Die for each strike (section 4)",
+            rule="AEC-14",
+        )
     match command:
         case AddHexes():
             return setup.add_hexes(state, command)

@@ -111,7 +111,8 @@ def evolve(state: State, event: Event) -> State:
                 attacker_reserves=event.reserves,
             )
             paid = _side(state, event.side, lambda s: replace(s, ap=event.ap_after))
-            return replace(paid, battles={**state.battles, event.hex: battle})
+            decided = {k: v for k, v in state.decided.items() if k != event.hex}
+            return replace(paid, battles={**state.battles, event.hex: battle}, decided=decided)
         case AttackRenewed():
             paid = _side(state, event.side, lambda s: replace(s, ap=event.ap_after))
             return _battle(
@@ -186,8 +187,12 @@ def evolve(state: State, event: Event) -> State:
                 lambda b: replace(b, step="paused", pressed=False),
             )
         case BattleWon():
+            winner = state.sides.get(event.side)
+            how = f"{winner.name if winner else event.side} won it"
             won = _hex(
-                state, event.hex, lambda h: replace(h, controller=event.side, contested=False)
+                replace(state, decided={**state.decided, event.hex: how}),
+                event.hex,
+                lambda h: replace(h, controller=event.side, contested=False),
             )
             return _battle(
                 won,
@@ -199,7 +204,9 @@ def evolve(state: State, event: Event) -> State:
             occupied = _units(state, event.units, lambda u: replace(u, hex=into))
             return _battle_over(replace(state, units=occupied), event.hex, event.healed)
         case BattleEnded():
-            return _battle_over(state, event.hex, event.healed)
+            how = _DECIDED[event.outcome]
+            ended = replace(state, decided={**state.decided, event.hex: how})
+            return _battle_over(ended, event.hex, event.healed)
         case SideValueSet():
             change = {event.field: event.value}  # ap, renown or vp
             return _side(state, event.side, lambda s: replace(s, **change))
@@ -260,6 +267,17 @@ def _round_fought(state: State, event: BattleRoundFought) -> State:
     for gone in event.destroyed:
         del units[gone]
     return replace(state, units=units, battles={**state.battles, event.hex: battle})
+
+
+_DECIDED = {
+    "defender_held": "the defender held",
+    "dissolved": "it ended for now and the commitments dissolved",
+    "siege_lifted": "the siege was lifted",
+    "siege_ended": "it ended with the siege",
+    "defender_retreated": "the defender retreated",
+    "ruling": "the defender held, by GM ruling",
+}
+"""How a battle that ended without a change of control was decided, by its outcome."""
 
 
 def _battle_over(state: State, hex_key: str, healed: tuple[str, ...]) -> State:

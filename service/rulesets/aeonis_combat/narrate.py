@@ -47,14 +47,15 @@ from service.rulesets.aeonis_combat.rules import short as label
 from service.rulesets.aeonis_combat.rules import side_name
 from service.rulesets.aeonis_combat.state import State
 
-_OUTCOMES = {
-    "defender_held": "the defender holds",
-    "dissolved": "the battle ends for now and the commitments dissolve",
-    "siege_lifted": "the siege is lifted",
-    "siege_ended": "the siege ends",
-    "defender_retreated": "the defender has retreated",
-    "ruling": "the defender holds",
+_ENDINGS = {
+    "defender_held": "The battle at {hex} ends: the defender holds",
+    "dissolved": "The battle at {hex} ends for now: the commitments dissolve",
+    "siege_lifted": "The battle at {hex} ends: the siege is lifted",
+    "siege_ended": "The battle at {hex} ends, and the siege with it",
+    "defender_retreated": "The battle at {hex} ends: the defender has retreated",
+    "ruling": "The battle at {hex} ends: the defender holds",
 }
+"""How each outcome ends the battle's line: the end said once, with what it means."""
 
 
 def narrate(state: State, event: Event) -> str:
@@ -108,6 +109,8 @@ def narrate(state: State, event: Event) -> str:
                 f"{event.ap_after} left){added}"
             )
         case DefenceDeclared():
+            if state.battles[event.hex].rounds_fought and not (event.line or event.reserves):
+                return f"{side(event.side)} adds no units to the defence of {event.hex}"
             holds = event.siege and not state.battles[event.hex].siege
             walls = "; the walls are held (Siege marker)" if holds else ""
             line = f"Battle Line: {units(event.line)}; " if event.line else ""
@@ -150,7 +153,7 @@ def narrate(state: State, event: Event) -> str:
         case HexOccupied():
             return f"{units(event.units)} occupy {event.hex}"
         case BattleEnded():
-            line = f"The battle at {event.hex} ends: {_OUTCOMES[event.outcome]}"
+            line = _ENDINGS[event.outcome].format(hex=event.hex)
             if event.outcome == "ruling":
                 return _ruling(line, event.reason)
             return f"{line} ({event.reason})" if event.reason else line
@@ -201,7 +204,14 @@ def _round(state: State, event: BattleRoundFought) -> str:
 
 
 def _strike(state: State, strike: Strike, rolls: dict[str, RollRecord]) -> str:
-    said = [_roll(state, rolls[r]) for r in (strike.attack_roll, strike.defense_roll) if r in rolls]
+    said = [
+        _roll(state, rolls[r], rolls.get(other))
+        for r, other in (
+            (strike.attack_roll, strike.defense_roll),
+            (strike.defense_roll, strike.attack_roll),
+        )
+        if r in rolls
+    ]
     result = (
         f"{label(state, strike.target)} takes 1 damage ({strike.target_hp} HP left)"
         if strike.damage
@@ -210,10 +220,12 @@ def _strike(state: State, strike: Strike, rolls: dict[str, RollRecord]) -> str:
     return f"{' / '.join(said)} -> {result}"
 
 
-def _roll(state: State, record: RollRecord) -> str:
+def _roll(state: State, record: RollRecord, opposing: RollRecord | None) -> str:
+    """One die of a strike said aloud, naming the total of the die it is opposed by."""
     if record.hidden:
         return announce_hidden(record)
-    return announce(record, name=label(state, record.roller) if record.roller else None)
+    name = label(state, record.roller) if record.roller else None
+    return announce(record, name=name, opposing=opposing)
 
 
 def _ruling(line: str, reason: str | None) -> str:

@@ -185,6 +185,9 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     sides: dict[str, Side] = {}
     units: dict[str, Unit] = {}
     battles: dict[str, Battle] = {}
+    decided: dict[str, str] = {}
+    """Hex -> how its last battle was decided ("House Red won it"), until another attack
+    is declared there: a command for that battle afterwards is refused as decided."""
 
 
 def initial_state(options: AeonisOptions) -> State:

@@ -50,6 +50,11 @@ def complete_move(state: State, dice: Dice) -> tuple[ev.Event, ...]:
     window = state.breakaway
     if window is None:
         return ()
+    dice.no_roll(
+        "the mover's held move completes once the Breakaway free strikes are taken or "
+        "passed up; moving rolls nothing (section 3)",
+        rule="AEK-28",
+    )
     closed = ev.BreakawayClosed(mover=window.mover)
     held = window.move
     mover = state.characters.get(window.mover)

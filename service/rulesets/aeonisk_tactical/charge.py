@@ -14,7 +14,8 @@ from service.rulesets.aeonisk_tactical.state import Character, State
 
 
 def surge_backlash(actor: Character) -> ev.StunChanged:
-    """Void Surge backlash: 1 Stun at once, hit or miss (AEK-63, AEK-A26)."""
+    """Void Surge backlash: "you immediately suffer 1 Stun", as the surge is declared, so
+    an attack that never resolves costs it all the same (AEK-63, AEK-A26)."""
     return ev.StunChanged(character=actor.id, stun=actor.stun + 1, reason="Void Surge backlash")
 
 
@@ -45,7 +46,5 @@ def arrive(
         extra_attack=attack_modifiers,
         extra_defence=defence_modifiers,
     )
-    if action.void_surge:
-        events.append(surge_backlash(charger))
     events.extend(strike(after, dice, s))
     return tuple(events)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from service.dice.model import Dice
 from service.ruleset import RuleViolation
 from service.rulesets.aeonisk_tactical import events as ev
+from service.rulesets.aeonisk_tactical.charge import surge_backlash
 from service.rulesets.aeonisk_tactical.commands import Declare, VoidSurge
 from service.rulesets.aeonisk_tactical.fields import TOKEN_NAMES, VOID_SURGE_LIMIT
 from service.rulesets.aeonisk_tactical.initiative import forfeit_reroll
@@ -47,6 +48,11 @@ from service.rulesets.aeonisk_tactical.state import Character, Declaring, State,
 
 
 def declare(state: State, command: Declare, dice: Dice) -> tuple[ev.Event, ...]:
+    dice.no_roll(
+        'declarations state the Major and Minor actions: "No rolls are made or effects '
+        'resolved" in the Declare Phase (section 1)',
+        rule="AEK-13",
+    )
     who = living(state, command.character)
     if not isinstance(state.phase, Declaring) or who.id in state.declarations:
         refuse_late(state, who, command)
@@ -100,6 +106,8 @@ def declare(state: State, command: Declare, dice: Dice) -> tuple[ev.Event, ...]:
         stance=command.stance,
     )
     events: list[ev.Event] = [ev.Declared(declaration=declaration)]
+    if isinstance(command.major, Attack | Charge) and command.major.void_surge:
+        events.append(surge_backlash(who))
     if command.forfeit:
         events.append(forfeit_reroll(state, dice, who))
     return tuple(events)
@@ -123,7 +131,7 @@ def void_surge(state: State, command: VoidSurge) -> tuple[ev.Event, ...]:
     if declared.void_surge:
         raise RuleViolation(f"{who.name}'s declared attack already carries a Void Surge")
     _surge(who)
-    return (ev.VoidSurgeDeclared(character=who.id),)
+    return (ev.VoidSurgeDeclared(character=who.id), surge_backlash(who))
 
 
 def _token(state: State, who: Character, command: Declare) -> None:

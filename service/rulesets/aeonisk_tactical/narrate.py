@@ -202,7 +202,7 @@ def narrate(state: State, event: ev.Event) -> str:
                 f"for free{before}"
             )
         case ev.BreakawayClosed():
-            return f"The chance of a free strike at {n(event.mover)} has passed"
+            return narrate_parts.breakaway_closed(state, event)
         case ev.EffectsEnded():
             return f"{n(event.character)}: {', '.join(_EFFECTS[e] for e in event.effects)} ends"
         case ev.Obscured():

@@ -41,9 +41,14 @@ class Names:
 
 
 def rolls(state: State, rolls: tuple[RollRecord, ...]) -> str:
+    """The rolls said aloud; a defence names the attack total it stands against."""
     name = Names(state)
+    by_id = {r.roll_id: r for r in rolls}
     return "; ".join(
-        announce_hidden(r) if r.hidden else announce(r, name=name(r.roller)) for r in rolls
+        announce_hidden(r)
+        if r.hidden
+        else announce(r, name=name(r.roller), opposing=by_id.get(r.opposed_by or ""))
+        for r in rolls
     )
 
 
@@ -145,3 +150,15 @@ def spend(event: ev.TokenSpent, n: Names) -> str:
             return "an extra band shift right now"
         case _:
             assert_never(event.kind)
+
+
+def breakaway_closed(state: State, event: ev.BreakawayClosed) -> str:
+    """The end of a Breakaway window: the foes who let the chance pass, or that every
+    foe took its strike (then no chance passed)."""
+    name = Names(state)
+    window = state.breakaway
+    waiting = window.foes if window is not None and window.mover == event.mover else ()
+    if not waiting:
+        return f"Every free strike at {name(event.mover)} has been taken"
+    foes = ", ".join(name(f) for f in waiting)
+    return f"The chance of a free strike at {name(event.mover)} has passed for {foes}"

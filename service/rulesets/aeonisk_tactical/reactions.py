@@ -57,6 +57,7 @@ def react(state: State, command: React, dice: Dice) -> tuple[ev.Event, ...]:
         )
     if state.options.init0_blocks_reactions and is_init_zero(state, who):
         raise RuleViolation(f"{who.name} is at Initiative 0 and has no Reaction this round")
+    dice.no_roll(_why_no_roll(reaction), rule="AEK-14")
     match reaction:
         case Parry():
             return _parry(state, who, reaction)
@@ -68,6 +69,24 @@ def react(state: State, command: React, dice: Dice) -> tuple[ev.Event, ...]:
             return _burn(state, who)
         case OverwatchFire():
             return overwatch_fire(state, dice, who, reaction)
+
+
+def _why_no_roll(reaction: Reaction) -> str:
+    """Why a Reaction rolls nothing as it is taken: it changes a later roll, or none."""
+    match reaction:
+        case Parry():
+            return (
+                "a Parry is committed now and changes the defence of the attack it answers, "
+                "when that attack resolves (section 4)"
+            )
+        case BondedDefence():
+            return (
+                "Bonded Defence adds +2 to the ally's defence when the attack resolves (section 8)"
+            )
+        case HeroicBurn():
+            return "a Heroic Burn upgrades the Defence Token, with no roll (section 4)"
+        case _:
+            return "the Reaction rolls nothing as it is taken (section 1)"
 
 
 def _timing(state: State, who: Character, reaction: Reaction) -> None:

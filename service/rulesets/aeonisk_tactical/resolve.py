@@ -16,7 +16,7 @@ from service.ruleset import RuleViolation
 from service.rulesets.aeonisk_tactical import events as ev
 from service.rulesets.aeonisk_tactical import movement
 from service.rulesets.aeonisk_tactical.breakaway import complete_move
-from service.rulesets.aeonisk_tactical.charge import arrive, surge_backlash
+from service.rulesets.aeonisk_tactical.charge import arrive
 from service.rulesets.aeonisk_tactical.combat import Strike, strike
 from service.rulesets.aeonisk_tactical.commands import Resolve
 from service.rulesets.aeonisk_tactical.evolve import fold
@@ -66,6 +66,7 @@ def resolve(state: State, command: Resolve, dice: Dice) -> tuple[ev.Event, ...]:
     actor = state.characters[actor.id]
     reason = _invalidated(state, actor, action)
     if reason is not None:
+        dice.no_roll(reason, rule="AEK-54")
         events.append(ev.ActionFailed(character=actor.id, slot=slot, reason=reason))
         return tuple(events)
     events.append(ev.ActionBegan(character=actor.id, slot=slot, action=action))
@@ -100,6 +101,8 @@ def _invalidated(state: State, actor: Character, action: AnyAction) -> str | Non
 def _effect(
     state: State, dice: Dice, actor: Character, slot: Slot, action: AnyAction, command: Resolve
 ) -> tuple[ev.Event, ...]:
+    if (why := _rolls_nothing(action)) is not None:
+        dice.no_roll(why[0], rule=why[1])
     match action:
         case Attack():
             return _attack(state, dice, actor, action, command)
@@ -133,6 +136,36 @@ def _effect(
             return disengage(state, dice, actor, action)
         case BondRally():
             return rally(state, dice, actor, action)
+
+
+def _rolls_nothing(action: AnyAction) -> tuple[str, str] | None:
+    """Why resolving an action of this kind rolls no die (with the rule), when the kind
+    alone says so; a Move rolls only when its terrain asks for a check."""
+    match action:
+        case Reload():
+            return "a Reload is a Minor action with no roll (section 2)", "AEK-19"
+        case Claim() | Swap():
+            return (
+                "a contested token goes to whoever resolves first, with no roll (section 5)",
+                "AEK-17",
+            )
+        case Overwatch():
+            return (
+                "setting up Overwatch rolls nothing: it fires once per round in a later Fast "
+                "Phase (section 7)",
+                "AEK-14",
+            )
+        case Stand():
+            return (
+                '"Standing from Prone costs a Minor action", with no roll (section 5b)',
+                "AEK-55",
+            )
+        case Move():
+            return (
+                "shifting bands rolls nothing unless the move enters Difficult Terrain (section 3)",
+                "AEK-26",
+            )
+    return None
 
 
 def _strike(
@@ -170,8 +203,7 @@ def _attack(
         raise RuleViolation(f"{target.name} is out of reach: a melee attack needs the Engaged band")
     surge = action.void_surge
     s = _strike(actor, target, action, "attack", command, running=action.running, void_surge=surge)
-    before = (surge_backlash(actor),) if action.void_surge else ()
-    return (*before, *strike(state, dice, s))
+    return strike(state, dice, s)
 
 
 def _charge(

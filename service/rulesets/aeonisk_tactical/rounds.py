@@ -47,11 +47,25 @@ def next_phase(state: State, command: NextPhase, dice: Dice) -> tuple[ev.Event, 
             number = 1 if isinstance(phase, Setup) else phase.round + 1
             return _new_round(state, dice, number, command.initiative)
         case Declaring(round=number):
+            dice.no_roll(
+                "closing the Declare Phase rolls nothing: the Fast Phase resolves Reactions, "
+                "each rolled when it is taken (section 1)",
+                rule="AEK-14",
+            )
             return _close_declare(state, number, close=command.close_declarations)
         case Fast(round=number):
+            dice.no_roll(
+                "the Slow Phase begins, and its declared actions roll as each resolves (section 1)",
+                rule="AEK-15",
+            )
             done = complete_move(state, dice)
             return (*done, ev.PhaseStarted(phase="slow", round=number))
         case Slow(round=number):
+            dice.no_roll(
+                "Cleanup rolls only the Wound, Stun and morale checks a character owes, and "
+                "nobody owes one now (section 1)",
+                rule="AEK-16",
+            )
             done = complete_move(state, dice)
             return (*done, *_cleanup(fold(state, done), dice, number))
         case Ended():
@@ -69,7 +83,17 @@ def _new_round(
     else:
         rollers = [c for c in fighters if c.initiative is None]
     if initiative == "one_at_a_time":
+        dice.no_roll(
+            "Initiative is rolled one die at a time as each lands (roll_initiative), "
+            "not when the round starts (section 1)",
+            rule="AEK-06",
+        )
         return (ev.RoundStarted(round=number, awaiting=tuple(c.id for c in rollers)),)
+    dice.no_roll(
+        'Initiative is rolled "once at start" (initiative_mode once_at_start) and every '
+        "character has one (section 1)",
+        rule="AEK-A1",
+    )
     events: list[ev.Event] = [ev.RoundStarted(round=number)]
     if rollers:
         events.append(roll_initiative(state, dice, rollers))

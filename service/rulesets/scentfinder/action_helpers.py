@@ -13,7 +13,7 @@ from service.dice.model import Dice, RollRecord
 from service.ruleset import RuleViolation
 from service.rulesets.scentfinder import events as ev
 from service.rulesets.scentfinder.commands import Resolve
-from service.rulesets.scentfinder.fields import ACTIONS, maximum_of
+from service.rulesets.scentfinder.fields import ACTIONS, DEGREE_WORD, maximum_of
 from service.rulesets.scentfinder.rules import Builder, adjacent, area_name
 from service.rulesets.scentfinder.state import Combatant, Condition, Pending, State
 
@@ -56,14 +56,17 @@ def _damage(
     dice: Dice, notation: str, degree: str, purpose: str, roller: str, fail: int = 1
 ) -> tuple[int, tuple[RollRecord, ...]]:
     """Strike and Cast Spell: T maximise, S roll, F 1 damage, B none (SCF-25, SCF-49)."""
-    if degree == "triumph":
-        return maximum_of(notation), ()
     if degree == "success":
         record = dice.roll(notation, purpose=purpose, roller=roller)
         return record.total, (replace(record, outcome="rolled"),)
-    if degree == "failure":
-        return fail, ()
-    return 0, ()
+    damage = {"triumph": maximum_of(notation), "failure": fail}.get(degree, 0)
+    said = {"triumph": "maximises the damage", "failure": f"deals {fail} damage"}
+    dice.no_roll(
+        f"a {DEGREE_WORD[degree]} {said.get(degree, 'deals no damage')} ({damage}), so the "
+        f"damage die ({notation}) is not rolled",
+        rule="SCF-49, SCF-25",
+    )
+    return damage, ()
 
 
 def _choice(command: Resolve, allowed: tuple[str, ...], what: str) -> str:

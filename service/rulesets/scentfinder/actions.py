@@ -29,6 +29,7 @@ def act(state: State, command: Act, dice: Dice) -> tuple[ev.Event, ...]:
     spec = ACTIONS[command.action]
     action = command.action
     title = spec.title
+    dice.no_roll(_no_dice(state, title, tested=spec.test), rule="SCF-A1" if spec.test else "SCF-01")
     via = "reaction" if action == "arrest_fall" else command.via
     here = state.areas.get(who.area or "")
     ended: list[str] = []
@@ -275,3 +276,12 @@ def act(state: State, command: Act, dice: Dice) -> tuple[ev.Event, ...]:
         return b.done()
     _untested(b, who.id, command)
     return b.done()
+
+
+def _no_dice(state: State, title: str, *, tested: bool) -> str:
+    """Why taking an action rolls nothing: its test is settled apart, or it has none."""
+    if not tested:
+        return f"{title} calls for no test"
+    if state.options.degree_input == "house_dice":
+        return f"{title}'s test is rolled apart, with roll_test (house rule)"
+    return f"{title} is tested by the degree the GM enters, not by dice"

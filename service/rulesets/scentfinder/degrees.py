@@ -17,7 +17,7 @@ from service.rulesets.scentfinder import (
 )
 from service.rulesets.scentfinder.action_helpers import Resolution, no_pending
 from service.rulesets.scentfinder.commands import Resolve, RollTest
-from service.rulesets.scentfinder.fields import ACTIONS, Degree
+from service.rulesets.scentfinder.fields import ACTIONS, DEGREE_WORD, Degree
 from service.rulesets.scentfinder.rules import Builder
 from service.rulesets.scentfinder.state import Pending, State
 
@@ -105,5 +105,10 @@ def outcome(b: Builder, p: Pending, command: Resolve, dice: Dice) -> None:
         if c.expiry == "next_roll":
             b.emit(ev.ConditionRemoved(bearer=actor.id, condition=c.id, reason="the roll was made"))
 
+    dice.no_roll(
+        f"a test is resolved by the degree the GM enters, and the {DEGREE_WORD[degree]} line "
+        f"of {spec.title} rolls no die ({'no effect' if line == '¤' else line})",
+        rule="SCF-01",
+    )
     resolution = Resolution(b, p, command, dice, state, actor, target, line)
     _APPLY.get(action, outcomes_support.apply)(resolution)

@@ -10,7 +10,7 @@ from service.ruleset import RuleViolation
 from service.rulesets.scentfinder import events as ev
 from service.rulesets.scentfinder.action_helpers import no_pending
 from service.rulesets.scentfinder.commands import Save
-from service.rulesets.scentfinder.fields import maximum_of
+from service.rulesets.scentfinder.fields import DEGREE_WORD, maximum_of
 from service.rulesets.scentfinder.rules import area_name, combatant
 from service.rulesets.scentfinder.state import State
 
@@ -30,8 +30,16 @@ def save(state: State, command: Save, dice: Dice) -> tuple[ev.Event, ...]:
         purpose = f"hazard in {area_name(state, p.area)} ({p.save} Save)"
         if degree == "triumph":
             dmg = 0
+            dice.no_roll(
+                f"a Triumph on the Save ignores the hazard's damage die ({p.die})", rule="SCF-17"
+            )
         elif degree == "bungle":
             dmg = maximum_of(p.die)
+            dice.no_roll(
+                f"a Bungle on the Save takes the hazard's damage maximised ({dmg}), so its die "
+                f"({p.die}) is not rolled",
+                rule="SCF-17",
+            )
         else:
             record = dice.roll(p.die, purpose=purpose, roller=who.id)
             dmg = record.total // 2 if degree == "success" else record.total
@@ -52,6 +60,14 @@ def save(state: State, command: Save, dice: Dice) -> tuple[ev.Event, ...]:
     if command.save is None:
         raise RuleViolation("Name the Save the danger calls for: VIG, REF or WIL (SCF-45)")
     dmg = 0
+    if command.damage is None:
+        dice.no_roll("the danger names no damage die, so the Save rolls none", rule="SCF-45")
+    elif degree != "failure":
+        dice.no_roll(
+            f"only a Failure on a Save rolls the damage die ({command.damage}): a "
+            f"{DEGREE_WORD[degree]} avoids it, takes 1 damage or takes it maximised",
+            rule="SCF-45",
+        )
     if command.damage is not None:
         if degree == "success":
             dmg = 1

@@ -3,6 +3,7 @@ turn), and the React a defender chooses at the start of their turn (TAC-02..06, 
 
 from __future__ import annotations
 
+from service.dice.model import Dice
 from service.ruleset import RuleViolation
 from service.rulesets.tactics import commands as cmd
 from service.rulesets.tactics import events as ev
@@ -97,8 +98,12 @@ def maneuver(state: State, c: cmd.TakeManeuver) -> tuple[ev.Event, ...]:
     return tuple(events)
 
 
-def press(state: State, c: cmd.Press) -> tuple[ev.Event, ...]:
+def press(state: State, c: cmd.Press, dice: Dice) -> tuple[ev.Event, ...]:
     """TAC-05/TAC-12: declare a Press; it stays pending until each target's next turn."""
+    dice.no_roll(
+        'attackers "do not roll": a Press is resolved by the defender\'s rolls on their turn',
+        rule="TAC-01",
+    )
     who = _acting(state, c.combatant, "a Press")
     weapon = who.weapons.get(c.weapon)
     if weapon is None:

@@ -42,11 +42,11 @@ def decide(state: State, command: cmd.Command, dice: Dice) -> tuple[ev.Event, ..
         case cmd.EndTurn():
             return turns.end_turn(state, command)
         case cmd.CooldownCheck():
-            return turns.cooldown_check(state, command)
+            return turns.cooldown_check(state, command, dice)
         case cmd.TakeManeuver():
             return combat.maneuver(state, command)
         case cmd.Press():
-            return combat.press(state, command)
+            return combat.press(state, command, dice)
         case cmd.React():
             return combat.react(state, command)
         case cmd.Resolve():

@@ -4,6 +4,7 @@ TAC-07) and its end."""
 
 from __future__ import annotations
 
+from service.dice.model import Dice
 from service.ruleset import RuleViolation
 from service.rulesets.tactics import commands as cmd
 from service.rulesets.tactics import events as ev
@@ -95,9 +96,13 @@ def begin_turn(state: State, cid: str, round_number: int) -> tuple[ev.Event, ...
     return tuple(events)
 
 
-def cooldown_check(state: State, c: cmd.CooldownCheck) -> tuple[ev.Event, ...]:
+def cooldown_check(state: State, c: cmd.CooldownCheck, dice: Dice) -> tuple[ev.Event, ...]:
     """TAC-A2: an unshielded creature's cool-down check at the start of its turn; a pass
     restarts regeneration with +1 at once.  The GM says pass or fail: no test is given."""
+    dice.no_roll(
+        "the text gives the cool-down check no test: the GM says whether it passes",
+        rule="TAC-A2",
+    )
     _, who = on_turn(state, c.combatant, "the cool-down check")
     if not who.max_shields:
         raise RuleViolation(f"{who.name} has no shields", rule="TAC-17")

@@ -55,7 +55,22 @@ def wound_checks(state: State, who: Character, dice: Dice) -> list[ev.LimitCheck
                 who, "wounds", "twice", who.damage, 2 * limit, record, passed, status, who.shaken
             )
         )
+    if not out:
+        dice.no_roll(_no_wound_check(state, who), rule="UAE-21, UAE-A14")
     return out
+
+
+def _no_wound_check(state: State, who: Character) -> str:
+    """Why damage of ``who`` (the total after it) calls for no wound check."""
+    if not rolls.over(state, who.damage, who.wound_limit):
+        return (
+            f"{who.name}'s damage ({who.damage}) is not above the wound limit "
+            f"({who.wound_limit}), so no Toughness roll is made"
+        )
+    return (
+        f"{who.name} is already Severely Injured and the damage ({who.damage}) is not above "
+        f"twice the wound limit ({2 * who.wound_limit}), so no Toughness roll is made"
+    )
 
 
 def stress_checks(state: State, who: Character, dice: Dice) -> list[ev.LimitChecked]:

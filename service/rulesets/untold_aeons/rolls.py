@@ -179,6 +179,9 @@ class Replay:
         self.sequence.append(record.roll_id)
         return record
 
+    def no_roll(self, why: str, *, rule: str) -> None:
+        self.dice.no_roll(why, rule=rule)
+
     def pool_roll(self, who: Character, p: PoolPlan, *, purpose: str, opposed: bool) -> RollRecord:
         notation = pool.notation(p.skill_dice, p.difficulty)
         match = next(

@@ -330,4 +330,12 @@ def test_press_needs_the_ap_and_a_battle_going_on() -> None:
         "after the Retreat Check"
     )
     retreated = standard + play([Retreat(side="red", hex=TARGET)], history=standard)
-    given(RULESET, *retreated).when(Press(side="red", hex=TARGET)).rejected("no battle at 0,0")
+    decided = (
+        given(RULESET, *retreated)
+        .when(Press(side="red", hex=TARGET))
+        .rejected(
+            r"^the battle at 0,0 is decided \(the defender held\): Press the Attack resolves one "
+            r"more round of a battle still being fought \(section 4.0\)$"
+        )
+    )
+    assert decided.rule == "AEC-16"

@@ -219,6 +219,7 @@ def test_leaving_engaged_without_disengaging_provokes_a_free_strike() -> None:
     lines = table.narrated(table.history[-len(strike) :])
     assert lines[0].startswith("Goblin rolls 1d20 for Breakaway free strike on Alice")
     assert lines[-2] == "Alice moves: Goblin Engaged -> Near"
+    assert lines[-1] == "Every free strike at Alice has been taken"  # AEK-28: no chance passed
 
 
 def test_a_free_strike_that_kills_stops_the_move() -> None:
@@ -251,6 +252,9 @@ def test_the_chance_of_a_free_strike_passes_with_the_next_action() -> None:
     table.do(Resolve())
     passed = table.do(Resolve())
     assert [type(e) for e in passed] == [Moved, BreakawayClosed]
+    assert (
+        table.narrated(passed)[-1] == "The chance of a free strike at Alice has passed for Goblin"
+    )
     assert band(table.state, "alice", "goblin") == "near"
     table.refuse(
         FreeStrike(character="goblin", weapon="knife", attribute="agility", skill="melee"),

@@ -104,5 +104,5 @@ def test_kaelia_bonded_defence_16_against_attack_18_and_nyx_backlash() -> None:
         "Gunner rolls 1d20 for attack on Kaelia with rifle: d20 [10] +12 Perception 4 x "
         "Firearms 3 -2 Near range -2 Kaelia's Defence Token = 18 vs 16: hit (manual); "
         "Kaelia rolls 1d20 for defence against Gunner: d20 [5] +9 Will 3 x Agility 3 "
-        "+2 Bonded Defence (Nyx) = 16 vs roll r4 (manual): Gunner hits Kaelia"
+        "+2 Bonded Defence (Nyx) = 16 vs 18 (manual): Gunner hits Kaelia"
     )

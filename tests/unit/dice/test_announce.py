@@ -88,6 +88,19 @@ def test_percentile_and_opposed() -> None:
     assert announce(record) == "GM rolls d% for grapple: d% [42] = 42 vs roll r3: wins (manual)"
 
 
+def test_an_opposed_roll_names_the_opposing_total_unless_it_is_secret() -> None:
+    defence = msgspec.structs.replace(
+        roll("1d20", [5], purpose="defence"), roll_id="r5", opposed_by="r4", outcome="held"
+    )
+    attack = msgspec.structs.replace(roll("1d20+2", [15], purpose="attack"), roll_id="r4")
+    said = announce(defence, opposing=attack)
+    assert said == "GM rolls 1d20 for defence: d20 [5] = 5 vs 17: held (manual)"
+    secret = msgspec.structs.replace(attack, hidden=True)
+    assert " = 5 vs roll r4: held" in announce(defence, opposing=secret)
+    other = msgspec.structs.replace(attack, roll_id="r9")
+    assert " = 5 vs roll r4: held" in announce(defence, opposing=other)
+
+
 def test_explosion_limit_is_said() -> None:
     record = roll("1d6!", [6] * (MAX_EXPLOSION_DICE + 1), purpose="chaos")
     assert "(explosions stopped at 100 extra dice) = 606 (manual)" in announce(record)
