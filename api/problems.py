@@ -81,10 +81,21 @@ def _unavailable(exc: Exception) -> ProblemDetailsException:
     return p
 
 
+def unauthorized(detail: str) -> ProblemDetailsException:
+    exc = problem(401, "unauthorized", detail)
+    exc.headers = {"WWW-Authenticate": 'Bearer realm="aeon-ledger"'}
+    return exc
+
+
+def token_refused() -> ProblemDetailsException:
+    """The one answer to a token that opens nothing here, wherever it is found out: a
+    wrong, a revoked and another encounter's token look alike, so a holder learns nothing
+    of which it is (whether it was ever valid, whether the GM revoked it)."""
+    return unauthorized("the token is not valid for this encounter (wrong, revoked or another's)")
+
+
 def _revoked(exc: TokenRevoked) -> ProblemDetailsException:
-    p = problem(401, "unauthorized", "the token is not valid for this encounter (revoked)")
-    p.headers = {"WWW-Authenticate": 'Bearer realm="aeon-ledger"'}
-    return p
+    return token_refused()
 
 
 def _option(exc: InvalidOption) -> ProblemDetailsException:
