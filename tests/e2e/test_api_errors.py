@@ -273,3 +273,32 @@ async def test_401_comes_before_any_other_refusal(
         assert r.headers["content-type"].startswith(PROBLEM)
         assert r.headers["www-authenticate"].startswith("Bearer")
     assert await _version(client, encounter) == before
+
+
+async def test_a_command_of_another_ruleset_is_a_422_naming_the_encounters_ruleset(
+    client: Client, encounter: str
+) -> None:
+    """A command of another ruleset (an Aeonisk check sent to a generic encounter) is not
+    bad input but a command this encounter's rules do not have, whether or not its fields
+    would fit the other ruleset."""
+    before = await _version(client, encounter)
+    check = {
+        "type": "aeonisk.check",
+        "character": "alice",
+        "label": "Morale",
+        "attribute": "agility",
+        "skill": "athletics",
+        "dc": 20,
+    }
+    for path, body in [
+        ("/commands", {"command": {"type": "aeonisk.check"}}),
+        ("/commands", {"command": {"type": "aeonisk.check", "notation": "1d20"}}),
+        ("/commands", {"command": check}),
+        ("/commands", {"command": check, "manual_dice": [[3]]}),
+        ("/requests", {"command": check, "note": "may I?"}),
+    ]:
+        r = await client.post(f"/encounters/{encounter}{path}", json=body)
+        assert r.status_code == 422, (path, r.text)
+        assert r.headers["content-type"].startswith(PROBLEM)
+        assert "aeonisk.check" in r.json()["detail"] and "'generic'" in r.json()["detail"]
+    assert await _version(client, encounter) == before
