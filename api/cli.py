@@ -20,13 +20,15 @@ def _serve(args: argparse.Namespace) -> int:
     database_url = args.database_url or settings.database_url
     handle = None
     if database_url is None:
-        from api.embedded import start_embedded_postgres
+        from api.embedded import start_embedded_postgres, use_embedded_chain_key
 
         data_dir = args.data_dir or settings.data_dir
         print(
             f"aeon-ledger: no DATABASE_URL, starting embedded PostgreSQL in {data_dir}/pgdata",
             flush=True,
         )
+        if use_embedded_chain_key(data_dir):
+            print(f"aeon-ledger: signing stream heads with the key in {data_dir}/chain-key")
         handle, database_url = start_embedded_postgres(data_dir)
     os.environ["DATABASE_URL"] = database_url
     redis_url = args.redis_url or settings.redis_url
@@ -56,9 +58,11 @@ def _database_url(args: argparse.Namespace) -> tuple[object, str]:
     url = args.database_url or Settings.from_env().database_url
     if url:
         return None, url
-    from api.embedded import start_embedded_postgres
+    from api.embedded import start_embedded_postgres, use_embedded_chain_key
 
-    return start_embedded_postgres(args.data_dir or Settings.from_env().data_dir)
+    data_dir = args.data_dir or Settings.from_env().data_dir
+    use_embedded_chain_key(data_dir)  # an import signs with the key the service uses
+    return start_embedded_postgres(data_dir)
 
 
 def _rebuild(args: argparse.Namespace) -> int:

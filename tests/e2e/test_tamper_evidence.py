@@ -335,7 +335,28 @@ async def test_without_a_key_heads_are_unsigned_and_verify_says_so(client: Clien
     report = await verify(client, eid)
     assert report["ok"] is True
     assert report["head"]["signed"] is False
+    assert report["head"]["reason"].startswith(
+        "unsigned: a database administrator can rewrite this history undetected"
+    )
     assert "AEON_CHAIN_KEY" in report["head"]["reason"]
+
+
+async def test_without_a_key_a_rehashed_history_passes_and_verify_says_it_could(
+    client: Client, database_url: str
+) -> None:
+    """What a key is for: without one, an edited event with every hash recomputed passes
+    the chain and the head, so the answer says plainly that it proves nothing against
+    whoever can write the database."""
+    eid = await create(client, "Unsigned forgery")
+    await command(client, eid, combatant("a", 10, ac=10))
+    await command(client, eid, combatant("b", 10, ac=10))
+    await command(client, eid, {"type": "generic.damage", "target": "b", "amount": 3})
+    await rehash_from(database_url, UUID(eid), 5, {"amount": 9})
+    report = await verify(client, eid)
+    assert report["ok"] is True and report["chain"]["ok"] is True  # the forgery holds
+    assert report["head"]["reason"].startswith(
+        "unsigned: a database administrator can rewrite this history undetected"
+    )
 
 
 async def test_a_pin_needs_both_version_and_hash(client: Client) -> None:
