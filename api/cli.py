@@ -47,7 +47,9 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         # Before any worker imports prometheus_client (telemetry/multiprocess.py).
         with prepare_directory(args.workers):
-            run_uvicorn(host, port, args.workers, args.log_level)
+            run_uvicorn(
+                host, port, args.workers, args.log_level, trusted_proxies=settings.trusted_proxies
+            )
     finally:
         if handle is not None:
             handle.cleanup()
