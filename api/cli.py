@@ -69,23 +69,31 @@ def _database_url(args: argparse.Namespace) -> tuple[object, str]:
 
 def _rebuild(args: argparse.Namespace) -> int:
     from api.app import open_pool
-    from projections.rebuild import rebuild_all, rebuild_all_in_processes
+    from projections.rebuild import DamagedStream, rebuild_all, rebuild_all_in_processes
 
     handle, url = _database_url(args)
+
+    damaged: list[DamagedStream] = []
 
     async def run() -> tuple[int, int]:
         pool = await open_pool(Settings(database_url=url))  # (applies migrations first)
         try:
             if args.processes > 1:
-                return await rebuild_all_in_processes(url, args.processes)
-            return await rebuild_all(pool)
+                return await rebuild_all_in_processes(url, args.processes, damaged)
+            return await rebuild_all(pool, damaged=damaged)
         finally:
             await pool.close()
 
     streams, events = asyncio.run(run())
     print(f"rebuilt read models of {streams} encounters from {events} events")
     del handle
-    return 0
+    for stream in damaged:
+        print(
+            f"aeon-ledger projections rebuild: not rebuilt, its read models left as they"
+            f" were: {stream} (GET /encounters/{stream.stream_id}/verify says more)",
+            file=sys.stderr,
+        )
+    return 1 if damaged else 0
 
 
 def _migrate(args: argparse.Namespace) -> int:
