@@ -20,13 +20,15 @@ def _serve(args: argparse.Namespace) -> int:
     database_url = args.database_url or settings.database_url
     handle = None
     if database_url is None:
-        from api.embedded import start_embedded_postgres
+        from api.embedded import start_embedded_postgres, use_embedded_chain_key
 
         data_dir = args.data_dir or settings.data_dir
         print(
             f"aeon-ledger: no DATABASE_URL, starting embedded PostgreSQL in {data_dir}/pgdata",
             flush=True,
         )
+        if use_embedded_chain_key(data_dir):
+            print(f"aeon-ledger: signing stream heads with the key in {data_dir}/chain-key")
         handle, database_url = start_embedded_postgres(data_dir)
     os.environ["DATABASE_URL"] = database_url
     redis_url = args.redis_url or settings.redis_url
@@ -45,7 +47,9 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         # Before any worker imports prometheus_client (telemetry/multiprocess.py).
         with prepare_directory(args.workers):
-            run_uvicorn(host, port, args.workers, args.log_level)
+            run_uvicorn(
+                host, port, args.workers, args.log_level, trusted_proxies=settings.trusted_proxies
+            )
     finally:
         if handle is not None:
             handle.cleanup()
@@ -56,30 +60,40 @@ def _database_url(args: argparse.Namespace) -> tuple[object, str]:
     url = args.database_url or Settings.from_env().database_url
     if url:
         return None, url
-    from api.embedded import start_embedded_postgres
+    from api.embedded import start_embedded_postgres, use_embedded_chain_key
 
-    return start_embedded_postgres(args.data_dir or Settings.from_env().data_dir)
+    data_dir = args.data_dir or Settings.from_env().data_dir
+    use_embedded_chain_key(data_dir)  # an import signs with the key the service uses
+    return start_embedded_postgres(data_dir)
 
 
 def _rebuild(args: argparse.Namespace) -> int:
     from api.app import open_pool
-    from projections.rebuild import rebuild_all, rebuild_all_in_processes
+    from projections.rebuild import DamagedStream, rebuild_all, rebuild_all_in_processes
 
     handle, url = _database_url(args)
+
+    damaged: list[DamagedStream] = []
 
     async def run() -> tuple[int, int]:
         pool = await open_pool(Settings(database_url=url))  # (applies migrations first)
         try:
             if args.processes > 1:
-                return await rebuild_all_in_processes(url, args.processes)
-            return await rebuild_all(pool)
+                return await rebuild_all_in_processes(url, args.processes, damaged)
+            return await rebuild_all(pool, damaged=damaged)
         finally:
             await pool.close()
 
     streams, events = asyncio.run(run())
     print(f"rebuilt read models of {streams} encounters from {events} events")
     del handle
-    return 0
+    for stream in damaged:
+        print(
+            f"aeon-ledger projections rebuild: not rebuilt, its read models left as they"
+            f" were: {stream} (GET /encounters/{stream.stream_id}/verify says more)",
+            file=sys.stderr,
+        )
+    return 1 if damaged else 0
 
 
 def _migrate(args: argparse.Namespace) -> int:

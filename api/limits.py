@@ -45,7 +45,9 @@ from telemetry import metrics
 
 log = logging.getLogger("aeon_ledger.limits")
 
-UNLIMITED_PATHS = ["/health", "/schema", "/console", "/metrics"]
+UNLIMITED_PATHS = ["/health", "/schema"]
+"""Probes and the API document; everything else (the console's files and /metrics too)
+is counted like any request, so no path is a free door for a flood."""
 _NAMESPACE = "aeon-ledger-rate-limit:"
 
 

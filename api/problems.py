@@ -25,6 +25,7 @@ from service.history import CannotUndo, NothingToRedo
 from service.loading import VersionNotReached
 from service.options import InvalidOption
 from service.registry import UnknownRuleset
+from service.replay import StreamDamaged
 from service.ruleset import RuleViolation
 from service.tokens import TokenRevoked
 
@@ -81,10 +82,35 @@ def _unavailable(exc: Exception) -> ProblemDetailsException:
     return p
 
 
+def unauthorized(detail: str) -> ProblemDetailsException:
+    exc = problem(401, "unauthorized", detail)
+    exc.headers = {"WWW-Authenticate": 'Bearer realm="aeon-ledger"'}
+    return exc
+
+
+def token_refused() -> ProblemDetailsException:
+    """The one answer to a token that opens nothing here, wherever it is found out: a
+    wrong, a revoked and another encounter's token look alike, so a holder learns nothing
+    of which it is (whether it was ever valid, whether the GM revoked it)."""
+    return unauthorized("the token is not valid for this encounter (wrong, revoked or another's)")
+
+
+def _damaged(exc: StreamDamaged) -> ProblemDetailsException:
+    # Logged: an operator must hear of it, and the client can only report it.
+    logging.getLogger("aeon_ledger.api").error("damaged stream: %s", exc)
+    return problem(
+        503,
+        "stream-damaged",
+        "The stored history of this encounter is damaged: its stored rows go past its"
+        " events (as when events were deleted in the database), so nothing was written."
+        f" Run GET /encounters/{exc.stream_id}/verify?deep=true to see what is wrong; once"
+        " the events are restored (or accepted as they are), `aeon-ledger projections"
+        " rebuild` re-derives the rest from them.",
+    )
+
+
 def _revoked(exc: TokenRevoked) -> ProblemDetailsException:
-    p = problem(401, "unauthorized", "the token is not valid for this encounter (revoked)")
-    p.headers = {"WWW-Authenticate": 'Bearer realm="aeon-ledger"'}
-    return p
+    return token_refused()
 
 
 def _option(exc: InvalidOption) -> ProblemDetailsException:
@@ -110,6 +136,7 @@ _MAP: dict[type[Exception], Callable[[Any], ProblemDetailsException]] = {
     CannotUndo: lambda e: problem(422, "cannot-undo", str(e)),
     Forbidden: lambda e: problem(403, "forbidden", str(e)),
     TokenRevoked: _revoked,
+    StreamDamaged: _damaged,
     NothingToRedo: lambda e: problem(409, "nothing-to-redo", str(e)),
     VersionNotReached: lambda e: problem(404, "version-not-found", str(e), current_version=e.head),
     DiceNeeded: lambda e: problem(

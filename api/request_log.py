@@ -12,9 +12,10 @@ import itertools
 import os
 import time
 
+import structlog
 from litestar.enums import ScopeType
 from litestar.exceptions import HTTPException
-from litestar.logging.config import StructLoggingConfig
+from litestar.logging.config import LoggingConfig, StructLoggingConfig
 from litestar.plugins.structlog import StructlogConfig, StructlogPlugin
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -35,10 +36,20 @@ def logging_plugin(*, as_json: bool | None = None) -> StructlogPlugin:
     """Litestar's structlog support with our processors; its own request logging (two
     lines per request, without a duration) is left off for ``RequestLog``'s one line."""
     json_lines = not logs.stdout_is_terminal() if as_json is None else as_json
+    json_records = not logs.stderr_is_terminal() if as_json is None else as_json
+    records = LoggingConfig(  # the standard library's records, to stderr
+        formatters={
+            "standard": {
+                "()": structlog.stdlib.ProcessorFormatter,
+                "processors": logs.stdlib_processors(as_json=json_records),
+            }
+        }
+    )
     config = StructLoggingConfig(
         processors=logs.processors(as_json=json_lines),
         logger_factory=logs.logger_factory(as_json=json_lines),
         pretty_print_tty=not json_lines,
+        standard_lib_logging_config=records,
         log_exceptions="never",  # problems.py logs unhandled errors with their traceback
     )
     return StructlogPlugin(

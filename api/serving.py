@@ -21,7 +21,12 @@ from api import live_transport
 
 
 def run_uvicorn(
-    host: str, port: int, workers: int, log_level: str, factory: str = "api.app:create_app"
+    host: str,
+    port: int,
+    workers: int,
+    log_level: str,
+    factory: str = "api.app:create_app",
+    trusted_proxies: tuple[str, ...] = (),
 ) -> None:
     """``uvicorn.run`` on an app factory (the service's, or bench.floor's), except that with
     several workers each worker listens on its own socket where the system balances them.
@@ -33,6 +38,12 @@ def run_uvicorn(
     SO_REUSEPORT instead, and the kernel spreads new connections over them by address hash.
 
     Responses go out in one write (``CoalescingHttpToolsProtocol``).
+
+    ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed only from
+    ``trusted_proxies`` (AEON_TRUSTED_PROXIES), none by default: uvicorn on its own trusts
+    them from loopback (or from its FORWARDED_ALLOW_IPS), so anyone on the machine, or any
+    local proxy that passes the header through, could choose the address a request is
+    counted under.
 
     The listening sockets are declared as TCP, on Linux or not: uvicorn's
     ``Config.bind_socket`` leaves the socket's ``proto`` at 0; accepted sockets inherit it,
@@ -49,6 +60,8 @@ def run_uvicorn(
         workers=workers,
         log_level=log_level,
         access_log=False,
+        proxy_headers=bool(trusted_proxies),
+        forwarded_allow_ips=list(trusted_proxies),
         # Open live-update streams would otherwise hold a SIGTERM shutdown forever.
         timeout_graceful_shutdown=5,
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 
@@ -40,6 +41,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     verify reports ``signed: false``."""
     rate_limit_per_minute: int = 600
     """Requests per minute per token (or per client address without one); 0 turns it off."""
+    trusted_proxies: tuple[str, ...] = ()
+    """AEON_TRUSTED_PROXIES: the reverse proxies whose ``X-Forwarded-For`` and
+    ``X-Forwarded-Proto`` are believed (IP addresses or CIDR networks, comma-separated;
+    ``*`` believes every peer).  Empty (the default): those headers are ignored, and the
+    client address (the rate-limit bucket of a request without a token) is the peer's."""
     live_poll_seconds: float = 1.0
     """How often an encounter's live feed reads PostgreSQL when no wake-up arrives (the
     link down, or a wake-up lost): the worst-case delay of a live update."""
@@ -116,6 +122,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             rate_limit_per_minute=int(
                 env.get("AEON_RATE_LIMIT_PER_MINUTE", d.rate_limit_per_minute)
             ),
+            trusted_proxies=_proxies(env.get("AEON_TRUSTED_PROXIES", "")),
             live_poll_seconds=float(env.get("AEON_LIVE_POLL_SECONDS", d.live_poll_seconds)),
             live_page=int(env.get("AEON_LIVE_PAGE", d.live_page)),
             live_backlog=int(env.get("AEON_LIVE_BACKLOG", d.live_backlog)),
@@ -149,6 +156,21 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
 def _comma_list(value: str) -> tuple[str, ...]:
     """A comma-separated setting (origins, replica URLs), blanks ignored."""
     return tuple(item.strip() for item in value.split(",") if item.strip())
+
+
+def _proxies(value: str) -> tuple[str, ...]:
+    """AEON_TRUSTED_PROXIES, each entry checked: a typo must not trust the wrong peer."""
+    entries = _comma_list(value)
+    for entry in entries:
+        if entry == "*":
+            continue
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            raise ValueError(
+                f"AEON_TRUSTED_PROXIES: {entry!r} is neither an IP address, a network nor *"
+            ) from None
+    return entries
 
 
 def _switch(value: str | None, default: bool) -> bool:

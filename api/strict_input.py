@@ -21,6 +21,11 @@ import msgspec
 from litestar import Request
 from litestar.exceptions import HTTPException, ValidationException
 
+from api.state import Services
+from projections.queries import encounter_ruleset
+from service.codec import foreign_command
+from service.registry import ruleset_of_command
+
 _decoders: dict[int, msgspec.json.Decoder[Any]] = {}
 """One strict decoder per route handler (keyed by its id), built on its first body."""
 
@@ -41,10 +46,32 @@ async def check_body(request: Request[Any, Any, Any]) -> None:
     try:
         decoder.decode(body)
     except msgspec.ValidationError as exc:
+        await _refuse_foreign_command(request, body)
         raise _invalid(str(exc)) from None
     except msgspec.DecodeError:
         return  # malformed JSON: Litestar's decoder says where, as before
     _refuse_duplicate_keys(body)
+
+
+async def _refuse_foreign_command(request: Request[Any, Any, Any], body: bytes) -> None:
+    """422 for a command of another ruleset than the encounter's, whose fields need not
+    fit any command here: its type, not its shape, is what is wrong (and a 400 would say
+    the client sent malformed input). Only a body that failed is looked at, so the
+    lookup of the encounter's ruleset costs nothing on the way of a good one."""
+    encounter_id = request.path_params.get("encounter_id")
+    if encounter_id is None:
+        return
+    try:
+        command = msgspec.json.decode(body).get("command")
+        tag = command.get("type") if isinstance(command, dict) else None
+    except (msgspec.DecodeError, AttributeError):
+        return
+    if not isinstance(tag, str) or (owner := ruleset_of_command(tag)) is None:
+        return
+    services: Services = request.app.state.services
+    ruleset = await encounter_ruleset(services.pool, encounter_id)
+    if ruleset is not None and ruleset != owner:
+        raise foreign_command(tag, ruleset)
 
 
 def _check_media_type(content_type: str | None) -> None:

@@ -93,7 +93,10 @@ class PinReport(msgspec.Struct, frozen=True):
     reason: str | None = None
 
 
-UNSIGNED = "the service has no chain key (AEON_CHAIN_KEY): heads are not signed"
+UNSIGNED = (
+    "unsigned: a database administrator can rewrite this history undetected (the service"
+    " has no chain key, AEON_CHAIN_KEY, to sign its heads with)"
+)
 NO_SIGNATURE = (
     "the head carries no signature although the service signs every head: it was written"
     " without the service's key (rewritten, or last moved before the key was set)"

@@ -126,6 +126,14 @@ async def read_marks(
     return Marks(marks, frozenset(revealed), hidden)
 
 
+async def encounter_ruleset(db: Database, encounter_id: UUID) -> str | None:
+    """The ruleset an encounter runs; None for an unknown encounter."""
+    ruleset: str | None = await db.fetchval(
+        "SELECT ruleset FROM encounter_state WHERE encounter_id = $1", encounter_id
+    )
+    return ruleset
+
+
 async def current_state(db: Database, encounter_id: UUID) -> StateRow | None:
     row = await db.fetchrow(
         """SELECT s.version, s.ruleset, s.state,

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from itertools import chain, groupby
@@ -55,6 +56,7 @@ from projections.stream_fold import (
     PLAIN_LOG_COLUMNS,
     ROLL_COLUMNS,
     STATE_COLUMNS,
+    DamagedStream,
     _pieces,
     _StreamFold,
 )
@@ -70,10 +72,14 @@ __all__ = [
     "RANGES_PER_PROCESS",
     "ROLL_COLUMNS",
     "STATE_COLUMNS",
+    "DamagedStream",
     "rebuild_all",
     "rebuild_all_in_processes",
     "rebuild_stream",
 ]
+
+log = logging.getLogger("aeon_ledger.rebuild")
+
 
 PAGE_EVENTS = 10_000
 """Events per read: large enough that a statement's cost is spread thin."""
@@ -86,8 +92,10 @@ _DELETE = """WITH state AS (DELETE FROM encounter_state WHERE encounter_id = ANY
              DELETE FROM roll_ledger WHERE encounter_id = ANY($1::uuid[])"""
 
 
-async def _write(conn: Connection, folds: Sequence[_StreamFold]) -> None:
-    """Lock the streams, fold in what they gained since read, replace their rows.
+async def _write(conn: Connection, folds: Sequence[_StreamFold]) -> list[_StreamFold]:
+    """Lock the streams, fold in what they gained since read, replace their rows; returns
+    the folds written, without the damaged streams (``_StreamFold.damage``), whose rows
+    are left as they are.
 
     Runs in the caller's transaction; ``folds`` are sorted by stream id.
     """
@@ -105,6 +113,8 @@ async def _write(conn: Connection, folds: Sequence[_StreamFold]) -> None:
             for piece in _pieces(list(rows)):
                 by_id[sid].feed(piece)
             by_id[sid].flush()
+    folds = [f for f in folds if f.damage is None]
+    ids = [f.stream_id for f in folds]
     await conn.execute(_DELETE, ids)
     states = [f.state_row for f in folds if f.state_row is not None]
     await conn.copy_records_to_table("encounter_state", records=states, columns=STATE_COLUMNS)
@@ -115,6 +125,7 @@ async def _write(conn: Connection, folds: Sequence[_StreamFold]) -> None:
         await conn.copy_records_to_table("log_entries", records=log, columns=LOG_COLUMNS)
     rolls = chain.from_iterable(f.rolls for f in folds)
     await conn.copy_records_to_table("roll_ledger", records=rolls, columns=ROLL_COLUMNS)
+    return folds
 
 
 async def rebuild_stream(conn: Connection, encounter_id: UUID) -> int:
@@ -122,6 +133,8 @@ async def rebuild_stream(conn: Connection, encounter_id: UUID) -> int:
     fold = _StreamFold(encounter_id)
     async with conn.transaction():
         await _write(conn, [fold])
+    if fold.damage is not None:
+        raise DamagedStream(encounter_id, fold.damage)
     return fold.version
 
 
@@ -173,15 +186,22 @@ async def _fold_batches(
 
 
 async def _write_batches(
-    conn: Connection, batches: asyncio.Queue[list[_StreamFold] | None]
+    conn: Connection,
+    batches: asyncio.Queue[list[_StreamFold] | None],
+    damaged: list[DamagedStream] | None,
 ) -> tuple[int, int]:
     streams = events = 0
     while (batch := await batches.get()) is not None:
         async with conn.transaction():
-            await _write(conn, batch)
-        streams += len(batch)
-        events += sum(f.version for f in batch)
-        metrics.rebuilt(len(batch), sum(f.version for f in batch))
+            written = await _write(conn, batch)
+        for fold in batch:
+            if fold.damage is not None:
+                log.error("not rebuilt: encounter %s: %s", fold.stream_id, fold.damage)
+                if damaged is not None:
+                    damaged.append(DamagedStream(fold.stream_id, fold.damage))
+        streams += len(written)
+        events += sum(f.version for f in written)
+        metrics.rebuilt(len(written), sum(f.version for f in written))
     return streams, events
 
 
@@ -191,9 +211,12 @@ async def rebuild_all(
     page_events: int = PAGE_EVENTS,
     batch_events: int = BATCH_EVENTS,
     ids: tuple[UUID, UUID] = (FIRST_ID, LAST_ID),
+    damaged: list[DamagedStream] | None = None,
 ) -> tuple[int, int]:
     """Rebuild the read models of every stream (with an id in ``ids``, from first to last
-    inclusive); returns (streams, events).
+    inclusive); returns (streams, events) rebuilt.  A stream whose events cannot be
+    folded (a gap, an event that does not decode) is left as it is and added to
+    ``damaged``: one damaged stream does not keep the others from being rebuilt.
 
     Three tasks overlap, so PostgreSQL reads and writes while this process folds: one
     connection reads pages of events, one task folds them into batches of streams, and
@@ -211,7 +234,7 @@ async def rebuild_all(
                 async with asyncio.TaskGroup() as tasks:
                     tasks.create_task(_read_pages(reader, pages, page_events, ids))
                     tasks.create_task(_fold_batches(pages, batches, batch_events))
-                    written = tasks.create_task(_write_batches(writer, batches))
+                    written = tasks.create_task(_write_batches(writer, batches, damaged))
         except ExceptionGroup as failed:
             raise failed.exceptions[0] from None  # the first failure is the cause
     return written.result()

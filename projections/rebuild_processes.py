@@ -18,6 +18,7 @@ from uuid import UUID
 import msgspec
 
 from events.scan import LAST_ID
+from projections.stream_fold import DamagedStream
 
 RANGES_PER_PROCESS = 4
 """Ranges of stream ids each worker process of ``rebuild_all_in_processes`` takes on."""
@@ -27,10 +28,13 @@ _CODE_ROOT = str(Path(__file__).resolve().parent.parent)
 
 
 async def rebuild_all_in_processes(
-    database_url: str, processes: int | None = None
+    database_url: str,
+    processes: int | None = None,
+    damaged: list[DamagedStream] | None = None,
 ) -> tuple[int, int]:
     """``rebuild_all`` shared out to ``processes`` worker processes (default: one per
-    CPU); returns (streams, events).
+    CPU); returns (streams, events) rebuilt, and adds the streams left alone to
+    ``damaged``.
 
     Folding is Python work, which one process does on one core at a time; with workers,
     each rebuilds ranges of stream ids on connections of its own, taking the next range
@@ -42,14 +46,21 @@ async def rebuild_all_in_processes(
     ranges = deque(_id_ranges(workers * RANGES_PER_PROCESS))
     try:
         async with asyncio.TaskGroup() as tasks:
-            runs = [tasks.create_task(_run_worker(database_url, ranges)) for _ in range(workers)]
+            runs = [
+                tasks.create_task(_run_worker(database_url, ranges, damaged))
+                for _ in range(workers)
+            ]
     except ExceptionGroup as failed:
         raise failed.exceptions[0] from None  # the first failure is the cause
     done = [run.result() for run in runs]
     return sum(streams for streams, _ in done), sum(events for _, events in done)
 
 
-async def _run_worker(database_url: str, ranges: deque[tuple[UUID, UUID]]) -> tuple[int, int]:
+async def _run_worker(
+    database_url: str,
+    ranges: deque[tuple[UUID, UUID]],
+    damaged: list[DamagedStream] | None,
+) -> tuple[int, int]:
     """One worker process, fed ranges from ``ranges`` until none is left."""
     path = os.pathsep.join(filter(None, [_CODE_ROOT, os.environ.get("PYTHONPATH")]))
     worker = await asyncio.create_subprocess_exec(
@@ -72,8 +83,10 @@ async def _run_worker(database_url: str, ranges: deque[tuple[UUID, UUID]]) -> tu
             answer = await worker.stdout.readline()
             if not answer:  # it ended without answering
                 raise RuntimeError(f"a rebuild worker failed:\n{(await errors).decode()}")
-            rebuilt = msgspec.json.decode(answer, type=tuple[int, int])
+            rebuilt = msgspec.json.decode(answer, type=tuple[int, int, list[tuple[UUID, str]]])
             streams, events = streams + rebuilt[0], events + rebuilt[1]
+            if damaged is not None:
+                damaged += [DamagedStream(sid, reason) for sid, reason in rebuilt[2]]
         worker.stdin.close()
         if await worker.wait() != 0:
             raise RuntimeError(f"a rebuild worker failed:\n{(await errors).decode()}")

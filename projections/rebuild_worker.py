@@ -8,7 +8,8 @@ rebuild needs, and keeps one pool for all the ranges it is given.
 
 The parent talks to it in JSON, one document per line.  stdin: the database URL, then
 each range of stream ids to rebuild (``[first, last]``, inclusive); stdout: for each
-range, ``[streams, events]`` once it is rebuilt.  The worker ends when stdin closes; a
+range, ``[streams, events, damaged]`` once it is rebuilt, ``damaged`` listing the streams
+left alone as ``[stream_id, reason]``.  The worker ends when stdin closes; a
 failure ends it with its traceback on stderr and a non-zero exit code.
 """
 
@@ -21,7 +22,7 @@ from uuid import UUID
 import asyncpg
 import msgspec
 
-from projections.rebuild import rebuild_all
+from projections.rebuild import DamagedStream, rebuild_all
 
 
 async def serve() -> None:
@@ -34,7 +35,10 @@ async def serve() -> None:
         # to do, and during one the parent has nothing to say.
         for line in commands:
             ids = msgspec.json.decode(line, type=tuple[UUID, UUID])
-            answers.write(msgspec.json.encode(await rebuild_all(pool, ids=ids)) + b"\n")
+            damaged: list[DamagedStream] = []
+            streams, events = await rebuild_all(pool, ids=ids, damaged=damaged)
+            skipped = [(d.stream_id, d.reason) for d in damaged]
+            answers.write(msgspec.json.encode((streams, events, skipped)) + b"\n")
             answers.flush()
     finally:
         await pool.close()

@@ -17,6 +17,7 @@ import asyncpg
 import msgspec
 
 from events.envelope import RecordedEvent
+from events.upcasting import MissingUpcaster
 from projections.inline import read_model_rows
 from projections.rows import StateRow
 from service.codec import EventCodec
@@ -48,6 +49,14 @@ _NO_DATA: dict[str, Any] = {}
 _HISTORY_TYPES = frozenset({Undone, Redone})
 
 
+class DamagedStream(Exception):
+    """A stream whose events cannot be folded; its read models were left as they were."""
+
+    def __init__(self, stream_id: UUID, reason: str) -> None:
+        super().__init__(f"encounter {stream_id}: {reason}")
+        self.stream_id, self.reason = stream_id, reason
+
+
 class _StreamFold:
     """One stream refolded from version 1, and the rows its read models get.
 
@@ -72,12 +81,17 @@ class _StreamFold:
         self.rolls: list[tuple[Any, ...]] = []
         self.held: list[asyncpg.Record] = []
         """Rows of the last command read, not projected yet (``feed``)."""
+        self.damage: str | None = None
+        """Why the stream's events cannot be folded (a gap in its versions, an event
+        that does not decode): its read models are left alone, and the rebuild says so."""
 
     def feed(self, rows: Sequence[asyncpg.Record]) -> None:
         """Fold the stream's next stored events (SCAN_COLUMNS rows) and project them,
         holding back those of a command that may go on in the next rows: a command's
         events are projected together, since a secret roll in any of them makes all of
         them secret (``flush`` projects the rest once the stream's end is read)."""
+        if self.damage is not None:
+            return
         rows = [*self.held, *rows]
         last = rows[-1][6]
         cut = len(rows)
@@ -85,12 +99,18 @@ class _StreamFold:
             cut -= 1
         self.held = rows[cut:]
         if cut:
-            self._project(rows[:cut])
+            self._project_or_note(rows[:cut])
 
     def flush(self) -> None:
         held, self.held = self.held, []
-        if held:
-            self._project(held)
+        if held and self.damage is None:
+            self._project_or_note(held)
+
+    def _project_or_note(self, rows: Sequence[asyncpg.Record]) -> None:
+        try:
+            self._project(rows)
+        except (ValueError, MissingUpcaster) as exc:  # msgspec's errors are ValueErrors
+            self.damage, self.held = str(exc), []
 
     def _project(self, rows: Sequence[asyncpg.Record]) -> None:
         if self.codec is None:
@@ -100,7 +120,10 @@ class _StreamFold:
         if recorded[0].stream_version != self.version + 1 or (
             recorded[-1].stream_version != self.version + len(recorded)
         ):
-            raise ValueError(f"stream {self.stream_id}: events not contiguous after {self.version}")
+            missing, stored = _first_gap(self.version + 1, recorded)
+            raise ValueError(
+                f"its events have a gap: version {missing} is missing (the next stored is {stored})"
+            )
         self.version += len(recorded)
         self.stored += rows
         rows_out = read_model_rows(codec, self._fold(recorded, events))
@@ -166,6 +189,16 @@ class _StreamFold:
         return step
 
 
+def _first_gap(expected: int, recorded: Sequence[RecordedEvent]) -> tuple[int, int]:
+    """The first version missing from ``recorded`` (which should start at ``expected``)
+    and the version stored in its place."""
+    for event in recorded:
+        if event.stream_version != expected:
+            return expected, event.stream_version
+        expected += 1
+    raise AssertionError("no gap")
+
+
 def _pieces(rows: list[asyncpg.Record]) -> Iterator[list[asyncpg.Record]]:
     """``rows`` of one stream, PIECE_EVENTS at a time."""
     for at in range(0, len(rows), PIECE_EVENTS):
@@ -175,7 +208,7 @@ def _pieces(rows: list[asyncpg.Record]) -> Iterator[list[asyncpg.Record]]:
 def _ruleset_of(first: asyncpg.Record) -> str:
     """The ruleset named by a stream's first event (encounter.created or .forked)."""
     if first[1] != 1:
-        raise ValueError(f"stream {first[0]} does not start at version 1")
+        raise ValueError(f"its events do not start at version 1 (the first is {first[1]})")
     name: str = msgspec.json.decode(first[4])["ruleset"]
     return name
 

@@ -86,7 +86,10 @@ class EventCodec:
     def ensure_owns(self, command: msgspec.Struct) -> None:
         """Refuse a command of another ruleset than the encounter's, saying so."""
         if not self.owns_command(command):
-            raise RuleViolation(
-                f"{tag_of(type(command))} is not a command of the "
-                f"{self.ruleset.name!r} ruleset this encounter runs"
-            )
+            raise foreign_command(tag_of(type(command)), self.ruleset.name)
+
+
+def foreign_command(tag: str, ruleset: str) -> RuleViolation:
+    """The refusal of a command of another ruleset than the encounter's: the encounter
+    runs its own rules, and this command is not one of them."""
+    return RuleViolation(f"{tag} is not a command of the {ruleset!r} ruleset this encounter runs")

@@ -9,7 +9,7 @@ import functools
 from typing import Any
 
 from service.codec import EventCodec
-from service.ruleset import Ruleset
+from service.ruleset import Ruleset, tag_of
 from service.rulesets import (
     aeonis_combat,
     aeonisk_tactical,
@@ -54,3 +54,13 @@ def all_command_types() -> tuple[type[Any], ...]:
 
 def all_event_types() -> tuple[type[Any], ...]:
     return tuple(t for r in RULESETS.values() for t in r.event_types)
+
+
+@functools.cache
+def _command_owners() -> dict[str, str]:
+    return {tag_of(t): name for name, r in RULESETS.items() for t in r.command_types}
+
+
+def ruleset_of_command(tag: str) -> str | None:
+    """The ruleset whose command has this type tag; None for a tag no ruleset has."""
+    return _command_owners().get(tag)

@@ -25,6 +25,17 @@ class AnsweredBefore(Exception):
     """The write found its Idempotency-Key already answered: serve that answer."""
 
 
+class StreamDamaged(Exception):
+    """A write under the stream's lock ran into rows its events do not account for (a
+    read-model row past the head, say, after someone deleted the stream's tail in the
+    database): the stored history is inconsistent, and nothing was written. Not a bug of
+    the request, and not one a retry fixes: verify says what is wrong."""
+
+    def __init__(self, stream_id: UUID, constraint: str | None) -> None:
+        self.stream_id, self.constraint = stream_id, constraint
+        super().__init__(f"stream {stream_id}: a write clashed with stored rows ({constraint})")
+
+
 async def commit_locked(conn: Connection, write: CommandWrite, *, split: bool = False) -> Written:
     """The write statement under the stream row's lock, where only a revoked token
     or an Idempotency-Key answered meanwhile can refuse it; ``split``: the statements of

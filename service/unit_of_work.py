@@ -43,7 +43,7 @@ from service.prepare import (
     prepare,
 )
 from service.registry import codec_for
-from service.replay import AnsweredBefore, first_response, refuse_revoked
+from service.replay import AnsweredBefore, StreamDamaged, first_response, refuse_revoked
 from service.ruleset import RuleViolation
 from service.state_cache import StateCache
 from service.tokens import TokenRevoked
@@ -275,9 +275,14 @@ class UnitOfWork:
                 with tracing.span("aeon.write", events=len(decision.events)):
                     written = await self._commit_locked(conn, write)
         except (asyncpg.UniqueViolationError, AnsweredBefore) as clash:
-            stored = await first_response(
-                self._pool, clash, encounter_id, idempotency_key, request_hash
-            )
+            try:
+                stored = await first_response(
+                    self._pool, clash, encounter_id, idempotency_key, request_hash
+                )
+            except asyncpg.UniqueViolationError as damage:
+                # Under the stream's lock no other writer can clash: the stored rows do.
+                await refuse_revoked(self._pool, encounter_id, actor)
+                raise StreamDamaged(encounter_id, damage.constraint_name) from damage
             await refuse_revoked(self._pool, encounter_id, actor)
             return stored
         return await self._committed(write, final, written)

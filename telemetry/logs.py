@@ -15,11 +15,17 @@ import msgspec
 import structlog
 from structlog.typing import Processor
 
-_encode = msgspec.json.Encoder().encode
+_encode = msgspec.json.Encoder(enc_hook=repr).encode
+"""A value JSON has no form for (an exception's class, an object a library put in a
+record) is written as its repr, so the line is never lost to it."""
 
 
 def _serialize(event: Any, **_: Any) -> bytes:
     return _encode(event)
+
+
+def _serialize_text(event: Any, **_: Any) -> str:
+    return _encode(event).decode()
 
 
 def processors(*, as_json: bool) -> list[Processor]:
@@ -38,6 +44,27 @@ def processors(*, as_json: bool) -> list[Processor]:
     return [*common, structlog.dev.ConsoleRenderer(colors=False)]
 
 
+def stdlib_processors(*, as_json: bool) -> list[Processor]:
+    """For the standard library's records (every ``logging`` logger: ours, uvicorn's,
+    asyncpg's): with the logger's name, and the traceback rendered as text, since a
+    record's exception is a live object (an asyncpg error's class has a metaclass of its
+    own) that no JSON encoder can write."""
+    common: list[Processor] = [
+        structlog.processors.TimeStamper(fmt="iso", utc=True),
+        structlog.stdlib.add_log_level,
+        structlog.stdlib.add_logger_name,
+        structlog.stdlib.ExtraAdder(),
+        structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+    ]
+    if as_json:
+        return [
+            *common,
+            structlog.processors.format_exc_info,
+            structlog.processors.JSONRenderer(serializer=_serialize_text),
+        ]
+    return [*common, structlog.dev.ConsoleRenderer(colors=False)]
+
+
 def logger_factory(*, as_json: bool) -> Any:
     """Bytes straight to stdout for JSON (msgspec encodes to bytes); text otherwise."""
     if as_json:
@@ -47,6 +74,10 @@ def logger_factory(*, as_json: bool) -> Any:
 
 def stdout_is_terminal() -> bool:
     return sys.stdout.isatty()
+
+
+def stderr_is_terminal() -> bool:
+    return sys.stderr.isatty()
 
 
 _log = structlog.get_logger("aeon_ledger")

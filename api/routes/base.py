@@ -1,6 +1,7 @@
 """What every route under one encounter shares, declared once: the path prefix, the
-``viewer`` dependency (its token checked against that encounter, api/auth.py) and the
-``write`` one (actor, If-Match, Idempotency-Key, api/writes.py) and ``read_from``, the
+token guard (a request without a valid token is refused before anything else of it is
+read), the ``viewer`` dependency (its token checked against that encounter, api/auth.py),
+the ``write`` one (actor, If-Match, Idempotency-Key, api/writes.py) and ``read_from``, the
 database a read runs on (a replica that has the version the client needs, or the primary:
 api/read_routing.py)."""
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 from litestar import Controller
 from litestar.di import Provide
 
-from api.auth import provide_viewer
+from api.auth import provide_viewer, token_checked
 from api.openapi_operations import ENCOUNTER_TOKEN
 from api.read_routing import provide_read_from
 from api.writes import provide_write
@@ -20,6 +21,7 @@ class EncounterRoutes(Controller):
     encounter happens without a token of it (or the service key)."""
 
     path = "/encounters/{encounter_id:uuid}"
+    guards = [token_checked]  # noqa: RUF012 (Litestar's own attribute)
     dependencies = {  # noqa: RUF012 (Litestar's own attribute)
         "viewer": Provide(provide_viewer),
         "write": Provide(provide_write),

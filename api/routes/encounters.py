@@ -9,13 +9,22 @@ from uuid import UUID
 
 import msgspec
 from litestar import Request, Response, get, post
+from litestar.connection import ASGIConnection
 from litestar.di import NamedDependency
+from litestar.handlers import BaseRouteHandler
 from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, QueryParameter
 
-from api.auth import SERVICE, bearer_token, is_service_key, require_service_key, unauthorized
+from api.auth import (
+    NO_TOKEN,
+    SERVICE,
+    bearer_token,
+    is_service_key,
+    require_service_key,
+    service_key_checked,
+)
 from api.headers import chain_head, etag, idempotency_key, none_match_version, stream_version
 from api.openapi_operations import SERVICE_KEY
-from api.problems import problem
+from api.problems import problem, token_refused, unauthorized
 from api.responses import json_bytes
 from api.routes.base import EncounterRoutes
 from api.routes.reads import At
@@ -64,6 +73,7 @@ OPEN_OR_SERVICE_KEY: list[dict[str, list[str]]] = [{SERVICE_KEY: []}, {}]
     status_code=201,
     summary="Create an encounter",
     security=OPEN_OR_SERVICE_KEY,
+    guards=[service_key_checked],
 )
 async def create_encounter(
     request: Request[Any, Any, Any],
@@ -74,7 +84,6 @@ async def create_encounter(
     """Starts a stream with `encounter.created` and the first dice commitment, and returns
     the GM token (`gm_token`) this once: keep it. A replay of the same request with the
     same Idempotency-Key returns the encounter without the token."""
-    require_service_key(request, services)
     body = await request.body()
     opened = await services.pipeline.create_encounter(
         ruleset=data.ruleset,
@@ -115,11 +124,23 @@ def created_response(opened: Opened, services: Services) -> Response[CreatedEnco
     return json_bytes(body, status_code=201, headers=headers)
 
 
+def _may_list(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
+    """Guard of the list: the service key where there is one, else a token (whose
+    encounters are listed), before the query is read."""
+    services: Services = connection.app.state.services
+    require_service_key(connection, services)
+    if services.settings.service_key is None and bearer_token(connection) is None:
+        raise unauthorized(
+            "listing encounters needs a token: it lists the encounters the token opens"
+        )
+
+
 @get(
     "/encounters",
     operation_id="listEncounters",
     summary="List encounters, newest first",
     security=OPEN_OR_SERVICE_KEY,
+    guards=[_may_list],
 )
 async def get_encounters(
     request: Request[Any, Any, Any],
@@ -130,16 +151,10 @@ async def get_encounters(
 ) -> EncounterPage:
     """Ids and names only. With a service key configured, it needs the key and lists
     every encounter; without one, it lists the encounters the presented token opens."""
-    require_service_key(request, services)
     only = None
     if services.settings.service_key is None:
         token = bearer_token(request)
-        if token is None:
-            raise problem(
-                401,
-                "unauthorized",
-                "listing encounters needs a token: it lists the encounters the token opens",
-            )
+        assert token is not None  # the guard refused the request without one
         only = await encounters_opened_by(services.pool, token)
     before = _decode_cursor(cursor) if cursor else None
     items = await list_encounters(
@@ -188,7 +203,7 @@ async def _reader(
     or ``read_cache_seconds`` pass."""
     token = bearer_token(request)
     if token is None:
-        raise unauthorized("this encounter needs a token: send 'Authorization: Bearer <token>'")
+        raise unauthorized(NO_TOKEN)
     service = is_service_key(services.settings.service_key, token)
     token_id = None if service else token.partition(".")[0]
     known = services.live.hub.known if services.live is not None else None
@@ -204,9 +219,7 @@ async def _reader(
     if not service:
         viewer = checked(token, row.token if row is not None else None)
     if viewer is None:
-        raise unauthorized(
-            "the token is not valid for this encounter (wrong, revoked or another's)"
-        )
+        raise token_refused()
     services.verified_tokens.remember(token, viewer.token_id or viewer.role)
     if row is None:
         raise problem(404, "encounter-not-found", f"No encounter has id {encounter_id}.")

@@ -6,13 +6,15 @@ from __future__ import annotations
 from typing import Annotated, Any
 from uuid import UUID
 
-from litestar import Controller, Request, delete, get, post
+from litestar import Controller, delete, get, post
+from litestar.connection import ASGIConnection
 from litestar.di import NamedDependency
+from litestar.handlers import BaseRouteHandler
 from litestar.params import FromPath, JSONBody, QueryParameter
 
 from api.auth import bearer_token, is_service_key, require_gm
 from api.openapi_operations import SERVICE_KEY
-from api.problems import problem
+from api.problems import problem, unauthorized
 from api.routes.base import EncounterRoutes
 from api.state import Services
 from api.webhooks.manage import deliveries_of, ensure_encounter, not_found, one, register
@@ -125,8 +127,11 @@ class EncounterWebhooks(EncounterRoutes):
         return WebhookOut.of(row)
 
 
-def _require_key(request: Request[Any, Any, Any], services: Services) -> None:
-    key = services.settings.service_key
+def _service_key_checked(
+    connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler
+) -> None:
+    """Guard of the service-wide webhooks: the key, before the body or query is read."""
+    key = connection.app.state.services.settings.service_key
     if key is None:
         raise problem(
             403,
@@ -134,10 +139,8 @@ def _require_key(request: Request[Any, Any, Any], services: Services) -> None:
             "Service-wide webhooks need the service key, and this service has none"
             " (AEON_SERVICE_KEY).",
         )
-    if not is_service_key(key, bearer_token(request)):
-        exc = problem(401, "unauthorized", "service-wide webhooks need this service's key")
-        exc.headers = {"WWW-Authenticate": 'Bearer realm="aeon-ledger"'}
-        raise exc
+    if not is_service_key(key, bearer_token(connection)):
+        raise unauthorized("service-wide webhooks need this service's key")
 
 
 class ServiceWebhooks(Controller):
@@ -145,68 +148,56 @@ class ServiceWebhooks(Controller):
 
     path = "/webhooks"
     tags = ("webhooks",)
+    guards = [_service_key_checked]  # noqa: RUF012 (Litestar's own attribute)
     security = [{SERVICE_KEY: []}]  # noqa: RUF012 (Litestar's own attribute)
 
     @post("/", operation_id="createServiceWebhook", status_code=201)
     async def create(
         self,
-        request: Request[Any, Any, Any],
         data: JSONBody[CreateWebhook],
         services: NamedDependency[Services],
     ) -> CreatedWebhook:
         """Like an encounter's webhook, for the events of every encounter (each
         encounter's in its stream order)."""
-        _require_key(request, services)
         return await register(services, None, data)
 
     @get("/", operation_id="listServiceWebhooks")
-    async def list_all(
-        self, request: Request[Any, Any, Any], services: NamedDependency[Services]
-    ) -> WebhookList:
-        _require_key(request, services)
+    async def list_all(self, services: NamedDependency[Services]) -> WebhookList:
         rows = await store.list_webhooks(services.pool, None)
         return WebhookList(webhooks=[WebhookOut.of(r) for r in rows])
 
     @get("/{webhook_id:uuid}", operation_id="getServiceWebhook")
     async def get_one(
         self,
-        request: Request[Any, Any, Any],
         webhook_id: FromPath[UUID],
         services: NamedDependency[Services],
     ) -> WebhookOut:
-        _require_key(request, services)
         return WebhookOut.of(await one(services, None, webhook_id))
 
     @get("/{webhook_id:uuid}/deliveries", operation_id="listServiceWebhookDeliveries")
     async def deliveries(
         self,
-        request: Request[Any, Any, Any],
         webhook_id: FromPath[UUID],
         services: NamedDependency[Services],
         limit: Limit = 50,
     ) -> DeliveryList:
-        _require_key(request, services)
         return await deliveries_of(services, None, webhook_id, limit)
 
     @delete("/{webhook_id:uuid}", operation_id="deleteServiceWebhook", status_code=204)
     async def remove(
         self,
-        request: Request[Any, Any, Any],
         webhook_id: FromPath[UUID],
         services: NamedDependency[Services],
     ) -> None:
-        _require_key(request, services)
         if not await store.delete_webhook(services.pool, webhook_id, None):
             raise not_found(webhook_id)
 
     @post("/{webhook_id:uuid}/resume", operation_id="resumeServiceWebhook", status_code=200)
     async def resume(
         self,
-        request: Request[Any, Any, Any],
         webhook_id: FromPath[UUID],
         services: NamedDependency[Services],
     ) -> WebhookOut:
-        _require_key(request, services)
         row = await store.resume_webhook(services.pool, webhook_id, None)
         if row is None:
             raise not_found(webhook_id)

@@ -4,7 +4,9 @@ resolution at registration and again before every request.
 A request goes to the very address that was checked (the URL's host is replaced by it;
 the Host header and the TLS server name keep the name), so a name that resolves to a
 public address when checked and to an internal one a moment later (DNS rebinding) still
-cannot reach inside.
+cannot reach inside. An IPv6 address that carries an IPv4 address (mapped, compatible,
+SIIT, NAT64, 6to4, Teredo) is judged by the IPv4 address inside it, where a translator
+would deliver the request.
 """
 
 from __future__ import annotations
@@ -64,9 +66,20 @@ class AllowList(msgspec.Struct, frozen=True):
         return host in self.names or any(host.endswith(s) for s in self.suffixes)
 
     def allows_address(self, address: IPAddress) -> bool:
-        address = _unmapped(address)
-        if any(address in net for net in self.networks):
+        """Whether requests may go to ``address``: listed itself, or else judged by the
+        IPv4 addresses it carries (every reading of them must be admitted), or else
+        globally routable under ``public``."""
+        if self._lists(address):
             return True
+        inner = embedded_ipv4(address)
+        if inner:
+            return all(self._lists(v4) or self._public(v4) for v4 in inner)
+        return self._public(address)
+
+    def _lists(self, address: IPAddress) -> bool:
+        return any(address in net for net in self.networks)
+
+    def _public(self, address: IPAddress) -> bool:
         return self.public and address.is_global and not address.is_multicast
 
 
@@ -115,9 +128,8 @@ async def check_target(url_text: str, allow: AllowList) -> Target:
         return Target(url, addresses[0])
     for address in addresses:
         if not allow.allows_address(address):
-            kind = "a public address" if _unmapped(address).is_global else "an internal address"
             raise TargetRefused(
-                f"{host} resolves to {address}, {kind} not allowed by this service's"
+                f"{host} resolves to {_described(address)} not allowed by this service's"
                 " AEON_WEBHOOK_ALLOW setting"
             )
     return Target(url, addresses[0])
@@ -139,10 +151,64 @@ async def _resolve(host: str, port: int) -> list[IPAddress]:
     return found
 
 
-def _unmapped(address: IPAddress) -> IPAddress:
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        return address.ipv4_mapped
-    return address
+_V4_IN_LAST_32_BITS = (
+    ipaddress.IPv6Network("::ffff:0:0/96"),  # IPv4-mapped
+    ipaddress.IPv6Network("::/96"),  # IPv4-compatible (but :: and ::1 are IPv6's own)
+    ipaddress.IPv6Network("::ffff:0:0:0/96"),  # SIIT, IPv4-translated
+    ipaddress.IPv6Network("64:ff9b::/96"),  # NAT64 well-known prefix
+)
+_NAT64_LOCAL_USE = ipaddress.IPv6Network("64:ff9b:1::/48")
+_NAT64_LOCAL_PREFIX_LENGTHS = (48, 56, 64, 96)
+"""The RFC 6052 prefix lengths an operator may carve out of the local-use prefix: which
+one a network uses cannot be known from outside, so each reading is judged."""
+_SIX_TO_FOUR = ipaddress.IPv6Network("2002::/16")
+_TEREDO = ipaddress.IPv6Network("2001::/32")
+
+
+def embedded_ipv4(address: IPAddress) -> tuple[ipaddress.IPv4Address, ...]:
+    """The IPv4 addresses an IPv6 address carries, where a translator, relay or tunnel
+    would deliver it to an IPv4 host: the request really goes to those, so they are what
+    the allow-list judges. Empty for an address that carries none."""
+    if not isinstance(address, ipaddress.IPv6Address):
+        return ()
+    bits = int(address)
+    if bits <= 1:  # the unspecified address and loopback, internal as they are
+        return ()
+    if any(address in net for net in _V4_IN_LAST_32_BITS):
+        return (ipaddress.IPv4Address(bits & 0xFFFFFFFF),)
+    if address in _NAT64_LOCAL_USE:
+        return tuple(dict.fromkeys(_rfc6052(bits, n) for n in _NAT64_LOCAL_PREFIX_LENGTHS))
+    if address in _SIX_TO_FOUR:
+        return (ipaddress.IPv4Address((bits >> 80) & 0xFFFFFFFF),)
+    if address in _TEREDO:  # the Teredo server, and the client's address (inverted)
+        server = ipaddress.IPv4Address((bits >> 64) & 0xFFFFFFFF)
+        return server, ipaddress.IPv4Address(~bits & 0xFFFFFFFF)
+    return ()
+
+
+def _rfc6052(bits: int, prefix_length: int) -> ipaddress.IPv4Address:
+    """The IPv4 address after a NAT64 prefix of ``prefix_length`` bits (RFC 6052): bits
+    64 to 71 are always left out, so the address may straddle them; after a /96 prefix it
+    is the last 32 bits."""
+    if prefix_length == 96:
+        return ipaddress.IPv4Address(bits & 0xFFFFFFFF)
+    without_u = (bits >> 64 << 56) | (bits & (1 << 56) - 1)  # 120 bits
+    return ipaddress.IPv4Address((without_u >> (120 - prefix_length - 32)) & 0xFFFFFFFF)
+
+
+def _described(address: IPAddress) -> str:
+    """The address and what kind it is, naming the IPv4 addresses it carries."""
+    inner = embedded_ipv4(address)
+    judged: tuple[IPAddress, ...] = inner or (address,)
+    kind = "a public address" if all(a.is_global for a in judged) else "an internal address"
+    if address in _NAT64_LOCAL_USE:
+        carried = ", ".join(str(v4) for v4 in inner) + " (one per prefix length)"
+        return f"{address}, which carries the IPv4 address {carried}: {kind}"
+    if address in _TEREDO:
+        return f"{address}, which carries the IPv4 addresses {inner[0]} and {inner[1]}: {kind}"
+    if inner:
+        return f"{address}, which carries the IPv4 address {inner[0]}: {kind}"
+    return f"{address}, {kind}"
 
 
 def _is_host_name(entry: str) -> bool:

@@ -332,7 +332,10 @@ async def test_a_token_revoked_by_another_process_writes_nothing_more(
             f"/encounters/{eid}/commands", json={"command": ATTACK}, headers=bearer(sam)
         )
         assert again.status_code == 401
-        assert again.json()["detail"] == "the token is not valid for this encounter (revoked)"
+        wrong = await client.post(
+            f"/encounters/{eid}/commands", json={"command": ATTACK}, headers=bearer("t.wrong")
+        )
+        assert again.json() == wrong.json()  # a revoked token is not told it was revoked
         assert again.headers["www-authenticate"].startswith("Bearer")
         assert (
             await conn.fetchval("SELECT version FROM streams WHERE stream_id = $1", eid) == version
@@ -478,3 +481,36 @@ async def test_the_openapi_document_has_the_spectator_role_and_whoami(client: Cl
         "combatants": [],
     }
     assert (await client.get(f"/encounters/{eid}/whoami", headers=bearer("x.y"))).status_code == 401
+
+
+async def test_wrong_revoked_and_foreign_tokens_get_one_answer_everywhere(client: Client) -> None:
+    """Whoever holds a token that opens nothing here learns nothing of why: not whether
+    it was ever valid, was revoked, or opens another table."""
+    eid, sam, _kim = await _table(client)
+    _other, kim_elsewhere, _ = await _table(client)
+    minted = await client.post(f"/encounters/{eid}/tokens", json={"combatants": ["aria"]})
+    revoked = minted.json()["token"]
+    warm = await client.post(
+        f"/encounters/{eid}/commands", json={"command": ATTACK}, headers=bearer(revoked)
+    )
+    assert warm.status_code == 200, warm.text  # this process has checked it before
+    gone = await client.delete(f"/encounters/{eid}/tokens/{revoked.split('.')[0]}")
+    assert gone.status_code == 204
+    requests = [
+        ("POST", "/commands", {"command": ATTACK}),
+        ("POST", "/undo", None),
+        ("GET", "", None),
+        ("GET", "/events", None),
+        ("GET", "/log", None),
+        ("GET", "/whoami", None),
+        ("GET", "/verify", None),
+    ]
+    for method, path, body in requests:
+        answers = []
+        for token in (revoked, kim_elsewhere, f"{sam.split('.')[0]}.not-its-secret", "nonsense"):
+            r = await client.request(
+                method, f"/encounters/{eid}{path}", json=body, headers=bearer(token)
+            )
+            assert r.status_code == 401, (method, path, r.text)
+            answers.append((r.json(), r.headers["www-authenticate"]))
+        assert all(a == answers[0] for a in answers), (method, path, answers)

@@ -233,3 +233,72 @@ async def test_malformed_version_headers_are_400s_that_name_the_header(client: C
         assert response.status_code == 400, (bad, response.text)
         assert "If-Match" in response.json()["detail"]
         assert len(response.text) < 1000  # a 5,000-digit header is not echoed back
+
+
+JSON = {"content-type": "application/json"}
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [{}, {"Authorization": "Bearer tok_nope.not-a-secret"}, {"Authorization": "Basic eDp5"}],
+    ids=["no token", "wrong token", "malformed"],
+)
+async def test_401_comes_before_any_other_refusal(
+    client: Client, encounter: str, headers: dict[str, str]
+) -> None:
+    """docs/api.md: the token is checked before anything else, so a caller without one
+    learns nothing from how the service reads the rest of the request."""
+    commands = f"/encounters/{encounter}/commands"
+    good = b'{"command": {"type": "generic.next_turn"}}'
+    bad_requests = [
+        ("POST", commands, b'{"command": {"type": "generic.next_turn"', JSON),  # 400
+        ("POST", commands, b'{"command": {"type": "generic.fly"}}', JSON),  # 400
+        ("POST", commands, b'{"a": 1, "a": 2}', JSON),  # 400, repeated key
+        ("POST", commands, b'{"x": "' + b"a" * 200_000 + b'"}', JSON),  # 413
+        ("POST", commands, good, {"content-type": "text/plain"}),  # 415
+        ("POST", commands, good, {**JSON, "If-Match": "seven"}),  # 400
+        ("POST", f"/encounters/{encounter}/undo", b"", {"If-Match": "W/x"}),  # 400
+        ("GET", f"/encounters/{encounter}?at=abc", b"", {}),  # 400
+        ("GET", f"/encounters/{encounter}?at=0", b"", {}),  # 400
+        ("GET", f"/encounters/{encounter}/events?at=abc&limit=0", b"", {}),  # 400
+        ("GET", f"/encounters/{encounter}/log?at=abc", b"", {}),  # 400
+        ("GET", f"/encounters/{encounter}/stats?at=abc", b"", {}),  # 400
+    ]
+    before = await _version(client, encounter)
+    for method, path, body, extra in bad_requests:
+        r = await client.request(
+            method, path, content=body, headers={**extra, **headers}, auth=None
+        )
+        assert r.status_code == 401, (method, path, extra, r.status_code, r.text[:200])
+        assert r.headers["content-type"].startswith(PROBLEM)
+        assert r.headers["www-authenticate"].startswith("Bearer")
+    assert await _version(client, encounter) == before
+
+
+async def test_a_command_of_another_ruleset_is_a_422_naming_the_encounters_ruleset(
+    client: Client, encounter: str
+) -> None:
+    """A command of another ruleset (an Aeonisk check sent to a generic encounter) is not
+    bad input but a command this encounter's rules do not have, whether or not its fields
+    would fit the other ruleset."""
+    before = await _version(client, encounter)
+    check = {
+        "type": "aeonisk.check",
+        "character": "alice",
+        "label": "Morale",
+        "attribute": "agility",
+        "skill": "athletics",
+        "dc": 20,
+    }
+    for path, body in [
+        ("/commands", {"command": {"type": "aeonisk.check"}}),
+        ("/commands", {"command": {"type": "aeonisk.check", "notation": "1d20"}}),
+        ("/commands", {"command": check}),
+        ("/commands", {"command": check, "manual_dice": [[3]]}),
+        ("/requests", {"command": check, "note": "may I?"}),
+    ]:
+        r = await client.post(f"/encounters/{encounter}{path}", json=body)
+        assert r.status_code == 422, (path, r.text)
+        assert r.headers["content-type"].startswith(PROBLEM)
+        assert "aeonisk.check" in r.json()["detail"] and "'generic'" in r.json()["detail"]
+    assert await _version(client, encounter) == before

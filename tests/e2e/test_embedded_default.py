@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import time
@@ -23,7 +24,8 @@ def _free_port() -> int:
 
 
 def test_serve_on_embedded_default_then_demo(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    unset = ("DATABASE_URL", "REDIS_URL", "AEON_CHAIN_KEY")
+    env = {k: v for k, v in os.environ.items() if k not in unset}
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
@@ -52,6 +54,15 @@ def test_serve_on_embedded_default_then_demo(tmp_path: Path) -> None:
             "not configured (live updates through PostgreSQL LISTEN/NOTIFY: ok)"
         )
         assert (tmp_path / ".aeon-ledger" / "pgdata").is_dir()
+        # With no configuration, heads are signed with a key kept in the data folder.
+        key_file = tmp_path / ".aeon-ledger" / "chain-key"
+        assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+        created = httpx.post(f"{url}/encounters", json={"ruleset": "generic", "name": "Keyed"})
+        eid, gm = created.json()["encounter_id"], created.json()["gm_token"]
+        report = httpx.get(
+            f"{url}/encounters/{eid}/verify", headers={"Authorization": f"Bearer {gm}"}
+        ).json()
+        assert report["head"] == {**report["head"], "signed": True, "ok": True}
 
         demo = subprocess.run(
             [str(BIN / "aeon-ledger"), "demo", "--url", url],

@@ -113,3 +113,14 @@ async def test_made_up_bearers_and_failed_logins_count_against_the_address(
         # The real token has a budget of its own, by its id.
         token = {"Authorization": f"Bearer {created.json()['gm_token']}"}
         assert (await limited.get(url, headers=token)).status_code == 200
+
+
+async def test_the_console_and_metrics_are_counted_like_any_request(database_url: str) -> None:
+    """docs/access.md: only /health and /schema are not limited; a flood of the console's
+    files or of /metrics is refused like any other request."""
+    for path in ("/console/", "/console/js/fairness.js", "/metrics"):
+        app = create_app(Settings(database_url=database_url, rate_limit_per_minute=3))
+        async with AsyncTestClient(app=app) as limited:
+            statuses = [(await limited.get(path)).status_code for _ in range(4)]
+            assert statuses == [200, 200, 200, 429], (path, statuses)
+            assert {(await limited.get("/health/live")).status_code for _ in range(3)} == {200}

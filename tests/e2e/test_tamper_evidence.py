@@ -21,6 +21,7 @@ from api.app import create_app
 from api.settings import Settings
 from events.hashing import event_hash
 from events.signing import sign_head
+from projections.rebuild import rebuild_stream
 from tests.e2e.helpers import Client, GmTokens, combatant, command, create
 
 CHAIN_KEY = "chain-key-for-tests"
@@ -335,7 +336,28 @@ async def test_without_a_key_heads_are_unsigned_and_verify_says_so(client: Clien
     report = await verify(client, eid)
     assert report["ok"] is True
     assert report["head"]["signed"] is False
+    assert report["head"]["reason"].startswith(
+        "unsigned: a database administrator can rewrite this history undetected"
+    )
     assert "AEON_CHAIN_KEY" in report["head"]["reason"]
+
+
+async def test_without_a_key_a_rehashed_history_passes_and_verify_says_it_could(
+    client: Client, database_url: str
+) -> None:
+    """What a key is for: without one, an edited event with every hash recomputed passes
+    the chain and the head, so the answer says plainly that it proves nothing against
+    whoever can write the database."""
+    eid = await create(client, "Unsigned forgery")
+    await command(client, eid, combatant("a", 10, ac=10))
+    await command(client, eid, combatant("b", 10, ac=10))
+    await command(client, eid, {"type": "generic.damage", "target": "b", "amount": 3})
+    await rehash_from(database_url, UUID(eid), 5, {"amount": 9})
+    report = await verify(client, eid)
+    assert report["ok"] is True and report["chain"]["ok"] is True  # the forgery holds
+    assert report["head"]["reason"].startswith(
+        "unsigned: a database administrator can rewrite this history undetected"
+    )
 
 
 async def test_a_pin_needs_both_version_and_hash(client: Client) -> None:
@@ -349,3 +371,43 @@ async def test_a_pin_needs_both_version_and_hash(client: Client) -> None:
         "the chain no longer holds version 9 with the hash you pinned: truncated or rewritten"
         " (the head is at version 2)"
     )
+
+
+async def test_a_stream_whose_tail_was_deleted_refuses_writes_with_a_503_that_says_verify(
+    client: Client, database_url: str
+) -> None:
+    """A DBA deletes the last events and rewinds the head, leaving the read models' rows
+    past it: every later write used to be a 500 (log_entries_pkey). Now it is a 503 that
+    says to run verify, nothing is written, and a rebuild lets the table play on."""
+    eid = await play(client, "Cut short")
+    head = head_of(await client.get(f"/encounters/{eid}/events"))[0]
+    keep = head - 2
+    conn = await asyncpg.connect(database_url)
+    try:
+        kept_hash = await conn.fetchval(
+            "SELECT hash FROM events WHERE stream_id = $1 AND stream_version = $2", UUID(eid), keep
+        )
+        await tamper(
+            database_url,
+            ("DELETE FROM events WHERE stream_id = $1 AND stream_version > $2", [UUID(eid), keep]),
+            (
+                "UPDATE streams SET version = $2, last_hash = $3 WHERE stream_id = $1",
+                [UUID(eid), keep, kept_hash],
+            ),
+        )
+        damage = {"type": "generic.damage", "target": "a", "amount": 1}
+        for _ in range(2):  # every write, not only the first
+            r = await client.post(f"/encounters/{eid}/commands", json={"command": damage})
+            assert r.status_code == 503, r.text
+            assert r.headers["content-type"].startswith("application/problem+json")
+            assert r.json()["type"].endswith("/stream-damaged")
+            assert f"/encounters/{eid}/verify" in r.json()["detail"]
+        count = "SELECT count(*) FROM events WHERE stream_id = $1"
+        assert await conn.fetchval(count, UUID(eid)) == keep  # nothing half-written
+        assert (await verify(client, eid, deep="true"))["ok"] is False
+        await rebuild_stream(conn, UUID(eid))
+    finally:
+        await conn.close()
+    r = await client.post(f"/encounters/{eid}/commands", json={"command": damage})
+    assert r.status_code == 200, r.text
+    assert r.json()["version"] == keep + 1

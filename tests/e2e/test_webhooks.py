@@ -447,6 +447,95 @@ async def test_the_target_is_checked_again_before_every_attempt(
     assert receiver.received == []
 
 
+EMBEDDING_INTERNAL_IPV4 = {
+    # An outside test registered each of these under the default 'public' list.
+    "64:ff9b::169.254.169.254": "169.254.169.254",
+    "64:ff9b::10.0.0.1": "10.0.0.1",
+    "64:ff9b:1::a00:1": "10.0.0.1",
+    "2002:a9fe:a9fe::": "169.254.169.254",
+    "::10.0.0.1": "10.0.0.1",
+    "::127.0.0.1": "127.0.0.1",
+    "::ffff:0:10.0.0.1": "10.0.0.1",
+}
+
+
+@pytest.fixture(scope="module")
+async def public_db(postgres_url: str) -> AsyncIterator[str]:
+    """A database of its own for the app with the default allow-list: its delivery lanes
+    must not judge the loopback webhooks of the other app."""
+    url = await create_database(postgres_url)
+    yield url
+    await drop_database(postgres_url, url)
+
+
+@pytest.fixture(scope="module")
+async def public_hooks(public_db: str) -> AsyncIterator[Client]:
+    """An app with the default allow-list, ``public``."""
+    settings = Settings(
+        database_url=public_db,
+        pool_max=4,
+        service_key=SERVICE_KEY,
+        webhook_poll_seconds=0.05,
+        webhook_retry_base_seconds=0.05,
+        webhook_retry_max_seconds=0.2,
+        webhook_max_failures=2,
+        webhook_timeout_seconds=0.5,
+    )
+    assert settings.webhook_allow == "public"
+    async with AsyncTestClient(app=create_app(settings)) as client:
+        client.auth = GmTokens()
+        yield client
+
+
+async def test_ipv6_addresses_carrying_internal_ipv4_addresses_are_refused_at_registration(
+    public_hooks: Client,
+) -> None:
+    eid = await create(public_hooks, "IPv6 doors")
+    for address, inner in EMBEDDING_INTERNAL_IPV4.items():
+        r = await public_hooks.post(
+            f"/encounters/{eid}/webhooks", json={"url": f"http://[{address}]:8080/hook"}
+        )
+        assert r.status_code == 422, (address, r.text)
+        assert r.json()["type"].endswith("/webhook-target-refused")
+        assert inner in r.json()["detail"] and "an internal address" in r.json()["detail"]
+    assert (await public_hooks.get(f"/encounters/{eid}/webhooks")).json() == {"webhooks": []}
+
+
+async def test_ipv6_addresses_carrying_internal_ipv4_addresses_are_refused_before_each_attempt(
+    public_hooks: Client, public_db: str
+) -> None:
+    """Stored webhooks (an older process or another allow-list registered them) pause
+    with the reason, having sent nothing."""
+    eid = await table(public_hooks, "Stored IPv6 doors")
+    conn = await asyncpg.connect(public_db)
+    try:
+        rows = {
+            address: await insert_webhook(
+                conn,
+                webhook_id=uuid4(),
+                encounter_id=UUID(eid),
+                url=f"http://[{address}]:9/hook",
+                event_types=[],
+                format="json",
+                secret="a secret of sixteen+",
+                gm_only=False,
+                start=Position(),
+            )
+            for address in EMBEDDING_INTERNAL_IPV4
+        }
+    finally:
+        await conn.close()
+    for address, row in rows.items():
+        for _ in range(200):
+            found = await state(public_hooks, eid, str(row.webhook_id))
+            if found["paused"]:
+                break
+            await asyncio.sleep(0.05)
+        assert found["paused"] is True and found["delivered"] == 0, address
+        inner = EMBEDDING_INTERNAL_IPV4[address]
+        assert f"{inner}" in found["last_error"] and "an internal address" in found["last_error"]
+
+
 class HeldPipeline(CommandPipeline):
     """The real write path, holding its transaction open after the append (its events
     have their global positions and transaction id) until released."""

@@ -27,8 +27,11 @@ def free_port() -> int:
 
 
 class Service:
-    def __init__(self, database_url: str, port: int, workers: int) -> None:
+    def __init__(
+        self, database_url: str, port: int, workers: int, env: dict[str, str] | None = None
+    ) -> None:
         self.database_url, self.port, self.workers = database_url, port, workers
+        self.env = env or {}
         self.url = f"http://127.0.0.1:{port}"
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -37,6 +40,7 @@ class Service:
         # Load from one loopback client: the per-client rate limit stays on (its cost is
         # part of every request) but so high that it never refuses.
         env["AEON_RATE_LIMIT_PER_MINUTE"] = "100000000"
+        env.update(self.env)
         command = [str(BIN / "aeon-ledger"), "serve", "--port", str(self.port)]
         command += ["--database-url", self.database_url, "--workers", str(self.workers)]
         self.proc = subprocess.Popen(
@@ -75,8 +79,11 @@ class Service:
 
 
 @contextmanager
-def running_service(database_url: str, *, workers: int = 1) -> Iterator[Service]:
-    service = Service(database_url, free_port(), workers)
+def running_service(
+    database_url: str, *, workers: int = 1, env: dict[str, str] | None = None
+) -> Iterator[Service]:
+    """The service, with ``env`` over the test's environment."""
+    service = Service(database_url, free_port(), workers, env)
     try:
         service.start()
         yield service

@@ -4,6 +4,7 @@ id (never the token), command type, outcome and duration; plain text on a termin
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import pty
@@ -13,13 +14,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import asyncpg
 import httpx
 
+from tests.conftest import create_database, drop_database
 from tests.reliability.processes import BIN, ROOT, free_port
 
 
 @contextmanager
-def serving(database_url: str, stdout: int) -> Iterator[str]:
+def serving(database_url: str, stdout: int, stderr: int = subprocess.DEVNULL) -> Iterator[str]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     proc = subprocess.Popen(
@@ -27,7 +30,7 @@ def serving(database_url: str, stdout: int) -> Iterator[str]:
         cwd=ROOT,
         env=env,
         stdout=stdout,
-        stderr=subprocess.DEVNULL,
+        stderr=stderr,
         start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
@@ -126,3 +129,44 @@ def test_plain_text_on_a_terminal(database_url: str) -> None:
     assert "outcome=accepted" in ours[0] and "outcome=rule" in ours[1], ours
     assert "command_type=generic.add_combatant" in ours[0]
     assert token.split(".", 1)[1] not in text
+
+
+async def test_an_unexpected_database_error_is_logged_with_its_stack_trace(
+    postgres_url: str, tmp_path: Any
+) -> None:
+    """An error from PostgreSQL that no route expects (here a table an administrator
+    renamed) answers a 500 without internals, and its log line, with the traceback and
+    the error's own message, reaches stderr: an asyncpg error carries a metaclass of its
+    own, which once made the log line itself fail ("--- Logging error ---")."""
+    database_url = await create_database(postgres_url)
+    err = tmp_path / "stderr"
+    try:
+        with (
+            err.open("wb") as sink,
+            serving(database_url, subprocess.DEVNULL, sink.fileno()) as url,
+        ):
+            async with httpx.AsyncClient(base_url=url) as http:
+                created = await http.post("/encounters", json={"ruleset": "generic", "name": "X"})
+                eid, token = created.json()["encounter_id"], created.json()["gm_token"]
+                admin = await asyncpg.connect(database_url)
+                try:
+                    await admin.execute("ALTER TABLE webhooks RENAME TO webhooks_elsewhere")
+                finally:
+                    await admin.close()
+                headers = {"Authorization": f"Bearer {token}"}
+                failed = await http.get(f"/encounters/{eid}/webhooks", headers=headers)
+            assert failed.status_code == 500
+            assert failed.headers["content-type"].startswith("application/problem+json")
+            assert "webhooks" not in failed.json()["detail"]
+            for _ in range(200):  # the line follows the answer by a moment
+                if "UndefinedTableError" in err.read_text():
+                    break
+                await asyncio.sleep(0.05)
+    finally:
+        await drop_database(postgres_url, database_url)
+    text = err.read_text()
+    assert "Logging error" not in text, text
+    (line,) = [json.loads(x) for x in text.splitlines() if "unhandled error" in x]
+    assert line["level"] == "error" and line["logger"] == "aeon_ledger.api"
+    assert "Traceback (most recent call last)" in line["exception"]
+    assert 'relation "webhooks" does not exist' in line["exception"]

@@ -31,3 +31,11 @@ def test_group_commit_is_on_unless_set_per_encounter() -> None:
     )
     with pytest.raises(ValueError, match="AEON_GROUP_COMMIT"):
         Settings.from_env({"AEON_GROUP_COMMIT": "sometimes"})
+
+
+def test_forwarded_headers_are_trusted_from_no_proxy_unless_listed() -> None:
+    assert Settings.from_env({}).trusted_proxies == ()
+    listed = Settings.from_env({"AEON_TRUSTED_PROXIES": " 10.0.0.5, 192.168.0.0/24 ,::1"})
+    assert listed.trusted_proxies == ("10.0.0.5", "192.168.0.0/24", "::1")
+    with pytest.raises(ValueError, match=r"'proxy\.internal'"):
+        Settings.from_env({"AEON_TRUSTED_PROXIES": "proxy.internal"})
