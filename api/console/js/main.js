@@ -2,60 +2,40 @@
 // fragment (#e=<encounter id>&t=<token>: a fragment never reaches a server's logs), then
 // followed over the live stream; the version slider reads any past version with ?at=N.
 
-import { Api, Problem } from "./api.js";
+import { Api } from "./api.js";
+import { buildPicker, syncActions, wireCommands } from "./commands.js";
 import { $, el } from "./dom.js";
 import { available, epochs, verifyRoll } from "./fairness.js";
-import { commandsOf, fieldsFor, parseDice, readCommand } from "./forms.js";
 import { follow } from "./live.js";
-import { badge, ledger, log, stats, tracker } from "./render.js";
-
-const ctx = {
-  api: null, who: null, commands: [], head: 0, at: null, stop: null,
-  fullLog: [], secretRolls: new Set(), timer: null, generation: 0,
-};
-
-function setStatus(text) {
-  $("#status").textContent = text;
-}
-
-function showProblem(error) {
-  const box = $("#problem");
-  box.replaceChildren();
-  if (!error) return;
-  const title = error instanceof Problem ? `Refused (${error.status})` : "Not sent";
-  box.append(el("strong", {}, `${title}: `), el("span", { class: "detail" }, error.message));
-  const errors = error instanceof Problem ? error.doc.errors : null;
-  if (Array.isArray(errors)) box.append(el("ul", {}, errors.map((e) => el("li", {}, words(e)))));
-}
-
-function words(e) {
-  return typeof e === "string" ? e : [e.loc, e.msg, e.message, e.detail].filter(Boolean).join(": ") || JSON.stringify(e);
-}
-
-async function guarded(action) {
-  showProblem(null);
-  try {
-    await action();
-  } catch (error) {
-    showProblem(error);
-  }
-}
+import { optionsForm } from "./options.js";
+import { ctx, guarded, isGm, linkFor, setStatus } from "./page.js";
+import { badge, generalView, ledger, log, requests, stats } from "./render.js";
+import { commandsOf } from "./schema.js";
+import { drawHistory, updateSlider, wireTimeline } from "./timeline.js";
+import { trackerRows } from "./tracker.js";
+import { wireInvites } from "./invites.js";
 
 // --- opening a table ------------------------------------------------------------------
+
+const start = { rulesets: [], options: null };
 
 function fragment() {
   const params = new URLSearchParams(location.hash.slice(1));
   return { encounter: params.get("e"), token: params.get("t") };
 }
 
-function linkFor(encounterId, token) {
-  return `${location.origin}/console/#e=${encounterId}&t=${encodeURIComponent(token)}`;
+function showOptions() {
+  const ruleset = start.rulesets.find((r) => r.name === $("#create-ruleset").value);
+  start.options = ruleset ? optionsForm(ruleset) : null;
+  $("#create-options").replaceChildren(...(start.options ? [start.options.node] : []));
 }
 
 async function loadRulesets() {
   const select = $("#create-ruleset");
-  const rulesets = await new Api(null, null).get("/rulesets");
-  select.replaceChildren(...rulesets.map((r) => el("option", { value: r.name }, `${r.title} (${r.name})`)));
+  start.rulesets = await new Api(null, null).get("/rulesets");
+  select.replaceChildren(...start.rulesets.map((r) => el("option", { value: r.name }, `${r.title} (${r.name})`)));
+  select.onchange = showOptions;
+  showOptions();
 }
 
 async function create(event) {
@@ -69,7 +49,9 @@ async function create(event) {
       name: form.elements.namedItem("name").value,
       npc_health: form.elements.namedItem("npc_health").value,
       allow_player_dice: form.elements.namedItem("allow_player_dice").checked,
+      options: start.options ? start.options.read() : {},
     });
+    sessionStorage.setItem("aeon-new-table", created.encounter_id);
     location.hash = `e=${created.encounter_id}&t=${encodeURIComponent(created.gm_token)}`;
   });
 }
@@ -99,36 +81,51 @@ async function guardedStart(action) {
   }
 }
 
-async function open() {
-  const { encounter, token } = fragment();
-  if (ctx.stop) ctx.stop();
-  if (!encounter || !token) {
-    $("#start").hidden = false;
-    $("#main").hidden = true;
-    return;
-  }
-  await guardedStart(async () => {
-    const api = new Api(encounter, token);
-    const who = await api.get(api.path("/whoami"));
-    const view = await api.get(api.path(""));
-    const info = await api.get(`/rulesets/${encodeURIComponent(view.ruleset)}`);
-    Object.assign(ctx, { api, who, at: null, head: view.version, commands: commandsOf(info) });
-    document.body.dataset.role = who.role === "service" ? "gm" : who.role;
-    $("#start").hidden = true;
-    $("#main").hidden = false;
-    $("#encounter-title").textContent = `${view.state.name} · ${info.title}`;
-    buildCommandPicker();
-    await refresh();
-    ctx.stop = follow(api, view.version, onLiveEvent, (s) => setStatus(`${roleName()} · ${s}`));
-  });
-}
-
 function roleName() {
   const who = ctx.who;
   if (!who) return "";
   if (who.role === "player") return `Player of ${who.combatants.join(", ")}`;
   if (who.role === "spectator") return "Spectator";
   return "Game master";
+}
+
+/** The GM's link is the only copy of their token: say so, with the link to keep. */
+function keepLink() {
+  const fresh = sessionStorage.getItem("aeon-new-table") === ctx.api.encounterId;
+  const box = $("#keep-link");
+  box.hidden = !isGm();
+  if (!isGm()) return;
+  const link = linkFor(ctx.api.encounterId, ctx.api.token);
+  $("#gm-link").value = link;
+  box.open = fresh;
+}
+
+async function open() {
+  const { encounter, token } = fragment();
+  if (!encounter || !token) {
+    if (ctx.stop) ctx.stop();
+    $("#start").hidden = false;
+    $("#main").hidden = true;
+    return;
+  }
+  if (ctx.api && ctx.api.encounterId === encounter && ctx.api.token === token) return;
+  if (ctx.stop) ctx.stop();
+  await guardedStart(async () => {
+    const api = new Api(encounter, token);
+    const who = await api.get(api.path("/whoami"));
+    const view = await api.get(api.path(""));
+    const info = await api.get(`/rulesets/${encodeURIComponent(view.ruleset)}`);
+    Object.assign(ctx, { api, who, at: null, head: view.version, commands: commandsOf(info), game: view.state.game || {}, picked: null });
+    document.body.dataset.role = who.role === "service" ? "gm" : who.role;
+    document.body.dataset.ruleset = view.ruleset;
+    $("#start").hidden = true;
+    $("#main").hidden = false;
+    $("#encounter-title").textContent = `${view.state.name} · ${info.title}`;
+    keepLink();
+    buildPicker();
+    await refresh();
+    ctx.stop = follow(api, view.version, onLiveEvent, (s) => setStatus(`${roleName()} · ${s}`));
+  });
 }
 
 // --- reading ----------------------------------------------------------------------------
@@ -147,6 +144,23 @@ function scheduleRefresh() {
   ctx.timer = setTimeout(() => guarded(refresh), 60);
 }
 
+function pick(id) {
+  ctx.picked = ctx.picked === id ? null : id;
+  drawTracker(ctx.view);
+  syncActions();
+  const panel = $("#act-on button");
+  if (panel) panel.focus();
+}
+
+function drawTracker(view) {
+  const onPick = ctx.who.role === "spectator" ? null : pick;
+  const answer = isGm() && ctx.at == null ? answerRequest : null;
+  $("#tracker").replaceChildren(
+    ...trackerRows(view.state.game || {}, { onPick, picked: ctx.picked }),
+    ...[generalView(view.state.game || {}), requests(view.state, answer)].filter(Boolean),
+  );
+}
+
 async function refresh() {
   const { api, at } = ctx;
   const generation = ++ctx.generation;
@@ -162,16 +176,19 @@ async function refresh() {
     ctx.fullLog = entries;
     ctx.secretRolls = new Set(view.state.secret_rolls || []);
   }
-  const answer = ctx.who.role === "gm" || ctx.who.role === "service" ? answerRequest : null;
-  $("#tracker").replaceChildren(...tracker(view.state, at == null ? answer : null).filter(Boolean));
+  ctx.view = view;
+  ctx.game = view.state.game || {};
+  drawTracker(view);
   $("#log").replaceChildren(log(entries));
   const verdicts = new Map();
-  const revealable = ctx.who.role === "gm" || ctx.who.role === "service" ? ctx.secretRolls : new Set();
+  const revealable = isGm() ? ctx.secretRolls : new Set();
   $("#ledger").replaceChildren(ledger(rolls, { verdicts, revealable, onReveal: revealRoll }));
   $("#stats").replaceChildren(...stats(figures));
   $("#viewing").textContent = at == null ? `Live, version ${view.version}` : `Looking back: version ${at} of ${ctx.head}`;
   document.body.classList.toggle("past", at != null);
   updateSlider();
+  drawHistory();
+  syncActions();
   await verifyAll(rolls, generation);
 }
 
@@ -193,89 +210,7 @@ async function verifyAll(rolls, generation) {
   document.body.dataset.verified = String(generation);
 }
 
-// --- time travel ----------------------------------------------------------------------
-
-function roundAt(version) {
-  let round = null;
-  for (const entry of ctx.fullLog) if (entry.version <= version) round = entry.round ?? round;
-  return round;
-}
-
-function labelSlider(version) {
-  const round = roundAt(version);
-  const text = `Version ${version} of ${ctx.head}${round != null ? ` · round ${round}` : " · before round 1"}`;
-  $("#version-label").textContent = text;
-  $("#version-slider").setAttribute("aria-valuetext", text);
-}
-
-function updateSlider() {
-  const slider = $("#version-slider");
-  const shown = ctx.at ?? ctx.head;
-  slider.max = String(ctx.head);
-  slider.value = String(shown);
-  labelSlider(shown);
-  $("#undo-to").disabled = ctx.at == null;
-}
-
-function showVersion(version) {
-  ctx.at = version >= ctx.head ? null : Math.max(1, version);
-  guarded(refresh);
-}
-
-function stepRound(delta) {
-  const shown = ctx.at ?? ctx.head;
-  const current = roundAt(shown);
-  const target = (current ?? 0) + delta;
-  const inRound = ctx.fullLog.filter((e) => e.round === target && !e.undone);
-  if (!inRound.length) return showVersion(delta > 0 ? ctx.head : shown);
-  showVersion(Math.max(...inRound.map((e) => e.version)));
-}
-
-// --- writing --------------------------------------------------------------------------
-
-function buildCommandPicker() {
-  const select = $("#command-type");
-  select.replaceChildren(...ctx.commands.map((c) => el("option", { value: c.type }, c.type)));
-  // A player starts on a command that uses the sheet (an attack with a weapon on it).
-  const fromSheet = ctx.commands.find((c) => c.fields.some((f) => f.name === "using"));
-  if (ctx.who.role === "player" && fromSheet) select.value = fromSheet.type;
-  select.onchange = showCommandFields;
-  showCommandFields();
-}
-
-function currentCommand() {
-  return ctx.commands.find((c) => c.type === $("#command-type").value);
-}
-
-function showCommandFields() {
-  const command = currentCommand();
-  $("#command-help").textContent = command ? command.description : "";
-  const player = ctx.who.role === "player" ? ctx.who.combatants : null;
-  $("#command-fields").replaceChildren(...(command ? fieldsFor(command, player) : []));
-}
-
-async function sendCommand(event) {
-  event.preventDefault();
-  await guarded(async () => {
-    const command = currentCommand();
-    const body = { command: readCommand(command, event.currentTarget) };
-    const dice = parseDice($("#manual-dice").value);
-    if (dice) body.manual_dice = dice;
-    if ($("#hidden-roll").checked) body.hidden = true;
-    if (event.submitter && event.submitter.id === "ask-gm") {
-      const note = $("#request-note").value.trim();
-      if (note) body.note = note;
-      delete body.hidden;
-      await ctx.api.write("/requests", body);
-      $("#request-note").value = "";
-    } else {
-      await ctx.api.write("/commands", body);
-    }
-    $("#manual-dice").value = "";
-    $("#hidden-roll").checked = false;
-    scheduleRefresh();
-  });
-}
+// --- the GM's other writes ------------------------------------------------------------
 
 function gmWrite(sub, body = {}) {
   return guarded(async () => {
@@ -302,37 +237,24 @@ async function fork() {
   });
 }
 
-async function mint(event) {
-  event.preventDefault();
-  await guarded(async () => {
-    const role = $("#mint-role").value;
-    const combatants = $("#mint-combatants").value.split(",").map((s) => s.trim()).filter(Boolean);
-    const label = $("#mint-label").value.trim() || null;
-    const minted = await ctx.api.request("POST", ctx.api.path("/tokens"), {
-      role, combatants: role === "player" ? combatants : [], label,
-    });
-    const link = linkFor(ctx.api.encounterId, minted.token);
-    $("#mint-link").replaceChildren(el("a", { href: link, id: "minted-link" }, link));
-  });
-}
-
 // --- start ------------------------------------------------------------------------------
 
 function wire() {
+  ctx.refresh = scheduleRefresh;
+  ctx.reload = () => guarded(refresh);
   $("#create-form").addEventListener("submit", create);
   $("#join-form").addEventListener("submit", join);
-  $("#command-form").addEventListener("submit", sendCommand);
-  $("#mint-form").addEventListener("submit", mint);
-  $("#undo").addEventListener("click", () => gmWrite("/undo", {}));
-  $("#redo").addEventListener("click", () => gmWrite("/redo", {}));
-  $("#undo-to").addEventListener("click", () => gmWrite("/undo", { to_version: ctx.at }));
   $("#reveal-seed").addEventListener("click", () => gmWrite("/dice/reveal", {}));
   $("#fork").addEventListener("click", fork);
-  $("#version-slider").addEventListener("input", (e) => labelSlider(Number(e.target.value)));
-  $("#version-slider").addEventListener("change", (e) => showVersion(Number(e.target.value)));
-  $("#round-back").addEventListener("click", () => stepRound(-1));
-  $("#round-forward").addEventListener("click", () => stepRound(1));
-  $("#back-to-live").addEventListener("click", () => showVersion(ctx.head));
+  // The skip link moves focus without touching the fragment, which holds the table.
+  $(".skip").addEventListener("click", (event) => {
+    event.preventDefault();
+    const target = $("#main").hidden ? $("#start") : $("#main");
+    target.focus();
+  });
+  wireCommands();
+  wireTimeline();
+  wireInvites();
   window.addEventListener("hashchange", open);
 }
 
