@@ -210,6 +210,7 @@ async def test_a_gm_runs_a_fight_that_a_player_and_a_spectator_follow(
     await gm.get_by_role("button", name="Redo").click()
     await expect(attack.locator("del")).to_have_count(0)
     await expect(gm.locator(".combatant", has_text="Grak")).to_contain_text("4/12 hp")
+    await gm.get_by_text("Statistics: damage meter").click()
     aria = gm.locator('#stats tr[data-combatant="aria"]')
     await expect(aria.locator('[data-label="Dealt"]')).to_have_text("8")
     await expect(aria.locator('[data-label="Hits"]')).to_have_text("1/1")

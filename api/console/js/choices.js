@@ -53,6 +53,14 @@ const SHEET = {
 };
 const TRAITS = ["dexterity", "toughness", "willpower", "intellect"];
 
+/** The parts of the acting combatant's sheet a field picks from: `using` names an attack
+ * in an attack and a check in a check. */
+export function sheetParts(command, name) {
+  if (!SHEET[name]) return null;
+  if (name !== "using") return SHEET[name];
+  return /check/.test(command.type.split(".").pop()) ? ["checks"] : ["attacks"];
+}
+
 /** The field naming who acts in a command, if it has one. */
 export function actorField(command) {
   return command.fields.find((f) => ACTOR.includes(f.name) && ["text", "scalar"].includes(f.kind)) || null;
@@ -103,7 +111,7 @@ export function choicesFor(command, field, { state, actor, own }) {
     return () => {
       const who = roster(state()).find((c) => c.id === actor());
       if (!who) return [];
-      const found = SHEET[name].flatMap((part) => keyed(who[part]));
+      const found = sheetParts(command, name).flatMap((part) => keyed(who[part]));
       if (name === "trait") found.unshift(...TRAITS.filter((t) => t in who));
       return ids(found.map((v) => (typeof v === "object" ? words(v.name) : v)));
     };

@@ -4,12 +4,14 @@
 // command is held: it would go to the live encounter, not to the version on screen.
 
 import { actionsFor, advancing, endingTurn, forPlayer } from "./actions.js";
+import { actorField, roster, sheetParts } from "./choices.js";
 import { $, el } from "./dom.js";
 import { commandForm, parseDice } from "./forms.js";
 import { ctx, guarded, isGm } from "./page.js";
 import { turnOf } from "./tracker.js";
 
 let form = null;
+const SHEET_FIELDS = ["using", "weapon", "maneuver", "spell"];
 
 function offered() {
   return isGm() ? ctx.commands : ctx.commands.filter(forPlayer);
@@ -97,12 +99,36 @@ function turnButtons() {
   return out;
 }
 
+/** A player's sheet as buttons: each attack, weapon, check or maneuver of their own
+ * combatants opens the command that uses it, with who acts and what they use filled in. */
+function sheetButtons() {
+  if (isGm() || ctx.who.role !== "player") return [];
+  const out = [];
+  for (const command of offered()) {
+    const acting = actorField(command);
+    const entry = command.fields.find((f) => SHEET_FIELDS.includes(f.name));
+    if (!acting || !entry) continue;
+    for (const id of ctx.who.combatants) {
+      const who = roster(ctx.game).find((c) => c.id === id);
+      for (const part of sheetParts(command, entry.name)) {
+        for (const name of Object.keys((who && who[part]) || {})) {
+          out.push(el("button", { type: "button", onclick: () => {
+            openCommand(command, acting.name, id);
+            form.set(entry.name, name);
+          } }, `${command.title}: ${name}${ctx.who.combatants.length > 1 ? ` (${who.name || id})` : ""}`));
+        }
+      }
+    }
+  }
+  return out.length ? [el("div", { class: "sheet-buttons", role: "group", "aria-label": "From your sheet" }, el("h4", {}, "From your sheet"), out)] : [];
+}
+
 /** Redraw what depends on the game shown: pickers, turn buttons, the picked combatant. */
 export function syncActions() {
   const looking = ctx.at != null;
   $("#command-form fieldset").disabled = looking;
   $("#looking-back").hidden = !looking;
-  $("#turn-buttons").replaceChildren(...(looking ? [] : turnButtons()));
+  $("#turn-buttons").replaceChildren(...(looking ? [] : [...turnButtons(), ...sheetButtons()]));
   const panel = ctx.picked && !looking ? actionsFor(ctx.picked, ctx.game, offered(), openCommand) : null;
   $("#act-on").replaceChildren(...(panel ? [panel] : []));
   if (form && !looking) form.refresh();

@@ -56,8 +56,20 @@ function minted(link, label) {
   return el("li", { class: "minted" },
     el("strong", {}, label), " ",
     el("a", { href: link, target: "_blank", rel: "noopener noreferrer", class: "minted-link" }, "open in a new tab"),
-    input, copyButton(input, "link"),
-    el("img", { class: "qr", alt: `QR code of the link for ${label}`, src: `/console/qr.svg#${encodeURIComponent(link)}`, hidden: true }));
+    input, copyButton(input, "link"), qrCode(link, label));
+}
+
+/** The link as a QR code drawn by the service; the link goes in the body, not a URL. */
+export function qrCode(link, label) {
+  const img = el("img", { class: "qr", alt: `QR code of the link for ${label}`, hidden: true });
+  fetch("/console/qr", {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text: link }),
+  }).then((r) => (r.ok ? r.blob() : null)).then((blob) => {
+    if (!blob) return;
+    img.src = URL.createObjectURL(blob);
+    img.hidden = false;
+  }).catch(() => {});
+  return img;
 }
 
 async function mint(event) {

@@ -8,6 +8,7 @@ import { $, el } from "./dom.js";
 import { available, epochs, verifyRoll } from "./fairness.js";
 import { follow } from "./live.js";
 import { optionsForm } from "./options.js";
+import { applyOverlay } from "./overlay.js";
 import { ctx, guarded, isGm, linkFor, setStatus } from "./page.js";
 import { badge, generalView, ledger, log, requests, stats } from "./render.js";
 import { commandsOf } from "./schema.js";
@@ -115,12 +116,18 @@ async function open() {
     const who = await api.get(api.path("/whoami"));
     const view = await api.get(api.path(""));
     const info = await api.get(`/rulesets/${encodeURIComponent(view.ruleset)}`);
-    Object.assign(ctx, { api, who, at: null, head: view.version, commands: commandsOf(info), game: view.state.game || {}, picked: null });
+    Object.assign(ctx, {
+      api, who, at: null, head: view.version, commands: commandsOf(info), game: view.state.game || {}, picked: null,
+      fullLog: [], fullRolls: [], logHead: 0, events: null, eventsHead: 0, chain: null, verdicts: new Map(),
+      logShown: PAGE, rollsShown: PAGE, rewrites: 0, rewritesRead: 0,
+    });
     document.body.dataset.role = who.role === "service" ? "gm" : who.role;
     document.body.dataset.ruleset = view.ruleset;
     $("#start").hidden = true;
     $("#main").hidden = false;
     $("#encounter-title").textContent = `${view.state.name} · ${info.title}`;
+    const entries = applyOverlay(new URLSearchParams(location.hash.slice(1)));
+    if (entries) ctx.logShown = entries;
     keepLink();
     buildPicker();
     await refresh();
@@ -129,12 +136,24 @@ async function open() {
 }
 
 // --- reading ----------------------------------------------------------------------------
+// After the first load a command costs each client only what is new: the state, and the
+// log entries and rolls after the last version the page has (the events themselves come
+// over the live stream).  Only what rewrites earlier entries (an undo or redo strikes
+// entries through, a reveal unseals rolls) reads the log and the ledger again.
+
+const REWRITES = /^(history\.|dice\.(seed|rolls)_revealed)/;
+const PAGE = 20;
 
 function onLiveEvent(event) {
   ctx.head = Math.max(ctx.head, event.stream_version);
   // For tests and curious developers: what the stream delivered, and how many.
   document.body.dataset.lastEvent = String(event.stream_version);
   document.body.dataset.received = String(Number(document.body.dataset.received || 0) + 1);
+  if (ctx.events && event.stream_version > ctx.eventsHead) {
+    ctx.events.push(event);
+    ctx.eventsHead = event.stream_version;
+  }
+  if (REWRITES.test(event.type)) ctx.rewrites += 1;
   if (ctx.at == null) scheduleRefresh();
   else updateSlider();
 }
@@ -161,48 +180,105 @@ function drawTracker(view) {
   );
 }
 
-async function refresh() {
-  const { api, at } = ctx;
-  const generation = ++ctx.generation;
-  const [view, entries, rolls, figures] = await Promise.all([
+function drawLog() {
+  const onMore = () => { ctx.logShown += PAGE; drawLog(); };
+  $("#log").replaceChildren(...log(ctx.shownLog, { shown: ctx.logShown, onMore }).filter(Boolean));
+}
+
+function drawLedger() {
+  const onMore = () => { ctx.rollsShown += PAGE; drawLedger(); };
+  const revealable = isGm() && ctx.at == null ? ctx.secretRolls : new Set();
+  $("#ledger").replaceChildren(...ledger(ctx.shownRolls, { verdicts: ctx.verdicts, revealable, onReveal: revealRoll, shown: ctx.rollsShown, onMore }).filter(Boolean));
+}
+
+/** Everything at the version shown: on opening, looking back, or after a rewrite. */
+async function readAll(at) {
+  const { api } = ctx;
+  const [view, entries, rolls] = await Promise.all([
     api.get(api.path("", at)),
     api.pages("/log", "entries", at),
     api.pages("/rolls", "rolls", at),
-    api.get(api.path("/stats", at)),
   ]);
+  return { view, entries, rolls };
+}
+
+/** Only what is new since the page's last version, at the live head. */
+async function readNew() {
+  const { api } = ctx;
+  const after = ctx.logHead;
+  const [view, entries, rolls] = await Promise.all([
+    api.get(api.path("")),
+    api.pages("/log", "entries", null, after),
+    api.pages("/rolls", "rolls", null, after),
+  ]);
+  const known = new Set(ctx.fullRolls.map((r) => r.roll_id));
+  return {
+    view,
+    entries: [...ctx.fullLog, ...entries.filter((e) => e.version > after)],
+    rolls: [...ctx.fullRolls, ...rolls.filter((r) => !known.has(r.roll_id))],
+  };
+}
+
+async function refresh() {
+  const { at } = ctx;
+  const generation = ++ctx.generation;
+  // A rewrite is caught up only by a whole read that started after it and was drawn.
+  const rewrites = ctx.rewrites;
+  const whole = at != null || rewrites > ctx.rewritesRead || !ctx.fullLog.length;
+  const { view, entries, rolls } = whole ? await readAll(at) : await readNew();
   if (generation !== ctx.generation) return; // a newer refresh is under way
+  if (whole && at == null) ctx.rewritesRead = rewrites;
   if (at == null) {
     ctx.head = Math.max(ctx.head, view.version);
     ctx.fullLog = entries;
+    ctx.fullRolls = rolls;
+    ctx.logHead = Math.max(0, ...entries.map((e) => e.version));
     ctx.secretRolls = new Set(view.state.secret_rolls || []);
   }
   ctx.view = view;
   ctx.game = view.state.game || {};
+  ctx.shownLog = entries;
+  ctx.shownRolls = rolls;
   drawTracker(view);
-  $("#log").replaceChildren(log(entries));
-  const verdicts = new Map();
-  const revealable = isGm() ? ctx.secretRolls : new Set();
-  $("#ledger").replaceChildren(ledger(rolls, { verdicts, revealable, onReveal: revealRoll }));
-  $("#stats").replaceChildren(...stats(figures));
+  drawLog();
+  drawLedger();
   $("#viewing").textContent = at == null ? `Live, version ${view.version}` : `Looking back: version ${at} of ${ctx.head}`;
   document.body.classList.toggle("past", at != null);
   updateSlider();
   drawHistory();
   syncActions();
-  await verifyAll(rolls, generation);
+  document.body.dataset.shown = String(view.version);
+  if ($("#stats-section").open) await drawStats();
+  await verifyAll(rolls, generation, whole);
 }
 
-async function verifyAll(rolls, generation) {
+async function drawStats() {
+  const figures = await ctx.api.get(ctx.api.path("/stats", ctx.at));
+  $("#stats").replaceChildren(...stats(figures));
+}
+
+/** The fairness badges: seeds from the events (read once, then kept from the stream),
+ * each roll recomputed once its verdict can no longer change. */
+async function verifyAll(rolls, generation, whole) {
   const { api } = ctx;
-  const [events, report] = await Promise.all([api.pages("/events", "events"), api.get(api.path("/verify"))]);
+  if (!ctx.events) {
+    ctx.events = await api.pages("/events", "events");
+    ctx.eventsHead = Math.max(0, ...ctx.events.map((e) => e.stream_version));
+  }
+  if (whole || !ctx.chain) ctx.chain = (await api.get(api.path("/verify"))).chain;
   if (generation !== ctx.generation) return;
-  const chain = report.chain;
+  const chain = ctx.chain;
   $("#chain").textContent = chain.ok
     ? `Hash chain intact: ${chain.events_checked} events checked up to version ${chain.head_version}.`
     : `Hash chain BROKEN at version ${chain.first_broken?.version ?? "?"}.`;
-  const seeds = epochs(events);
-  for (const roll of rolls) {
-    const verdict = available() || roll.source !== "server" ? await verifyRoll(roll, seeds) : "unavailable";
+  const seeds = epochs(ctx.events);
+  for (const roll of rolls.slice(-ctx.rollsShown)) {
+    const key = `${roll.roll_id}:${roll.redacted ? "sealed" : "open"}`;
+    let verdict = ctx.verdicts.get(key);
+    if (!verdict) {
+      verdict = available() || roll.source !== "server" ? await verifyRoll(roll, seeds) : "unavailable";
+      if (["verified", "mismatch", "manual"].includes(verdict)) ctx.verdicts.set(key, verdict);
+    }
     if (generation !== ctx.generation) return;
     const cell = document.querySelector(`tr[data-roll="${CSS.escape(roll.roll_id)}"] .badge`);
     if (cell) cell.replaceWith(badge(verdict));
@@ -246,6 +322,9 @@ function wire() {
   $("#join-form").addEventListener("submit", join);
   $("#reveal-seed").addEventListener("click", () => gmWrite("/dice/reveal", {}));
   $("#fork").addEventListener("click", fork);
+  $("#stats-section").addEventListener("toggle", () => {
+    if ($("#stats-section").open) guarded(drawStats);
+  });
   // The skip link moves focus without touching the fragment, which holds the table.
   $(".skip").addEventListener("click", (event) => {
     event.preventDefault();

@@ -68,9 +68,17 @@ function actor(by) {
   return by.role === "gm" || by.role === "service" ? "the GM" : `${by.role} ${by.token_id || ""}`.trim();
 }
 
-export function log(entries) {
-  const list = el("ol", { class: "log", "aria-label": "Replay log" });
-  for (const entry of entries) {
+/** A "Show older" button under a list cut to its newest `shown` items. */
+function more(total, shown, what, onMore) {
+  if (total <= shown || !onMore) return null;
+  return el("button", { type: "button", class: "small older", onclick: onMore }, `Show ${Math.min(20, total - shown)} older ${what} (${total - shown} more)`);
+}
+
+/** The replay log, newest first, cut to the newest `shown` entries. */
+export function log(entries, { shown = Infinity, onMore = null } = {}) {
+  const list = el("ol", { class: "log", reversed: true, "aria-label": "Replay log, newest first" });
+  const newest = entries.slice(-shown).reverse();
+  for (const entry of newest) {
     const text = el("span", { class: "text" }, entry.text);
     const line = el(
       "li",
@@ -84,7 +92,7 @@ export function log(entries) {
     );
     list.append(line);
   }
-  return list;
+  return [list, more(entries.length, newest.length, "entries", onMore)];
 }
 
 const BADGE = {
@@ -107,10 +115,12 @@ function dice(roll) {
   }).reduce((acc, node) => (acc.length ? [...acc, " ", node] : [node]), []));
 }
 
-/** The ledger; `revealable` is the set of hidden roll ids the GM can still reveal. */
-export function ledger(rolls, { verdicts, revealable, onReveal }) {
+/** The ledger, newest first and cut to `shown` rolls; `revealable` is the set of hidden
+ * roll ids the GM can still reveal. */
+export function ledger(rolls, { verdicts, revealable, onReveal, shown = Infinity, onMore = null }) {
   const body = el("tbody");
-  for (const roll of rolls) {
+  const newest = rolls.slice(-shown).reverse();
+  for (const roll of newest) {
     const cells = roll.redacted
       ? [el("td", { colspan: 6, "data-label": "Roll" }, `GM rolls secretly${roll.roller ? ` for ${roll.roller}` : ""}`)]
       : [
@@ -136,7 +146,8 @@ export function ledger(rolls, { verdicts, revealable, onReveal }) {
     );
   }
   const head = el("thead", {}, el("tr", {}, ["Roll", "Who and why", "Dice", "Modifiers", "Total", "Target", "Outcome", "Source", "Fair?"].map((h) => el("th", { scope: "col" }, h))));
-  return el("table", { class: "ledger" }, el("caption", { class: "sr-only" }, "Roll ledger"), head, body);
+  return [el("table", { class: "ledger" }, el("caption", { class: "sr-only" }, "Roll ledger, newest first"), head, body),
+    more(rolls.length, newest.length, "rolls", onMore)];
 }
 
 /** GET /stats: the damage meter per combatant, then the dice against a fair die. */
