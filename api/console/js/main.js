@@ -10,10 +10,11 @@ import { follow } from "./live.js";
 import { optionsForm } from "./options.js";
 import { applyOverlay } from "./overlay.js";
 import { ctx, guarded, isGm, linkFor, setStatus } from "./page.js";
-import { badge, generalView, ledger, log, requests, stats } from "./render.js";
+import { badge, ledger, log, requests, stats } from "./render.js";
 import { commandsOf } from "./schema.js";
 import { drawHistory, updateSlider, wireTimeline } from "./timeline.js";
 import { trackerRows } from "./tracker.js";
+import { rulesetView } from "./views.js";
 import { wireInvites } from "./invites.js";
 
 // --- opening a table ------------------------------------------------------------------
@@ -176,7 +177,7 @@ function drawTracker(view) {
   const answer = isGm() && ctx.at == null ? answerRequest : null;
   $("#tracker").replaceChildren(
     ...trackerRows(view.state.game || {}, { onPick, picked: ctx.picked }),
-    ...[generalView(view.state.game || {}), requests(view.state, answer)].filter(Boolean),
+    ...[rulesetView(view.ruleset, view.state.game || {}), requests(view.state, answer)].filter(Boolean),
   );
 }
 

@@ -56,6 +56,21 @@ function bar(m) {
     el("span", { class: "measure-text" }, m.text));
 }
 
+/** A row's short facts: where it stands and what it has left, when the ruleset says. */
+const FACTS = [
+  ["zone", (v) => `zone ${v}`], ["area", (v) => `in ${v}`], ["hex", (v) => `hex ${v}`], ["kind", (v) => words(v)],
+  ["status", (v) => (v === "active" ? null : words(v))], ["stance", (v) => (v === "normal" ? null : words(v))],
+  ["actions_left", (v) => `${v} actions left`], ["actions", (v) => `${v} actions`], ["shields", (v, c) => (c.max_shields ? `shields ${v}/${c.max_shields}` : null)],
+  ["stress", (v) => (typeof v === "object" ? (v.current != null ? `stress ${v.current}/${v.maximum}` : v.word ? `stress ${v.word}` : null) : v ? `stress ${v}` : null)],
+  ["stun", (v) => (v ? `stun ${v}` : null)], ["shocks", (v) => (v ? `shocks ${v}` : null)],
+  ["fp", (v, c) => (c.max_fp ? `fp ${v}/${c.max_fp}` : null)], ["prone", (v) => (v ? "prone" : null)],
+];
+
+function factsOf(c) {
+  const out = FACTS.map(([key, show]) => (c[key] != null && typeof c[key] !== "undefined" ? show(c[key], c) : null)).filter(Boolean);
+  return out.length ? el("span", { class: "facts-line" }, out.join(" · ")) : null;
+}
+
 function conditionBadges(c) {
   const list = c.conditions || [];
   if (!list.length) return null;
@@ -106,6 +121,7 @@ export function trackerRows(game, { onPick = null, picked = null } = {}) {
       mark ? el("span", { class: `badge mark ${mark}` }, mark === "now" ? "acting" : "next") : null,
       c.side ? el("span", { class: "side" }, ` ${c.side}`) : null),
     m ? bar(m) : null,
+    factsOf(c),
     conditionBadges(c)));
   }
   return [heading, rows];
