@@ -212,6 +212,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             health.ready,
             swagger_assets(),
             console.console_router(),
+            console.qr_code,
             *([observability.MetricsController] if settings.metrics else []),
         ],
         dependencies={

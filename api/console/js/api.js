@@ -45,10 +45,9 @@ export class Api {
     return at == null ? base : `${base}${sub.includes("?") ? "&" : "?"}at=${at}`;
   }
 
-  /** Every page of a paged list (log, rolls, events), in order. */
-  async pages(sub, key, at) {
+  /** Every page of a paged list (log, rolls, events) after version `after`, in order. */
+  async pages(sub, key, at, after = 0) {
     const out = [];
-    let after = 0;
     for (;;) {
       const sep = sub.includes("?") ? "&" : "?";
       const page = await this.get(this.path(`${sub}${sep}after_version=${after}&limit=1000`, at));

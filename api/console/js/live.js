@@ -47,6 +47,8 @@ export function follow(api, afterVersion, onEvent, onStatus) {
       const { value, done } = await reader.read();
       if (done) return true;
       buffer += value.replace(/\r\n?/g, "\n");
+      // What the stream cost, for the page's own measurements (tests/browser).
+      document.body.dataset.liveChars = String(Number(document.body.dataset.liveChars || 0) + value.length);
       let end;
       while ((end = buffer.indexOf("\n\n")) >= 0) {
         const message = parseBlock(buffer.slice(0, end));

@@ -2,60 +2,42 @@
 // fragment (#e=<encounter id>&t=<token>: a fragment never reaches a server's logs), then
 // followed over the live stream; the version slider reads any past version with ?at=N.
 
-import { Api, Problem } from "./api.js";
+import { Api } from "./api.js";
+import { buildPicker, syncActions, wireCommands } from "./commands.js";
 import { $, el } from "./dom.js";
 import { available, epochs, verifyRoll } from "./fairness.js";
-import { commandsOf, fieldsFor, parseDice, readCommand } from "./forms.js";
 import { follow } from "./live.js";
-import { badge, ledger, log, stats, tracker } from "./render.js";
-
-const ctx = {
-  api: null, who: null, commands: [], head: 0, at: null, stop: null,
-  fullLog: [], secretRolls: new Set(), timer: null, generation: 0,
-};
-
-function setStatus(text) {
-  $("#status").textContent = text;
-}
-
-function showProblem(error) {
-  const box = $("#problem");
-  box.replaceChildren();
-  if (!error) return;
-  const title = error instanceof Problem ? `Refused (${error.status})` : "Not sent";
-  box.append(el("strong", {}, `${title}: `), el("span", { class: "detail" }, error.message));
-  const errors = error instanceof Problem ? error.doc.errors : null;
-  if (Array.isArray(errors)) box.append(el("ul", {}, errors.map((e) => el("li", {}, words(e)))));
-}
-
-function words(e) {
-  return typeof e === "string" ? e : [e.loc, e.msg, e.message, e.detail].filter(Boolean).join(": ") || JSON.stringify(e);
-}
-
-async function guarded(action) {
-  showProblem(null);
-  try {
-    await action();
-  } catch (error) {
-    showProblem(error);
-  }
-}
+import { optionsForm } from "./options.js";
+import { applyOverlay } from "./overlay.js";
+import { ctx, guarded, isGm, linkFor, setStatus } from "./page.js";
+import { badge, ledger, log, requests, stats } from "./render.js";
+import { commandsOf } from "./schema.js";
+import { drawHistory, updateSlider, wireTimeline } from "./timeline.js";
+import { trackerRows } from "./tracker.js";
+import { rulesetView } from "./views.js";
+import { wireInvites } from "./invites.js";
 
 // --- opening a table ------------------------------------------------------------------
+
+const start = { rulesets: [], options: null };
 
 function fragment() {
   const params = new URLSearchParams(location.hash.slice(1));
   return { encounter: params.get("e"), token: params.get("t") };
 }
 
-function linkFor(encounterId, token) {
-  return `${location.origin}/console/#e=${encounterId}&t=${encodeURIComponent(token)}`;
+function showOptions() {
+  const ruleset = start.rulesets.find((r) => r.name === $("#create-ruleset").value);
+  start.options = ruleset ? optionsForm(ruleset) : null;
+  $("#create-options").replaceChildren(...(start.options ? [start.options.node] : []));
 }
 
 async function loadRulesets() {
   const select = $("#create-ruleset");
-  const rulesets = await new Api(null, null).get("/rulesets");
-  select.replaceChildren(...rulesets.map((r) => el("option", { value: r.name }, `${r.title} (${r.name})`)));
+  start.rulesets = await new Api(null, null).get("/rulesets");
+  select.replaceChildren(...start.rulesets.map((r) => el("option", { value: r.name }, `${r.title} (${r.name})`)));
+  select.onchange = showOptions;
+  showOptions();
 }
 
 async function create(event) {
@@ -69,7 +51,9 @@ async function create(event) {
       name: form.elements.namedItem("name").value,
       npc_health: form.elements.namedItem("npc_health").value,
       allow_player_dice: form.elements.namedItem("allow_player_dice").checked,
+      options: start.options ? start.options.read() : {},
     });
+    sessionStorage.setItem("aeon-new-table", created.encounter_id);
     location.hash = `e=${created.encounter_id}&t=${encodeURIComponent(created.gm_token)}`;
   });
 }
@@ -99,30 +83,6 @@ async function guardedStart(action) {
   }
 }
 
-async function open() {
-  const { encounter, token } = fragment();
-  if (ctx.stop) ctx.stop();
-  if (!encounter || !token) {
-    $("#start").hidden = false;
-    $("#main").hidden = true;
-    return;
-  }
-  await guardedStart(async () => {
-    const api = new Api(encounter, token);
-    const who = await api.get(api.path("/whoami"));
-    const view = await api.get(api.path(""));
-    const info = await api.get(`/rulesets/${encodeURIComponent(view.ruleset)}`);
-    Object.assign(ctx, { api, who, at: null, head: view.version, commands: commandsOf(info) });
-    document.body.dataset.role = who.role === "service" ? "gm" : who.role;
-    $("#start").hidden = true;
-    $("#main").hidden = false;
-    $("#encounter-title").textContent = `${view.state.name} · ${info.title}`;
-    buildCommandPicker();
-    await refresh();
-    ctx.stop = follow(api, view.version, onLiveEvent, (s) => setStatus(`${roleName()} · ${s}`));
-  });
-}
-
 function roleName() {
   const who = ctx.who;
   if (!who) return "";
@@ -131,13 +91,70 @@ function roleName() {
   return "Game master";
 }
 
+/** The GM's link is the only copy of their token: say so, with the link to keep. */
+function keepLink() {
+  const fresh = sessionStorage.getItem("aeon-new-table") === ctx.api.encounterId;
+  const box = $("#keep-link");
+  box.hidden = !isGm();
+  if (!isGm()) return;
+  const link = linkFor(ctx.api.encounterId, ctx.api.token);
+  $("#gm-link").value = link;
+  box.open = fresh;
+}
+
+async function open() {
+  const { encounter, token } = fragment();
+  if (!encounter || !token) {
+    if (ctx.stop) ctx.stop();
+    $("#start").hidden = false;
+    $("#main").hidden = true;
+    return;
+  }
+  if (ctx.api && ctx.api.encounterId === encounter && ctx.api.token === token) return;
+  if (ctx.stop) ctx.stop();
+  await guardedStart(async () => {
+    const api = new Api(encounter, token);
+    const who = await api.get(api.path("/whoami"));
+    const view = await api.get(api.path(""));
+    const info = await api.get(`/rulesets/${encodeURIComponent(view.ruleset)}`);
+    Object.assign(ctx, {
+      api, who, at: null, head: view.version, commands: commandsOf(info), game: view.state.game || {}, picked: null,
+      fullLog: [], fullRolls: [], logHead: 0, events: null, eventsHead: 0, chain: null, verdicts: new Map(),
+      logShown: PAGE, rollsShown: PAGE, rewrites: 0, rewritesRead: 0,
+    });
+    document.body.dataset.role = who.role === "service" ? "gm" : who.role;
+    document.body.dataset.ruleset = view.ruleset;
+    $("#start").hidden = true;
+    $("#main").hidden = false;
+    $("#encounter-title").textContent = `${view.state.name} · ${info.title}`;
+    const entries = applyOverlay(new URLSearchParams(location.hash.slice(1)));
+    if (entries) ctx.logShown = entries;
+    keepLink();
+    buildPicker();
+    await refresh();
+    ctx.stop = follow(api, view.version, onLiveEvent, (s) => setStatus(`${roleName()} · ${s}`));
+  });
+}
+
 // --- reading ----------------------------------------------------------------------------
+// After the first load a command costs each client only what is new: the state, and the
+// log entries and rolls after the last version the page has (the events themselves come
+// over the live stream).  Only what rewrites earlier entries (an undo or redo strikes
+// entries through, a reveal unseals rolls) reads the log and the ledger again.
+
+const REWRITES = /^(history\.|dice\.(seed|rolls)_revealed)/;
+const PAGE = 20;
 
 function onLiveEvent(event) {
   ctx.head = Math.max(ctx.head, event.stream_version);
   // For tests and curious developers: what the stream delivered, and how many.
   document.body.dataset.lastEvent = String(event.stream_version);
   document.body.dataset.received = String(Number(document.body.dataset.received || 0) + 1);
+  if (ctx.events && event.stream_version > ctx.eventsHead) {
+    ctx.events.push(event);
+    ctx.eventsHead = event.stream_version;
+  }
+  if (REWRITES.test(event.type)) ctx.rewrites += 1;
   if (ctx.at == null) scheduleRefresh();
   else updateSlider();
 }
@@ -147,45 +164,122 @@ function scheduleRefresh() {
   ctx.timer = setTimeout(() => guarded(refresh), 60);
 }
 
-async function refresh() {
-  const { api, at } = ctx;
-  const generation = ++ctx.generation;
-  const [view, entries, rolls, figures] = await Promise.all([
+function pick(id) {
+  ctx.picked = ctx.picked === id ? null : id;
+  drawTracker(ctx.view);
+  syncActions();
+  const panel = $("#act-on button");
+  if (panel) panel.focus();
+}
+
+function drawTracker(view) {
+  const onPick = ctx.who.role === "spectator" ? null : pick;
+  const answer = isGm() && ctx.at == null ? answerRequest : null;
+  $("#tracker").replaceChildren(
+    ...trackerRows(view.state.game || {}, { onPick, picked: ctx.picked }),
+    ...[rulesetView(view.ruleset, view.state.game || {}), requests(view.state, answer)].filter(Boolean),
+  );
+}
+
+function drawLog() {
+  const onMore = () => { ctx.logShown += PAGE; drawLog(); };
+  $("#log").replaceChildren(...log(ctx.shownLog, { shown: ctx.logShown, onMore }).filter(Boolean));
+}
+
+function drawLedger() {
+  const onMore = () => { ctx.rollsShown += PAGE; drawLedger(); };
+  const revealable = isGm() && ctx.at == null ? ctx.secretRolls : new Set();
+  $("#ledger").replaceChildren(...ledger(ctx.shownRolls, { verdicts: ctx.verdicts, revealable, onReveal: revealRoll, shown: ctx.rollsShown, onMore }).filter(Boolean));
+}
+
+/** Everything at the version shown: on opening, looking back, or after a rewrite. */
+async function readAll(at) {
+  const { api } = ctx;
+  const [view, entries, rolls] = await Promise.all([
     api.get(api.path("", at)),
     api.pages("/log", "entries", at),
     api.pages("/rolls", "rolls", at),
-    api.get(api.path("/stats", at)),
   ]);
+  return { view, entries, rolls };
+}
+
+/** Only what is new since the page's last version, at the live head. */
+async function readNew() {
+  const { api } = ctx;
+  const after = ctx.logHead;
+  const [view, entries, rolls] = await Promise.all([
+    api.get(api.path("")),
+    api.pages("/log", "entries", null, after),
+    api.pages("/rolls", "rolls", null, after),
+  ]);
+  const known = new Set(ctx.fullRolls.map((r) => r.roll_id));
+  return {
+    view,
+    entries: [...ctx.fullLog, ...entries.filter((e) => e.version > after)],
+    rolls: [...ctx.fullRolls, ...rolls.filter((r) => !known.has(r.roll_id))],
+  };
+}
+
+async function refresh() {
+  const { at } = ctx;
+  const generation = ++ctx.generation;
+  // A rewrite is caught up only by a whole read that started after it and was drawn.
+  const rewrites = ctx.rewrites;
+  const whole = at != null || rewrites > ctx.rewritesRead || !ctx.fullLog.length;
+  const { view, entries, rolls } = whole ? await readAll(at) : await readNew();
   if (generation !== ctx.generation) return; // a newer refresh is under way
+  if (whole && at == null) ctx.rewritesRead = rewrites;
   if (at == null) {
     ctx.head = Math.max(ctx.head, view.version);
     ctx.fullLog = entries;
+    ctx.fullRolls = rolls;
+    ctx.logHead = Math.max(0, ...entries.map((e) => e.version));
     ctx.secretRolls = new Set(view.state.secret_rolls || []);
   }
-  const answer = ctx.who.role === "gm" || ctx.who.role === "service" ? answerRequest : null;
-  $("#tracker").replaceChildren(...tracker(view.state, at == null ? answer : null).filter(Boolean));
-  $("#log").replaceChildren(log(entries));
-  const verdicts = new Map();
-  const revealable = ctx.who.role === "gm" || ctx.who.role === "service" ? ctx.secretRolls : new Set();
-  $("#ledger").replaceChildren(ledger(rolls, { verdicts, revealable, onReveal: revealRoll }));
-  $("#stats").replaceChildren(...stats(figures));
+  ctx.view = view;
+  ctx.game = view.state.game || {};
+  ctx.shownLog = entries;
+  ctx.shownRolls = rolls;
+  drawTracker(view);
+  drawLog();
+  drawLedger();
   $("#viewing").textContent = at == null ? `Live, version ${view.version}` : `Looking back: version ${at} of ${ctx.head}`;
   document.body.classList.toggle("past", at != null);
   updateSlider();
-  await verifyAll(rolls, generation);
+  drawHistory();
+  syncActions();
+  document.body.dataset.shown = String(view.version);
+  if ($("#stats-section").open) await drawStats();
+  await verifyAll(rolls, generation, whole);
 }
 
-async function verifyAll(rolls, generation) {
+async function drawStats() {
+  const figures = await ctx.api.get(ctx.api.path("/stats", ctx.at));
+  $("#stats").replaceChildren(...stats(figures));
+}
+
+/** The fairness badges: seeds from the events (read once, then kept from the stream),
+ * each roll recomputed once its verdict can no longer change. */
+async function verifyAll(rolls, generation, whole) {
   const { api } = ctx;
-  const [events, report] = await Promise.all([api.pages("/events", "events"), api.get(api.path("/verify"))]);
+  if (!ctx.events) {
+    ctx.events = await api.pages("/events", "events");
+    ctx.eventsHead = Math.max(0, ...ctx.events.map((e) => e.stream_version));
+  }
+  if (whole || !ctx.chain) ctx.chain = (await api.get(api.path("/verify"))).chain;
   if (generation !== ctx.generation) return;
-  const chain = report.chain;
+  const chain = ctx.chain;
   $("#chain").textContent = chain.ok
     ? `Hash chain intact: ${chain.events_checked} events checked up to version ${chain.head_version}.`
     : `Hash chain BROKEN at version ${chain.first_broken?.version ?? "?"}.`;
-  const seeds = epochs(events);
-  for (const roll of rolls) {
-    const verdict = available() || roll.source !== "server" ? await verifyRoll(roll, seeds) : "unavailable";
+  const seeds = epochs(ctx.events);
+  for (const roll of rolls.slice(-ctx.rollsShown)) {
+    const key = `${roll.roll_id}:${roll.redacted ? "sealed" : "open"}`;
+    let verdict = ctx.verdicts.get(key);
+    if (!verdict) {
+      verdict = available() || roll.source !== "server" ? await verifyRoll(roll, seeds) : "unavailable";
+      if (["verified", "mismatch", "manual"].includes(verdict)) ctx.verdicts.set(key, verdict);
+    }
     if (generation !== ctx.generation) return;
     const cell = document.querySelector(`tr[data-roll="${CSS.escape(roll.roll_id)}"] .badge`);
     if (cell) cell.replaceWith(badge(verdict));
@@ -193,89 +287,7 @@ async function verifyAll(rolls, generation) {
   document.body.dataset.verified = String(generation);
 }
 
-// --- time travel ----------------------------------------------------------------------
-
-function roundAt(version) {
-  let round = null;
-  for (const entry of ctx.fullLog) if (entry.version <= version) round = entry.round ?? round;
-  return round;
-}
-
-function labelSlider(version) {
-  const round = roundAt(version);
-  const text = `Version ${version} of ${ctx.head}${round != null ? ` · round ${round}` : " · before round 1"}`;
-  $("#version-label").textContent = text;
-  $("#version-slider").setAttribute("aria-valuetext", text);
-}
-
-function updateSlider() {
-  const slider = $("#version-slider");
-  const shown = ctx.at ?? ctx.head;
-  slider.max = String(ctx.head);
-  slider.value = String(shown);
-  labelSlider(shown);
-  $("#undo-to").disabled = ctx.at == null;
-}
-
-function showVersion(version) {
-  ctx.at = version >= ctx.head ? null : Math.max(1, version);
-  guarded(refresh);
-}
-
-function stepRound(delta) {
-  const shown = ctx.at ?? ctx.head;
-  const current = roundAt(shown);
-  const target = (current ?? 0) + delta;
-  const inRound = ctx.fullLog.filter((e) => e.round === target && !e.undone);
-  if (!inRound.length) return showVersion(delta > 0 ? ctx.head : shown);
-  showVersion(Math.max(...inRound.map((e) => e.version)));
-}
-
-// --- writing --------------------------------------------------------------------------
-
-function buildCommandPicker() {
-  const select = $("#command-type");
-  select.replaceChildren(...ctx.commands.map((c) => el("option", { value: c.type }, c.type)));
-  // A player starts on a command that uses the sheet (an attack with a weapon on it).
-  const fromSheet = ctx.commands.find((c) => c.fields.some((f) => f.name === "using"));
-  if (ctx.who.role === "player" && fromSheet) select.value = fromSheet.type;
-  select.onchange = showCommandFields;
-  showCommandFields();
-}
-
-function currentCommand() {
-  return ctx.commands.find((c) => c.type === $("#command-type").value);
-}
-
-function showCommandFields() {
-  const command = currentCommand();
-  $("#command-help").textContent = command ? command.description : "";
-  const player = ctx.who.role === "player" ? ctx.who.combatants : null;
-  $("#command-fields").replaceChildren(...(command ? fieldsFor(command, player) : []));
-}
-
-async function sendCommand(event) {
-  event.preventDefault();
-  await guarded(async () => {
-    const command = currentCommand();
-    const body = { command: readCommand(command, event.currentTarget) };
-    const dice = parseDice($("#manual-dice").value);
-    if (dice) body.manual_dice = dice;
-    if ($("#hidden-roll").checked) body.hidden = true;
-    if (event.submitter && event.submitter.id === "ask-gm") {
-      const note = $("#request-note").value.trim();
-      if (note) body.note = note;
-      delete body.hidden;
-      await ctx.api.write("/requests", body);
-      $("#request-note").value = "";
-    } else {
-      await ctx.api.write("/commands", body);
-    }
-    $("#manual-dice").value = "";
-    $("#hidden-roll").checked = false;
-    scheduleRefresh();
-  });
-}
+// --- the GM's other writes ------------------------------------------------------------
 
 function gmWrite(sub, body = {}) {
   return guarded(async () => {
@@ -302,37 +314,27 @@ async function fork() {
   });
 }
 
-async function mint(event) {
-  event.preventDefault();
-  await guarded(async () => {
-    const role = $("#mint-role").value;
-    const combatants = $("#mint-combatants").value.split(",").map((s) => s.trim()).filter(Boolean);
-    const label = $("#mint-label").value.trim() || null;
-    const minted = await ctx.api.request("POST", ctx.api.path("/tokens"), {
-      role, combatants: role === "player" ? combatants : [], label,
-    });
-    const link = linkFor(ctx.api.encounterId, minted.token);
-    $("#mint-link").replaceChildren(el("a", { href: link, id: "minted-link" }, link));
-  });
-}
-
 // --- start ------------------------------------------------------------------------------
 
 function wire() {
+  ctx.refresh = scheduleRefresh;
+  ctx.reload = () => guarded(refresh);
   $("#create-form").addEventListener("submit", create);
   $("#join-form").addEventListener("submit", join);
-  $("#command-form").addEventListener("submit", sendCommand);
-  $("#mint-form").addEventListener("submit", mint);
-  $("#undo").addEventListener("click", () => gmWrite("/undo", {}));
-  $("#redo").addEventListener("click", () => gmWrite("/redo", {}));
-  $("#undo-to").addEventListener("click", () => gmWrite("/undo", { to_version: ctx.at }));
   $("#reveal-seed").addEventListener("click", () => gmWrite("/dice/reveal", {}));
   $("#fork").addEventListener("click", fork);
-  $("#version-slider").addEventListener("input", (e) => labelSlider(Number(e.target.value)));
-  $("#version-slider").addEventListener("change", (e) => showVersion(Number(e.target.value)));
-  $("#round-back").addEventListener("click", () => stepRound(-1));
-  $("#round-forward").addEventListener("click", () => stepRound(1));
-  $("#back-to-live").addEventListener("click", () => showVersion(ctx.head));
+  $("#stats-section").addEventListener("toggle", () => {
+    if ($("#stats-section").open) guarded(drawStats);
+  });
+  // The skip link moves focus without touching the fragment, which holds the table.
+  $(".skip").addEventListener("click", (event) => {
+    event.preventDefault();
+    const target = $("#main").hidden ? $("#start") : $("#main");
+    target.focus();
+  });
+  wireCommands();
+  wireTimeline();
+  wireInvites();
   window.addEventListener("hashchange", open);
 }
 

@@ -1,13 +1,10 @@
-// Drawing the encounter: the tracker, the replay log and the roll ledger.  Every ruleset
-// folds its own state, so the tracker reads it by shape: a map of combatants (or units),
-// their health in whatever form the caller may see it, conditions with durations, the
-// initiative order and the phase; what is left (areas, bands, hexes) is listed as is.
+// Drawing the encounter's records: requests, the replay log, the roll ledger and the
+// statistics; and, for a ruleset without a view of its own, what its state holds beyond
+// the roster, listed as is.
 
 import { el } from "./dom.js";
 
-const HEALTH = ["hp", "max_hp", "health", "wounds", "stress", "fatigue", "strength", "morale"];
-const SKIPPED = new Set(["id", "name", "conditions", "attacks", "checks", "stats", "side"]);
-const GAME_SHOWN = new Set(["options", "combatants", "units", "order", "phase", "stage", "outcomes"]);
+const SHOWN = new Set(["options", "combatants", "characters", "units", "order", "phase", "stage", "outcomes", "round", "turn", "current"]);
 
 function words(value) {
   if (value == null) return "";
@@ -31,39 +28,14 @@ function listed(value) {
   return el("ul", {}, entries.map(([k, v]) => el("li", {}, el("strong", {}, k), `: ${words(v)}`)));
 }
 
-function healthText(c) {
-  if (c.health) {
-    const h = c.health;
-    if (h.current != null) return `${h.current}/${h.maximum} hp`;
-    if (h.word) return h.word;
-    return "health hidden";
-  }
-  if (c.hp != null) return c.max_hp != null ? `${c.hp}/${c.max_hp} hp` : `${c.hp} hp`;
-  return null;
-}
-
-function roster(game) {
-  for (const key of ["combatants", "units", "characters"]) {
-    const found = game[key];
-    if (found && typeof found === "object") {
-      // A map keyed by id may leave the id out of its values (Aeonis units).
-      return Array.isArray(found) ? found : Object.entries(found).map(([id, c]) => ({ id, ...c }));
-    }
-  }
-  return [];
-}
-
-function turnOf(game) {
-  const phase = game.phase && typeof game.phase === "object" ? game.phase : {};
-  return {
-    phase: phase.type || (typeof game.phase === "string" ? game.phase : null) || game.stage || null,
-    round: phase.round ?? game.round ?? null,
-    turn: phase.turn ?? game.turn ?? null,
-  };
-}
-
-function orderIds(game) {
-  return (game.order || []).map((entry) => (typeof entry === "object" ? entry.combatant : entry));
+/** What a ruleset without a view of its own holds beyond its roster, listed as is
+ * (empty lists and unset values left out). */
+export function generalView(game) {
+  const rest = Object.entries(game).filter(([k, v]) => !SHOWN.has(k) && v != null && v !== false
+    && !(Array.isArray(v) && !v.length) && !(typeof v === "object" && !Object.keys(v).length));
+  return rest.length
+    ? el("dl", { class: "more" }, rest.flatMap(([k, v]) => [el("dt", {}, k.replace(/_/g, " ")), el("dd", {}, listed(v))]))
+    : null;
 }
 
 /** One waiting request; the GM gets Allow and Refuse (with a reason) on it. */
@@ -82,60 +54,13 @@ function request(id, r, answer) {
   return line;
 }
 
-export function tracker(state, answer = null) {
-  const game = state.game || {};
-  const { phase, round, turn } = turnOf(game);
-  const names = Object.fromEntries(roster(game).map((c) => [c.id, c.name || c.id]));
-  const heading = el(
-    "p",
-    { class: "turn", id: "turn-line" },
-    round != null ? `Round ${round}` : "Before the first round",
-    turn ? ` · ${names[turn] || turn}'s turn` : "",
-    phase ? ` · ${phase}` : "",
-  );
-  const cards = el("ul", { class: "combatants", "aria-label": "Combatants" });
-  for (const c of roster(game)) {
-    const active = c.id === turn;
-    const health = healthText(c);
-    const extra = Object.entries(c).filter(
-      ([k, v]) => !SKIPPED.has(k) && !HEALTH.includes(k) && v != null && typeof v !== "object",
-    );
-    const conditions = (c.conditions || []).map((cond) =>
-      el("li", {}, typeof cond === "object"
-        ? `${cond.name}${cond.expires_at_round != null ? ` (until round ${cond.expires_at_round})` : ""}${cond.rounds != null ? ` (${cond.rounds} rounds)` : ""}`
-        : String(cond)),
-    );
-    cards.append(
-      el(
-        "li",
-        { class: active ? "combatant active" : "combatant", "aria-current": active ? "true" : null, "data-id": c.id },
-        el("strong", {}, c.name || c.id),
-        c.side ? el("span", { class: "side" }, ` (${c.side})`) : null,
-        health ? el("span", { class: "health" }, ` ${health}`) : null,
-        ...HEALTH.filter((k) => !["hp", "max_hp", "health"].includes(k) && c[k] != null).map((k) =>
-          el("span", { class: "stat" }, ` ${k} ${words(c[k])}`),
-        ),
-        ...extra.map(([k, v]) => el("span", { class: "stat" }, ` ${k} ${v}`)),
-        c.stats ? el("span", { class: "stat" }, ` ${words(c.stats)}`) : null,
-        conditions.length ? el("ul", { class: "conditions", "aria-label": "Conditions" }, conditions) : null,
-      ),
-    );
-  }
-  const order = orderIds(game);
-  const initiative = order.length
-    ? el("ol", { class: "order", "aria-label": "Initiative order" },
-        order.map((id) => el("li", { "aria-current": id === turn ? "true" : null }, names[id] || id)))
-    : null;
-  const rest = Object.entries(game).filter(([k]) => !GAME_SHOWN.has(k) && k !== "round" && k !== "turn");
-  const more = rest.length
-    ? el("dl", { class: "more" }, rest.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, listed(v))]))
-    : null;
-  const requests = Object.entries(state.requests || {});
-  const waiting = requests.length
+/** The requests waiting for the GM's answer. */
+export function requests(state, answer = null) {
+  const waiting = Object.entries(state.requests || {});
+  return waiting.length
     ? el("div", { class: "requests" }, el("h4", {}, "Requests to the GM"),
-        el("ul", {}, requests.map(([id, r]) => request(id, r, answer))))
+        el("ul", {}, waiting.map(([id, r]) => request(id, r, answer))))
     : null;
-  return [heading, initiative, cards, more, waiting];
 }
 
 function actor(by) {
@@ -143,9 +68,17 @@ function actor(by) {
   return by.role === "gm" || by.role === "service" ? "the GM" : `${by.role} ${by.token_id || ""}`.trim();
 }
 
-export function log(entries) {
-  const list = el("ol", { class: "log", "aria-label": "Replay log" });
-  for (const entry of entries) {
+/** A "Show older" button under a list cut to its newest `shown` items. */
+function more(total, shown, what, onMore) {
+  if (total <= shown || !onMore) return null;
+  return el("button", { type: "button", class: "small older", onclick: onMore }, `Show ${Math.min(20, total - shown)} older ${what} (${total - shown} more)`);
+}
+
+/** The replay log, newest first, cut to the newest `shown` entries. */
+export function log(entries, { shown = Infinity, onMore = null } = {}) {
+  const list = el("ol", { class: "log", reversed: true, "aria-label": "Replay log, newest first" });
+  const newest = entries.slice(-shown).reverse();
+  for (const entry of newest) {
     const text = el("span", { class: "text" }, entry.text);
     const line = el(
       "li",
@@ -159,7 +92,7 @@ export function log(entries) {
     );
     list.append(line);
   }
-  return list;
+  return [list, more(entries.length, newest.length, "entries", onMore)];
 }
 
 const BADGE = {
@@ -182,10 +115,12 @@ function dice(roll) {
   }).reduce((acc, node) => (acc.length ? [...acc, " ", node] : [node]), []));
 }
 
-/** The ledger; `revealable` is the set of hidden roll ids the GM can still reveal. */
-export function ledger(rolls, { verdicts, revealable, onReveal }) {
+/** The ledger, newest first and cut to `shown` rolls; `revealable` is the set of hidden
+ * roll ids the GM can still reveal. */
+export function ledger(rolls, { verdicts, revealable, onReveal, shown = Infinity, onMore = null }) {
   const body = el("tbody");
-  for (const roll of rolls) {
+  const newest = rolls.slice(-shown).reverse();
+  for (const roll of newest) {
     const cells = roll.redacted
       ? [el("td", { colspan: 6, "data-label": "Roll" }, `GM rolls secretly${roll.roller ? ` for ${roll.roller}` : ""}`)]
       : [
@@ -211,7 +146,8 @@ export function ledger(rolls, { verdicts, revealable, onReveal }) {
     );
   }
   const head = el("thead", {}, el("tr", {}, ["Roll", "Who and why", "Dice", "Modifiers", "Total", "Target", "Outcome", "Source", "Fair?"].map((h) => el("th", { scope: "col" }, h))));
-  return el("table", { class: "ledger" }, el("caption", { class: "sr-only" }, "Roll ledger"), head, body);
+  return [el("table", { class: "ledger" }, el("caption", { class: "sr-only" }, "Roll ledger, newest first"), head, body),
+    more(rolls.length, newest.length, "rolls", onMore)];
 }
 
 /** GET /stats: the damage meter per combatant, then the dice against a fair die. */

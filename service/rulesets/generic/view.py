@@ -10,8 +10,10 @@ state), so two events that differ in hidden fields always read the same.
 
 ``player_state`` is the state with health per the table's ``Audience`` setting, the
 initiative order without totals, and without ``State.outcomes`` (the remembered roll
-outcomes a GM may overrule).  Stats are the GM's sheet for non-player combatants: shown
-only to an audience that sees that combatant's exact health.
+outcomes a GM may overrule).  Stats, attacks and checks are the GM's sheet for
+non-player combatants: shown only to an audience that sees that combatant's exact
+health.  A player character's own sheet is always shown, so its player can pick an
+attack or a check by name instead of guessing it.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from service.rulesets.generic.events import (
     ValueSet,
 )
 from service.rulesets.generic.options import GenericOptions
-from service.rulesets.generic.state import Condition, Phase, State
+from service.rulesets.generic.state import Condition, Phase, SheetAttack, State
 from service.secrecy import Audience, HealthView, health_view
 
 SHOWN_WHEN_SECRET: Mapping[str, frozenset[str]] = {
@@ -115,14 +117,16 @@ def narrate_secret(state: State, event: Event) -> str:
 
 
 class PlayerCombatant(msgspec.Struct, frozen=True, kw_only=True):
-    """A combatant as players see them: health per the table's setting; stats (the GM's
-    sheet) only for an audience that sees this combatant's exact health."""
+    """A combatant as players see them: health per the table's setting; the sheet (stats,
+    attacks, checks) only for an audience that sees this combatant's exact health."""
 
     id: str
     name: str
     side: str | None = None
     health: HealthView
     stats: dict[str, int] | None = None
+    attacks: dict[str, SheetAttack] | None = None
+    checks: dict[str, str] | None = None
     conditions: tuple[Condition, ...] = ()
 
 
@@ -146,6 +150,8 @@ def player_state(state: State, audience: Audience) -> PlayerState:
             side=c.side,
             health=health_view(audience, cid, c.hp, c.max_hp),
             stats=dict(c.stats) if audience.shows_exact_health(cid) else None,
+            attacks=dict(c.attacks) if audience.shows_exact_health(cid) else None,
+            checks=dict(c.checks) if audience.shows_exact_health(cid) else None,
             conditions=c.conditions,
         )
         for cid, c in state.combatants.items()

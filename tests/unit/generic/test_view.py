@@ -19,7 +19,7 @@ from service.rulesets.generic.events import (
     ValueSet,
 )
 from service.rulesets.generic.examples import EVENTS, STORY_SO_FAR
-from service.rulesets.generic.state import InitiativeEntry
+from service.rulesets.generic.state import InitiativeEntry, SheetAttack
 from service.rulesets.generic.view import PlayerState, narrate_secret, player_state
 from service.secrecy import Audience, HealthView
 from tests.unit.deciders import fold
@@ -110,6 +110,26 @@ def test_players_see_a_word_for_the_npc_and_numbers_for_their_character() -> Non
     assert hidden.combatants["goblin"].health == HealthView()
     exact = player_state(state, Audience(npc_health="exact"))
     assert exact.combatants["goblin"].health == HealthView(current=4, maximum=7)
+
+
+def test_a_player_sees_their_own_sheet_and_not_the_gms() -> None:
+    """A player picks an attack or a check by name from their own sheet; an NPC's sheet
+    stays the GM's unless the table shows NPC numbers."""
+    sword = {"sword": SheetAttack(notation="1d20+5", damage="1d8+3")}
+    state = fold(
+        RULESET,
+        (
+            alice(attacks=sword, checks={"Stealth": "1d20+4"}),
+            goblin(attacks={"club": SheetAttack(notation="1d20+2")}),
+        ),
+    )
+    view = player_state(state, Audience(player_combatants=frozenset({"alice"})))
+    assert view.combatants["alice"].attacks == sword
+    assert view.combatants["alice"].checks == {"Stealth": "1d20+4"}
+    assert view.combatants["goblin"].attacks is None
+    assert view.combatants["goblin"].checks is None
+    exact = player_state(state, Audience(npc_health="exact"))
+    assert exact.combatants["goblin"].attacks == {"club": SheetAttack(notation="1d20+2")}
 
 
 def test_the_player_view_drops_remembered_outcomes_and_initiative_totals() -> None:
