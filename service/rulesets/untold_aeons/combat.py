@@ -95,6 +95,7 @@ def attack(state: State, command: Attack, dice: Dice) -> tuple[ev.Event, ...]:
         ranged=weapon.ranged,
         rapid_fire=command.rapid_fire,
         difficulty=difficulty,
+        modifiers=modifiers,
     )
     if target.can_act and not (weapon.ranged and target.has("unaware")):
         return (declared,)

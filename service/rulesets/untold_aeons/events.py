@@ -199,6 +199,8 @@ class SkillDiceRolled(_Event, frozen=True, kw_only=True, tag="untold-aeons.skill
     label: str
     difficulty: int
     rolls: tuple[RollRecord, ...]
+    difficulty_label: str | None = None
+    """The difficulty's named parts (karma's +2), spoken when its dice are rolled."""
 
 
 class DifficultyRolled(_Event, frozen=True, kw_only=True, tag="untold-aeons.difficulty_rolled"):

@@ -83,9 +83,9 @@ def resolved_line(n: Names, event: ev.AttackResolved) -> str:
                 f"{crit}{h.base} base + {h.successes} successes = {h.dealt}, "
                 f"-{h.reduction} Toughness: {h.taken}"
             )
-        count = f"{len(event.hits)} hits" if len(event.hits) > 1 else "hits"
+        times = f" {len(event.hits)} times" if len(event.hits) > 1 else ""
         line += (
-            f"{striker} {count} {n(event.struck)} ({'; '.join(parts)}): total damage "
+            f"{striker} hits {n(event.struck)}{times} ({'; '.join(parts)}): total damage "
             f"{event.damage_after}"
         )
     if event.prone:

@@ -11,7 +11,7 @@ from typing import Literal
 
 import msgspec
 
-from service.dice.model import RollRecord
+from service.dice.model import Modifier, RollRecord
 from service.rulesets.untold_aeons.options import UntoldOptions
 
 Speed = Literal["fast", "slow"]
@@ -166,6 +166,8 @@ class PendingAttack(msgspec.Struct, frozen=True, kw_only=True):
     ranged: bool
     rapid_fire: bool = False
     difficulty: int = 0
+    modifiers: tuple[Modifier, ...] = ()
+    """What a shot's ``difficulty`` is made of (range, conditions, the Narrator's)."""
 
 
 class CalledCheck(msgspec.Struct, frozen=True, kw_only=True):
@@ -183,6 +185,7 @@ class CalledCheck(msgspec.Struct, frozen=True, kw_only=True):
     skill_faces: tuple[int, ...] = ()
     untrained: bool = False
     spoken: str = ""
+    difficulty_label: str | None = None
 
 
 class LastCheck(msgspec.Struct, frozen=True, kw_only=True):
@@ -194,6 +197,7 @@ class LastCheck(msgspec.Struct, frozen=True, kw_only=True):
     spoken: str
     difficulty_faces: tuple[int, ...]
     rerolled: bool = False
+    difficulty_label: str | None = None
 
 
 RerollKind = Literal["attack", "sanity", "recovery", "limit"]
