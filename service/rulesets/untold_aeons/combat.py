@@ -124,6 +124,12 @@ def respond(state: State, command: Respond, dice: Dice) -> tuple[ev.Event, ...]:
             "or Fight Back",
             rule="UAE-28",
         )
+    if command.response == "dive" and target.has("unaware"):
+        raise RuleViolation(
+            f"{target.name} is unaware of the shot: a target may dive for cover only if "
+            "they are aware they are being shot at",
+            rule="UAE-33",
+        )
     if command.response == "fight_back" and target.weapon(command.weapon) is None:
         raise RuleViolation(f"{target.name} has no '{command.weapon}' on the sheet")
     if command.response == "fight_back" and (target.weapon(command.weapon) or Weapon()).ranged:

@@ -70,6 +70,12 @@ def _apply(state: State, event: ev.Event) -> State:
                 skills=dict(event.skills),
                 weapons=dict(event.weapons),
                 xp=event.xp,
+                stress=event.stress,
+                damage=event.damage,
+                hardened=dict(event.hardened),
+                stress_limit=event.stress_limit,
+                wound_limit=event.wound_limit,
+                move_speed=event.move_speed,
             )
             return replace(
                 state,

@@ -54,6 +54,7 @@ def _narrate(state: State, event: ev.Event) -> str:
                 f"{event.wound_limit}, Move {event.move_speed} yards"
                 + (f"; {skills}" if skills else "")
                 + f"; armed with {weapons}"
+                + _starting(event)
                 + (f". Players' karma pool: {event.karma_players}" if event.pc else "")
             )
         case ev.DistanceSet():
@@ -132,8 +133,11 @@ def _narrate(state: State, event: ev.Event) -> str:
             if pool is not None and (pool.net_advantages or pool.net_drawbacks):
                 kind = "Advantage" if pool.net_advantages else "Drawback"
                 effect = (
-                    f". The {kind} brings a short-term effect for 1 round, amplified and "
-                    "longer-lasting while Shaken: the Narrator rules on it"
+                    f". The {kind} is amplified and longer-lasting, {n(event.character)} "
+                    "being Shaken: the Narrator rules on it"
+                    if event.amplified
+                    else f". The {kind} brings a short-term effect for 1 round: the Narrator "
+                    "rules on it"
                 )
             return (
                 f"Sanity check ({event.category}) for {n(event.character)}, {event.cause}: "
@@ -197,6 +201,21 @@ def _narrate(state: State, event: ev.Event) -> str:
             )
         case _:
             assert_never(event)
+
+
+def _starting(event: ev.CharacterAdded) -> str:
+    """What a character joining mid-story already carries."""
+    parts = []
+    if event.stress:
+        parts.append(f"{event.stress} stress")
+    if event.damage:
+        parts.append(f"{event.damage} damage")
+    for category, h in event.hardened.items():
+        parts.append(
+            f"hardened {category.title()} {h.level} ({h.notches} notch"
+            f"{'es' if h.notches != 1 else ''})"
+        )
+    return f"; starts with {', '.join(parts)}" if parts else ""
 
 
 def _was_shaken(state: State, ident: str) -> bool:

@@ -99,18 +99,12 @@ class Character(msgspec.Struct, frozen=True, kw_only=True):
     status: Status = "active"
     conditions: tuple[Condition, ...] = ()
     hardened: dict[str, Hardened] = {}
-
-    @property
-    def stress_limit(self) -> int:
-        return 10 + self.willpower
-
-    @property
-    def wound_limit(self) -> int:
-        return 10 + self.toughness
-
-    @property
-    def move_speed(self) -> int:
-        return 5 + self.dexterity
+    stress_limit: int
+    """UAE-02: 10 + Willpower, kept in the state so every reader sees it."""
+    wound_limit: int
+    """UAE-02, UAE-A22: 10 + Toughness, the text's "Health" and "wound limit" alike."""
+    move_speed: int
+    """UAE-02: 5 + Dexterity, yards a round."""
 
     @property
     def can_act(self) -> bool:
