@@ -45,6 +45,13 @@ def act(state: State, command: Act, dice: Dice) -> tuple[ev.Event, ...]:
             current = state.combatants[state.current].name if state.current else "nobody"
             raise RuleViolation(f"It is {current}'s turn, not {who.name}'s")
     elif via == "reaction":
+        if who.reaction < 1 and not who.had_turn:
+            raise RuleViolation(
+                f"{who.name} has no reaction before their first turn: a character regains 3 "
+                "actions & a reaction at the start of their turn, and has none to spend before "
+                "it",
+                rule="SCF-10",
+            )
         if who.reaction < 1:
             raise RuleViolation(f"{who.name} has no reaction left")
         if action == "aid":

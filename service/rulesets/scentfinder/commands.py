@@ -126,10 +126,11 @@ class ReorderPhase(_Command, frozen=True, kw_only=True, tag="scentfinder.reorder
 
 
 class Delay(_Command, frozen=True, kw_only=True, tag="scentfinder.delay"):
-    """[0] Delay at the start of one's turn to a later phase, for good (SCF-09)."""
+    """[0] Delay at the start of one's turn to a later phase, for good (SCF-09). A phase
+    past the fourth is refused by the rules, not the schema, so the refusal can say why."""
 
     combatant: Id
-    phase: Phase
+    phase: Annotated[int, Meta(ge=1, le=100)]
 
 
 class Act(_Command, frozen=True, kw_only=True, tag="scentfinder.act"):

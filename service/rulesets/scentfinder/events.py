@@ -108,6 +108,10 @@ class Delayed(_Event, frozen=True, kw_only=True, tag="scentfinder.delayed"):
     rank: int
     actions: int = 0
     reaction: int = 0
+    """What they keep until the delayed turn starts: nothing regained at this turn's
+    start, and no reaction at all before a first turn (SCF-10, SCF-A11)."""
+    first_turn: bool = False
+    """The turn delayed was their first: until it starts they have no reaction."""
 
 
 class PhaseReordered(_Event, frozen=True, kw_only=True, tag="scentfinder.phase_reordered"):

@@ -96,6 +96,8 @@ def evolve(state: State, event: ev.Event) -> State:
                 who,
                 actions=event.actions,
                 reaction=event.reaction,
+                turn_before=who.had_turn,
+                reaction_before=who.reaction,
                 had_turn=True,
                 acted=False,
                 attacked_with=(),
@@ -108,6 +110,7 @@ def evolve(state: State, event: ev.Event) -> State:
                 rank=event.rank,
                 actions=event.actions,
                 reaction=event.reaction,
+                had_turn=c[event.combatant].turn_before,
             )
             return replace(_put(state, who), current=None)
         case ev.PhaseReordered():

@@ -60,7 +60,9 @@ def narrate(state: State, event: ev.Event) -> str:
             )
             if event.minion_of:
                 kind = f" ({n(event.minion_of)}'s minion)"
-            fp = f", {event.fp} FP" if event.max_fp else ""
+            fp = f", {event.fp} FP" if event.fp or event.max_fp else ""
+            if event.max_fp:
+                fp += f" (at most {event.max_fp})"
             where = area_name(state, event.area)
             return f"{event.name}{kind} takes the field in {where}: {event.hp} HP{fp}."
         case ev.CombatantRemoved():
@@ -87,10 +89,14 @@ def narrate(state: State, event: ev.Event) -> str:
                 f"{event.reaction} reaction."
             )
         case ev.Delayed():
-            return (
+            line = (
                 f"{n(event.combatant)} delays from phase {event.from_phase} to phase "
-                f"{event.to_phase}, for the rest of the combat."
+                f"{event.to_phase}, for the rest of the combat: the turn does not happen now, "
+                f"and the 3 actions & a reaction come when it does in phase {event.to_phase}"
             )
+            if event.first_turn:
+                line += "; before that first turn they have no reaction"
+            return line + "."
         case ev.PhaseReordered():
             return (
                 f"The players of phase {event.phase} agree on their order: "

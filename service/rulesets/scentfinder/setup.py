@@ -69,7 +69,7 @@ def add_combatant(state: State, command: AddCombatant) -> tuple[ev.Event, ...]:
             hp=command.hp,
             max_hp=command.max_hp or max(command.hp, 1),
             fp=command.fp,
-            max_fp=command.max_fp if command.max_fp is not None else command.fp,
+            max_fp=_max_fp(state, command),
             saves={str(k): v for k, v in command.saves.items()},
             skills=command.skills,
             weapons=dict(command.weapons),
@@ -84,3 +84,10 @@ def add_combatant(state: State, command: AddCombatant) -> tuple[ev.Event, ...]:
             phase=command.phase,
         ),
     )
+
+
+def _max_fp(state: State, command: AddCombatant) -> int:
+    """SCF-A20: the sheet's maximum, else none (0) unless focus_maximum caps at the start."""
+    if command.max_fp is not None:
+        return command.max_fp
+    return command.fp if state.options.focus_maximum == "starting_fp" else 0
