@@ -140,6 +140,8 @@ class ActionTaken(_Event, frozen=True, kw_only=True, tag="scentfinder.action_tak
     fp_spent: int = 0
     ended: tuple[str, ...] = ()
     note: str | None = None
+    in_force: tuple[str, ...] = ()
+    """The conditions in force on its test, each with its source (SCF-57)."""
 
 
 class ActionResolved(_Event, frozen=True, kw_only=True, tag="scentfinder.action_resolved"):
@@ -153,6 +155,9 @@ class ActionResolved(_Event, frozen=True, kw_only=True, tag="scentfinder.action_
     damage: int | None = None
     hp_after: int | None = None
     rolls: tuple[RollRecord, ...] = ()
+    in_force: tuple[str, ...] = ()
+    """The conditions in force on the test when its degree was given, with their sources
+    (an Aid's Favour given while it waited among them)."""
 
 
 class ConditionAdded(_Event, frozen=True, kw_only=True, tag="scentfinder.condition_added"):

@@ -144,7 +144,9 @@ def evolve(state: State, event: ev.Event) -> State:
                 state = replace(state, pending=pending)
             return state
         case ev.ActionResolved():
-            state = replace(state, pending=None)
+            if event.action != "aid":
+                # An Aid given while an ally's test waits leaves that test waiting.
+                state = replace(state, pending=None)
             if event.hp_after is not None and event.target is not None:
                 state = _put(state, replace(state.combatants[event.target], hp=event.hp_after))
             return state

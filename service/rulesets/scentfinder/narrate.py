@@ -8,6 +8,7 @@ from service.ruleset import rolls_of
 from service.rulesets.scentfinder import events as ev
 from service.rulesets.scentfinder.fields import CONDITION_WORD, DEGREE_WORD
 from service.rulesets.scentfinder.narrate_parts import (
+    condition_name,
     condition_text,
     name_of,
     resolved_line,
@@ -184,9 +185,7 @@ def narrate(state: State, event: ev.Event) -> str:
                     f"{event.persistent_damage} persistent damage ({hp} -> {event.hp_after} HP)"
                 )
             who = state.combatants.get(event.combatant)
-            words = (
-                {c.id: CONDITION_WORD.get(c.kind, c.kind) for c in who.conditions} if who else {}
-            )
+            words = {c.id: condition_name(state, c) for c in who.conditions} if who else {}
             for t in event.ticked:
                 parts.append(
                     f"{words.get(t.condition, t.condition)} {t.remaining} "

@@ -81,6 +81,9 @@ class Condition(msgspec.Struct, frozen=True, kw_only=True):
     save: SaveName | None = None
     intense: bool = False
     note: str | None = None
+    origin: str | None = None
+    """The action that put it there ("Flank", "Disarm", "Sneak"), named on the tests it
+    bears on."""
 
 
 class Combatant(msgspec.Struct, frozen=True, kw_only=True):

@@ -34,6 +34,7 @@ def _untested(b: Builder, ident: str, command: Act) -> None:
                 "favoured",
                 expiry="next_roll",
                 source=ident,
+                origin="Aid",
                 circumstance=True,
                 scope="the aided roll",
             ),
