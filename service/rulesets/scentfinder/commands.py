@@ -24,6 +24,7 @@ from service.rulesets.scentfinder.fields import (
     SaveName,
     Text,
 )
+from service.rulesets.scentfinder.sheet import SheetChange
 from service.rulesets.scentfinder.state import Hazard, Obstacle, Spell, Weapon
 
 Choice = Literal[
@@ -227,6 +228,8 @@ class Adjudicate(_Command, frozen=True, kw_only=True, tag="scentfinder.adjudicat
     area: Id | None = None
     add_condition: ConditionSpec | None = None
     remove_condition: Id | None = None
+    sheet: SheetChange | None = None
+    """Any other piece of the sheet (healing tools, weapons, Saves, maxima ...)."""
 
 
 class GmRoll(_Command, frozen=True, kw_only=True, tag="scentfinder.gm_roll"):

@@ -11,6 +11,7 @@ import msgspec
 
 from service.dice.model import RollRecord
 from service.rulesets.scentfinder.fields import Degree, SaveName
+from service.rulesets.scentfinder.sheet import SheetChange
 from service.rulesets.scentfinder.state import Condition, Hazard, Obstacle, Spell, Weapon
 
 
@@ -291,6 +292,7 @@ class Ruling(_Event, frozen=True, kw_only=True, tag="scentfinder.ruling"):
     area: str | None = None
     condition_added: Condition | None = None
     condition_removed: str | None = None
+    sheet: SheetChange | None = None
 
 
 class GmRolled(_Event, frozen=True, kw_only=True, tag="scentfinder.gm_rolled"):

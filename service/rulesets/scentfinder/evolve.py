@@ -7,6 +7,7 @@ from typing import assert_never
 from msgspec.structs import replace
 
 from service.rulesets.scentfinder import events as ev
+from service.rulesets.scentfinder import sheet
 from service.rulesets.scentfinder.state import Area, Combatant, Condition, Pending, State
 
 
@@ -242,6 +243,8 @@ def evolve(state: State, event: ev.Event) -> State:
                 who = replace(who, persistent=event.persistent)
             if event.area is not None:
                 who = replace(who, area=event.area)
+            if event.sheet is not None:
+                who = sheet.apply(who, event.sheet)
             if event.condition_removed is not None:
                 who = _drop(who, (event.condition_removed,))
             if event.condition_added is not None:

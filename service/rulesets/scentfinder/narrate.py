@@ -16,6 +16,7 @@ from service.rulesets.scentfinder.narrate_parts import (
     taken_line,
 )
 from service.rulesets.scentfinder.rules import area_name
+from service.rulesets.scentfinder.sheet import spoken as sheet_spoken
 from service.rulesets.scentfinder.state import State
 from service.rulesets.scentfinder.view import narrate_secret
 
@@ -242,6 +243,8 @@ def narrate(state: State, event: ev.Event) -> str:
                 )
             if event.condition_removed is not None:
                 changes.append(f"condition {event.condition_removed} removed")
+            if event.sheet is not None:
+                changes.append("sheet: " + sheet_spoken(event.sheet))
             whom = f" {n(event.combatant)}:" if event.combatant else ""
             return f"GM ruling ({event.reason}):{whom} " + ("; ".join(changes) or "so noted") + "."
         case ev.GmRolled():
