@@ -53,10 +53,10 @@ def check(who: Combatant, change: SheetChange) -> None:
     if len(held) > hands:
         raise RuleViolation(f"{who.name} has {hands} hand(s) and cannot hold {len(held)} weapons")
     for weapon in (change.weapons or {}).values():
-        _die(weapon.damage)
+        check_die(weapon.damage)
     for spell in (change.spells or {}).values():
         if spell.damage is not None:
-            _die(spell.damage)
+            check_die(spell.damage)
 
 
 def apply(who: Combatant, change: SheetChange) -> Combatant:
@@ -88,7 +88,8 @@ def spoken(change: SheetChange) -> str:
     return ", ".join(parts)
 
 
-def _die(notation: str) -> None:
+def check_die(notation: str) -> None:
+    """A damage die the service can roll and maximise, or a refusal saying so."""
     try:
         maximum_of(notation)
     except ValueError:

@@ -10,18 +10,13 @@ import pytest
 from service.rulesets.scentfinder import RULESET, ScentfinderOptions
 from service.rulesets.scentfinder import events as ev
 from service.rulesets.scentfinder.commands import Adjudicate, Delay, EndTurn, ReorderPhase
-from service.rulesets.scentfinder.state import State
-from tests.unit.deciders import fold, given
+from tests.unit.deciders import given, log_lines
 from tests.unit.scentfinder.fixtures import Table, act, alice, bob, fight, goblin, ogre
 
 
 def said(table: Table, events: Sequence[ev.Event]) -> list[str]:
-    state: State = fold(RULESET, table.history[: len(table.history) - len(events)], table.options)
-    lines = []
-    for event in events:
-        lines.append(RULESET.narrate(state, event))
-        state = RULESET.evolve(state, event)
-    return lines
+    before = table.history[: len(table.history) - len(events)]
+    return log_lines(RULESET, before, events, table.options)
 
 
 def refocus_at_full(options: ScentfinderOptions | None = None) -> Table:

@@ -10,18 +10,14 @@ from service.rulesets.tactics import RULESET
 from service.rulesets.tactics import commands as cmd
 from service.rulesets.tactics import events as ev
 from service.rulesets.tactics.options import TacticsOptions
-from tests.unit.tactics.fixtures import OPTS, at, end, of, resolve, shot, state_of, table
+from tests.unit.deciders import log_lines
+from tests.unit.tactics.fixtures import OPTS, at, end, of, resolve, shot, table
 
 
 def lines(
     before: Sequence[ev.Event], new: Sequence[ev.Event], options: TacticsOptions = OPTS
 ) -> list[str]:
-    state = state_of(before, options)
-    said = []
-    for event in new:
-        said.append(RULESET.narrate(state, event))
-        state = RULESET.evolve(state, event)
-    return said
+    return log_lines(RULESET, before, new, options)
 
 
 def ruling(r: cmd.Ruling) -> cmd.Adjudicate:

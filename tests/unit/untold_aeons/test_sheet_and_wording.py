@@ -13,17 +13,12 @@ from service.rulesets.untold_aeons import RULESET
 from service.rulesets.untold_aeons import commands as cmd
 from service.rulesets.untold_aeons import events as ev
 from service.rulesets.untold_aeons.state import Hardened
-from tests.unit.deciders import given
+from tests.unit.deciders import given, log_lines
 from tests.unit.untold_aeons.fixtures import MARA, play, round_one, state_of, table
 
 
 def said(before: Sequence[ev.Event], new: Sequence[ev.Event]) -> list[str]:
-    state = state_of(before)
-    lines = []
-    for event in new:
-        lines.append(RULESET.narrate(state, event))
-        state = RULESET.evolve(state, event)
-    return lines
+    return log_lines(RULESET, before, new)
 
 
 def ruled(ruling: cmd.Ruling) -> cmd.Rule:
