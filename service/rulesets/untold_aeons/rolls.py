@@ -79,13 +79,13 @@ def plan(
         untrained=untrained,
         difficulty=max(0, difficulty),
         spoken=" ".join(parts),
-        difficulty_label=_spoken_parts(named),
+        difficulty_label=spoken_parts(named),
         karma_successes=karma_successes,
         karma_failures=karma_failures,
     )
 
 
-def _spoken_parts(parts: list[tuple[str, int]]) -> str | None:
+def spoken_parts(parts: list[tuple[str, int]]) -> str | None:
     """ "2 range (10 yards, weapon range 20) +1 moving target +2 karma"; None when no
     part is named (a bare difficulty says all there is in its number)."""
     if not any(label for label, _ in parts):

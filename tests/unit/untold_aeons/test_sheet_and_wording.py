@@ -146,3 +146,21 @@ def test_uae_23_the_save_is_above_twice_the_wound_limit() -> None:
         " ".join(lines)
     ), lines
     assert "(2 base + 1 success = 3, -1 Toughness: 2)" in lines[1]
+
+
+def test_uae_34_the_rapid_fire_lines_say_the_penalty_die_the_cap_and_the_hits() -> None:
+    burst = cmd.Attack(attacker="jonah", target="horror", weapon="tommy gun", rapid_fire=True)
+    before = play([cmd.SpendKarma(by="jonah", use="bonus")], events=round_one())
+    declared = given(RULESET, *before).when(burst).events
+    assert log_lines(RULESET, before, declared)[0] == (
+        "Jonah fires the tommy gun at the Horror with a Rapid Fire burst (1 penalty die, up "
+        "to 3 hits): difficulty 2 = 2 range (15 yards, weapon range 30)"
+    )
+    after = [*before, *declared]
+    made = (
+        given(RULESET, *after)
+        .when(cmd.Respond(character="horror", response="none"), manual=[[6, 6, 6, 3, 3]])
+        .events
+    )
+    line = log_lines(RULESET, after, made)[0]
+    assert "Jonah hits the Horror 3 times (" in line and "3 hits the" not in line
