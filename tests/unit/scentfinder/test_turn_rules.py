@@ -9,7 +9,7 @@ import pytest
 
 from service.rulesets.scentfinder import RULESET, ScentfinderOptions
 from service.rulesets.scentfinder import events as ev
-from service.rulesets.scentfinder.commands import Adjudicate, Delay, EndTurn, ReorderPhase
+from service.rulesets.scentfinder.commands import Delay, EndTurn, ReorderPhase
 from tests.unit.deciders import given, log_lines
 from tests.unit.scentfinder.fixtures import Table, act, alice, bob, fight, goblin, ogre
 
@@ -112,7 +112,6 @@ def test_scf_06_a_delay_past_the_fourth_phase_is_refused_by_the_rules(phase: int
 
 def test_scf_07_npcs_cannot_be_ordered_among_the_players_of_a_phase() -> None:
     table = fight()
-    table.do(Adjudicate(reason="the goblin is quick", combatant="goblin"))
     violation = (
         given(RULESET, *table.history)
         .when(ReorderPhase(phase=2, order=("alice", "goblin", "bob")))
