@@ -263,7 +263,13 @@ def act(state: State, command: Act, dice: Dice) -> tuple[ev.Event, ...]:
             ended=tuple(dict.fromkeys(ended)),
             note=command.note or command.trigger,
             in_force=in_force(
-                state, who, action, target=target, weapon=command.weapon, area=command.area
+                state,
+                who,
+                action,
+                target=target,
+                weapon=command.weapon,
+                area=command.area,
+                skill=skill,
             )
             if tested
             else (),

@@ -102,7 +102,7 @@ def outcome(b: Builder, p: Pending, command: Resolve, dice: Dice) -> None:
     index = ("triumph", "success", "failure", "bungle").index(degree)
     line = spec.lines[index]
     forced = (
-        in_force(state, actor, action, target=target, weapon=p.weapon, area=p.area)
+        in_force(state, actor, action, target=target, weapon=p.weapon, area=p.area, skill=p.skill)
         if p.kind == "test"
         else ()
     )

@@ -216,6 +216,8 @@ class SaveMade(_Event, frozen=True, kw_only=True, tag="scentfinder.save_made"):
     damage: int = 0
     hp_after: int
     rolls: tuple[RollRecord, ...] = ()
+    in_force: tuple[str, ...] = ()
+    """The conditions in force on the Save, each with its source (SCF-57)."""
 
 
 class Tick(msgspec.Struct, frozen=True, kw_only=True):

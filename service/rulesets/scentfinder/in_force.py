@@ -24,6 +24,7 @@ def in_force(
     target: Combatant | None = None,
     weapon: str | None = None,
     area: str | None = None,
+    skill: str | None = None,
 ) -> tuple[str, ...]:
     """What is in force on ``actor``'s test of ``action``, in words with its source."""
     spec = ACTIONS[action]
@@ -32,10 +33,28 @@ def in_force(
     for c in actor.conditions:
         if c.kind not in ("favoured", "impaired"):
             continue
-        if _applies(state, c, spec.title, attack=attack, target=target, weapon=weapon, area=area):
+        if skill == "Stealth" and (c.scope or "").endswith("Stealth rolls"):
+            found.append(_spoken(state, c))  # Take Cover (SCF-51)
+        elif _applies(state, c, spec.title, attack=attack, target=target, weapon=weapon, area=area):
             found.append(_spoken(state, c))
     if action == "administer_first_help" and target is not None and target.deaths_door:
         found.append(f"Impaired (circumstance): {target.name} is at Death's Door (SCF-20)")
+    return tuple(found)
+
+
+def in_force_on_save(state: State, who: Combatant, save: str) -> tuple[str, ...]:
+    """What is in force on ``who``'s [0] Save: Take Cover's Favour on REF Saves (SCF-51),
+    Avert Gaze's on Saves against visual effects (SCF-24, the GM knows whether the danger
+    is one).  An Aid's Favour waits for the aided test, not a Save."""
+    found = []
+    for c in who.conditions:
+        if c.kind not in ("favoured", "impaired"):
+            continue
+        scope = c.scope or ""
+        if scope.startswith(f"{save} Saves"):
+            found.append(_spoken(state, c))
+        elif scope == "Saves against visual effects":
+            found.append(_spoken(state, c) + " (if the danger is visual)")
     return tuple(found)
 
 

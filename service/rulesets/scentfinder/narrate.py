@@ -174,6 +174,8 @@ def narrate(state: State, event: ev.Event) -> str:
                 f"{n(event.combatant)}'s {event.save} Save against {event.label}: "
                 f"{DEGREE_WORD[event.degree]}, {howmuch}"
             )
+            if event.in_force:
+                line += " (in force: " + "; ".join(event.in_force) + ")"
             if event.damage or event.rolls:
                 line += f": {roll}{event.damage} damage, {hp} -> {event.hp_after} HP"
             return line + "."

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from service.rulesets.scentfinder import RULESET
 from service.rulesets.scentfinder import events as ev
-from service.rulesets.scentfinder.commands import Adjudicate, EndTurn, Resolve
+from service.rulesets.scentfinder.commands import Adjudicate, EndTurn, Resolve, Save
 from tests.unit.deciders import log_lines
 from tests.unit.scentfinder.fixtures import Table, act, alice, bob, fight, goblin, ogre
 
@@ -130,3 +130,26 @@ def test_scf_33_leaving_hiding_has_a_log_line() -> None:
     table.do(act("bob", "hide", degree="success"))
     events = table.do(act("bob", "evade"))
     assert said(table, events)[0].endswith("; they stop Hiding.")
+
+
+def test_scf_51_take_cover_is_in_force_on_a_ref_save_and_not_on_a_vig_save() -> None:
+    table = fight(None, alice(area="rear"), bob(area="rear"), goblin(), ogre())
+    table.do(act("bob", "take_cover"))
+    events = table.do(Save(combatant="bob", save="REF", degree="success", label="a rockfall"))
+    made = first(events, ev.SaveMade)
+    expected = "Favoured (circumstance): REF Saves & Stealth rolls, from Bob's Take Cover"
+    assert isinstance(made, ev.SaveMade) and made.in_force == (expected,)
+    assert f"(in force: {expected})" in said(table, events)[0]
+    events = table.do(Save(combatant="bob", save="VIG", degree="success", label="poison"))
+    made = first(events, ev.SaveMade)
+    assert isinstance(made, ev.SaveMade) and made.in_force == ()
+
+
+def test_scf_51_take_cover_is_in_force_on_a_stealth_test() -> None:
+    table = fight(None, alice(area="rear"), bob(area="rear"), goblin(), ogre())
+    table.do(act("bob", "take_cover"))
+    events = table.do(act("bob", "hide"))
+    taken = first(events, ev.ActionTaken)
+    assert isinstance(taken, ev.ActionTaken) and taken.in_force == (
+        "Favoured (circumstance): REF Saves & Stealth rolls, from Bob's Take Cover",
+    )
