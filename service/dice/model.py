@@ -125,6 +125,9 @@ class PoolSummary(msgspec.Struct, frozen=True, kw_only=True):
     apart: tuple[int, ...] = ()
     """Faces of the same check that are not in this record but counted with it: the
     skill dice of ``skill_roll``, or the difficulty dice a reroll of the skill dice kept."""
+    difficulty_label: str | None = None
+    """Where the difficulty came from, as spoken ("2 range (10 yards) +2 dive for cover"),
+    when it has a named part: every number that changed the roll is on its record."""
 
 
 class Modifier(msgspec.Struct, frozen=True):

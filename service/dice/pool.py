@@ -53,6 +53,7 @@ def count(
     opposed: bool = False,
     skill_roll: str | None = None,
     apart: Sequence[int] = (),
+    difficulty_label: str | None = None,
 ) -> PoolSummary:
     """Count two pools.  ``opposed``: a pool with no difficulty side of its own (an
     opposed melee roll): ``succeeded`` is left None for the caller to compare."""
@@ -76,6 +77,7 @@ def count(
         succeeded=None if opposed else successes > failures,
         skill_roll=skill_roll,
         apart=tuple(apart),
+        difficulty_label=difficulty_label,
     )
 
 
@@ -89,6 +91,7 @@ def mark(
     other_skill: Sequence[int] = (),
     other_difficulty: Sequence[int] = (),
     skill_roll: str | None = None,
+    difficulty_label: str | None = None,
 ) -> RollRecord:
     """``record`` with its first ``skill_dice`` dice labelled skill dice, the rest
     difficulty dice, and the pool summary attached; ``total`` is successes minus
@@ -98,7 +101,8 @@ def mark(
     ``other_skill`` / ``other_difficulty``: faces of the same check rolled apart and
     counted with this record: the skill dice a player rolled before the Narrator's
     difficulty dice behind the screen (``skill_roll`` names that roll), or the
-    difficulty dice kept by a reroll of the skill dice.
+    difficulty dice kept by a reroll of the skill dice.  ``difficulty_label``: the
+    difficulty's parts as spoken, shown after its number.
     """
     faces = [d.face for d in record.dice]
     dice = tuple(
@@ -117,6 +121,7 @@ def mark(
         opposed=opposed,
         skill_roll=skill_roll,
         apart=(*other_skill, *other_difficulty),
+        difficulty_label=difficulty_label,
     )
     return msgspec.structs.replace(
         record,
@@ -157,11 +162,22 @@ def plural(n: int, word: str) -> str:
 
 def tally(summary: PoolSummary) -> str:
     """ "3 successes, 1 failure, 1 Advantage" (successes and failures before cancelling,
-    Advantages or Drawbacks after)."""
+    Advantages or Drawbacks after); Advantages and Drawbacks that cancelled are still
+    named ("1 Advantage and 1 Drawback cancel")."""
     parts = [plural(summary.successes, "success")]
     if summary.difficulty_dice:
         parts.append(plural(summary.failures, "failure"))
-    if summary.net_advantages:
+    if summary.advantages and summary.drawbacks:
+        both = (
+            f"{plural(summary.advantages, 'Advantage')} and {plural(summary.drawbacks, 'Drawback')}"
+        )
+        if summary.net_advantages:
+            parts.append(f"{both}: {plural(summary.net_advantages, 'Advantage')} left")
+        elif summary.net_drawbacks:
+            parts.append(f"{both}: {plural(summary.net_drawbacks, 'Drawback')} left")
+        else:
+            parts.append(f"{both} cancel")
+    elif summary.net_advantages:
         parts.append(plural(summary.net_advantages, "Advantage"))
     elif summary.net_drawbacks:
         parts.append(plural(summary.net_drawbacks, "Drawback"))
@@ -181,13 +197,17 @@ def speak(record: RollRecord, *, name: str | None = None) -> str:
     if summary.skill_roll is not None:
         rolled = " ".join(str(f) for f in summary.apart)
         line = (
-            f"{who} rolls {summary.difficulty_dice} difficulty dice{purpose} against "
+            f"{who} rolls {summary.difficulty_dice} difficulty dice"
+            + (f" ({summary.difficulty_label})" if summary.difficulty_label else "")
+            + f"{purpose} against "
             f"{summary.skill} (roll {summary.skill_roll}: {rolled}): {difficulty or '-'} -> "
         )
     else:
         against = (
             f" against difficulty {summary.difficulty_dice}" if summary.difficulty_dice else ""
         )
+        if summary.difficulty_label:
+            against = f" against difficulty {summary.difficulty_dice} = {summary.difficulty_label}"
         untrained = " (untrained)" if summary.untrained else ""
         if summary.apart:
             kept = " ".join(str(f) for f in summary.apart)

@@ -260,14 +260,16 @@ async def test_four_rounds_of_scentfinder_over_http(client: Client) -> None:
         "Tobin uses Strike on Chief with the sword (Might vs REF), spending 1 action.",
         "Success for Tobin's Strike: rolled damage - 1d8 [5] = 5 (manual), 5 damage"
         " (Chief 18 -> 13 HP).",
-        "Mara delays from phase 2 to phase 3, for the rest of the combat.",
+        "Mara delays from phase 2 to phase 3, for the rest of the combat: the turn does not "
+        "happen now, and the 3 actions & a reaction come when it does in phase 3; before "
+        "that first turn they have no reaction.",
         "The Rope Bridge is hazardous: Mara must make a REF Save against 1d4.",
         "Mara's REF Save against hazardous terrain: Success, halves the die: 1d4 [3] = 3"
         " (manual), 1 damage, 12 -> 11 HP.",
         "Thug is under Mara's Binding Vines (2 turns, can be sustained).",
         "Tobin: attacks against Thug Favoured (circumstance, 1 turn, ignores 1 Impairment).",
         "Mara now has 0 FP (Sustain Spell).",
-        "Thug ends their turn: under a spell sustained, no count-down.",
+        "Thug ends their turn: Mara's Binding Vines sustained, no count-down.",
         "Mara is Hiding.",
         "Archer has Successfully Sought the Camp this turn.",
         "Failure for Thug's Strike: 1 damage (Mara 11 -> 10 HP).",
@@ -285,6 +287,8 @@ async def test_get_rulesets_scentfinder_lists_commands_and_options(client: Clien
     options = {o["key"]: o for o in info["options"]}
     assert options["degree_input"]["default"] == "gm_entered"
     assert "SCF-A1" in options["degree_input"]["description"]
+    assert options["focus_maximum"]["default"] == "sheet_only"
+    assert "SCF-A20" in options["focus_maximum"]["description"]
     commands = {c["type"] for c in info["commands"]}
     assert {"scentfinder.act", "scentfinder.resolve", "scentfinder.end_turn"} <= commands
     assert all(c["example"]["type"] == c["type"] for c in info["commands"])

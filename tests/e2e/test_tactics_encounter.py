@@ -317,7 +317,7 @@ async def test_three_rounds_of_tactics_over_http(client: Client) -> None:
         "Round 2 begins",
         "Rex reacts with dodge (+2 agility); 2 actions left",
         "Rex rolls 1d20 for soak against 13 damage: d20 [8] +1 Endurance +2 armour +2 take cover "
-        "= 13: all absorbed (manual) (13 - 13), 0 wounds",
+        "= 13: all absorbed (manual), no wounds",
         "Ana takes 19 wounds: 19/20",
         "Grunt A takes 21 wounds: 20/20. Grunt A is incapacitated",
         "Grunt A takes 20 wounds: 20/20. Grunt A is dead",

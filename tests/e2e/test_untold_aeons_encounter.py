@@ -300,12 +300,13 @@ async def test_three_rounds_of_untold_aeons_over_http(client: Client) -> None:
         "Turn order: Fast initiating: Jonah; then Fast defending: the Cultist; then Slow "
         "initiating: Mara; then Slow defending: the Horror",
         "Jonah spends a karma point for +2 on Jonah's roll (players 1, Narrator 2)",
-        "Jonah rolls Firearms 2 -1 Rapid Fire +2 karma against difficulty 2 for the attack on "
-        "the Horror: 6 6 1 vs 5 2 -> 4 successes, 1 failure, 1 Advantage: success with "
-        "Advantage: 3 hits",
+        "Jonah rolls Firearms 2 -1 Rapid Fire +2 karma against difficulty 2 = 2 range (15 "
+        "yards, weapon range 30) for the attack on the Horror: 6 6 1 vs 5 2 -> 4 successes, "
+        "1 failure, 1 Advantage: success with Advantage: 3 hits",
         "Mara defends.",
-        "The Cultist dives for cover. Mara rolls Firearms 3 against difficulty 3 for the attack "
-        "on the Cultist: 6 5 1 vs 5 2 3 -> 3 successes, 1 failure, 1 Advantage",
+        "The Cultist dives for cover. Mara rolls Firearms 3 against difficulty 3 = 2 range (10 "
+        "yards, weapon range 20) +1 dive for cover (half of Dexterity 2, rounded up) for the "
+        "attack on the Cultist: 6 5 1 vs 5 2 3 -> 3 successes, 1 failure, 1 Advantage",
         "Mara hits the Cultist (critical: 4 base + 3 successes = 7, -1 Toughness: 6)",
         "Mara dodges.",
         "Jonah is Shaken",

@@ -128,6 +128,21 @@ def given(
     return Given(ruleset, events, options)
 
 
+def log_lines(
+    ruleset: Ruleset[StateT, CommandT, EventT, OptionsT],
+    before: Sequence[EventT],
+    new: Sequence[EventT],
+    options: OptionsT | None = None,
+) -> list[str]:
+    """The replay log's lines of ``new``, each narrated in the state it happened in."""
+    state = fold(ruleset, before, options)
+    lines = []
+    for event in new:
+        lines.append(ruleset.narrate(state, event))
+        state = ruleset.evolve(state, event)
+    return lines
+
+
 def _diff(actual: list[Any], expected: list[Any]) -> str:
     lines = ["events differ:"]
     for i in range(max(len(actual), len(expected))):

@@ -39,7 +39,7 @@ from service.rulesets.scentfinder.state import State, initial_state, round_of
 from service.rulesets.scentfinder.stats import combat_facts
 from service.rulesets.scentfinder.view import SHOWN_WHEN_SECRET, narrate_secret, player_state
 
-STATE_SCHEMA_VERSION = 1
+STATE_SCHEMA_VERSION = 2
 
 SUMMARY = (
     "Scentfinder: a battlefield of GM-defined areas (adjacency, difficult, hazardous, "

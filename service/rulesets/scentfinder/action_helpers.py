@@ -12,7 +12,7 @@ from msgspec.structs import replace
 from service.dice.model import Dice, RollRecord
 from service.ruleset import RuleViolation
 from service.rulesets.scentfinder import events as ev
-from service.rulesets.scentfinder.commands import Resolve
+from service.rulesets.scentfinder.commands import Act, Resolve
 from service.rulesets.scentfinder.fields import ACTIONS, DEGREE_WORD, maximum_of
 from service.rulesets.scentfinder.rules import Builder, adjacent, area_name
 from service.rulesets.scentfinder.state import Combatant, Condition, Pending, State
@@ -29,6 +29,19 @@ def no_pending(state: State) -> None:
             f"{area_name(state, p.area)} (SCF-17)"
         )
     raise RuleViolation(f"The GM has yet to enter the degree of {name}'s {ACTIONS[p.action].title}")
+
+
+def aids_waiting_test(state: State, command: Act) -> bool:
+    """An Aid's reaction may Favour an ally's test that is declared and waiting for its
+    degree: the Favour is there when the GM gives it (SCF-21)."""
+    p = state.pending
+    return (
+        command.action == "aid"
+        and command.via == "reaction"
+        and p is not None
+        and p.kind == "test"
+        and p.actor == command.target
+    )
 
 
 def _cond(kind: str, **fields: object) -> Condition:

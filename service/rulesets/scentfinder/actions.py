@@ -11,10 +11,11 @@ from __future__ import annotations
 from service.dice.model import Dice
 from service.ruleset import RuleViolation
 from service.rulesets.scentfinder import events as ev
-from service.rulesets.scentfinder.action_helpers import no_pending
+from service.rulesets.scentfinder.action_helpers import aids_waiting_test, no_pending
 from service.rulesets.scentfinder.commands import Act, Resolve
 from service.rulesets.scentfinder.degrees import outcome
 from service.rulesets.scentfinder.fields import ACTIONS, MOVE_ACTIONS
+from service.rulesets.scentfinder.in_force import in_force
 from service.rulesets.scentfinder.requirements import _base_cost, _requirements, _skill
 from service.rulesets.scentfinder.rules import Builder, adjacent, area_name, combatant, distance
 from service.rulesets.scentfinder.state import Combatant, State
@@ -24,7 +25,8 @@ from service.rulesets.scentfinder.untested import _untested
 def act(state: State, command: Act, dice: Dice) -> tuple[ev.Event, ...]:
     if state.stage != "combat":
         raise RuleViolation("Combat has not begun")
-    no_pending(state)
+    if not aids_waiting_test(state, command):
+        no_pending(state)
     who = combatant(state, command.actor)
     spec = ACTIONS[command.action]
     action = command.action
@@ -46,6 +48,13 @@ def act(state: State, command: Act, dice: Dice) -> tuple[ev.Event, ...]:
             current = state.combatants[state.current].name if state.current else "nobody"
             raise RuleViolation(f"It is {current}'s turn, not {who.name}'s")
     elif via == "reaction":
+        if who.reaction < 1 and not who.had_turn:
+            raise RuleViolation(
+                f"{who.name} has no reaction before their first turn: a character regains 3 "
+                "actions & a reaction at the start of their turn, and has none to spend before "
+                "it",
+                rule="SCF-10",
+            )
         if who.reaction < 1:
             raise RuleViolation(f"{who.name} has no reaction left")
         if action == "aid":
@@ -254,6 +263,17 @@ def act(state: State, command: Act, dice: Dice) -> tuple[ev.Event, ...]:
             fp_spent=fp_spent,
             ended=tuple(dict.fromkeys(ended)),
             note=command.note or command.trigger,
+            in_force=in_force(
+                state,
+                who,
+                action,
+                target=target,
+                weapon=command.weapon,
+                area=command.area,
+                skill=skill,
+            )
+            if tested
+            else (),
         )
     )
     for bearer, ident in foreign_ends:

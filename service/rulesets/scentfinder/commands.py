@@ -24,6 +24,7 @@ from service.rulesets.scentfinder.fields import (
     SaveName,
     Text,
 )
+from service.rulesets.scentfinder.sheet import SheetChange
 from service.rulesets.scentfinder.state import Hazard, Obstacle, Spell, Weapon
 
 Choice = Literal[
@@ -126,10 +127,11 @@ class ReorderPhase(_Command, frozen=True, kw_only=True, tag="scentfinder.reorder
 
 
 class Delay(_Command, frozen=True, kw_only=True, tag="scentfinder.delay"):
-    """[0] Delay at the start of one's turn to a later phase, for good (SCF-09)."""
+    """[0] Delay at the start of one's turn to a later phase, for good (SCF-09). A phase
+    past the fourth is refused by the rules, not the schema, so the refusal can say why."""
 
     combatant: Id
-    phase: Phase
+    phase: Annotated[int, Meta(ge=1, le=100)]
 
 
 class Act(_Command, frozen=True, kw_only=True, tag="scentfinder.act"):
@@ -226,6 +228,8 @@ class Adjudicate(_Command, frozen=True, kw_only=True, tag="scentfinder.adjudicat
     area: Id | None = None
     add_condition: ConditionSpec | None = None
     remove_condition: Id | None = None
+    sheet: SheetChange | None = None
+    """Any other piece of the sheet (healing tools, weapons, Saves, maxima ...)."""
 
 
 class GmRoll(_Command, frozen=True, kw_only=True, tag="scentfinder.gm_roll"):

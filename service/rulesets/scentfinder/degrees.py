@@ -18,6 +18,7 @@ from service.rulesets.scentfinder import (
 from service.rulesets.scentfinder.action_helpers import Resolution, no_pending
 from service.rulesets.scentfinder.commands import Resolve, RollTest
 from service.rulesets.scentfinder.fields import ACTIONS, DEGREE_WORD, Degree
+from service.rulesets.scentfinder.in_force import in_force
 from service.rulesets.scentfinder.rules import Builder
 from service.rulesets.scentfinder.state import Pending, State
 
@@ -100,6 +101,12 @@ def outcome(b: Builder, p: Pending, command: Resolve, dice: Dice) -> None:
     target = b.state.combatants.get(p.target or "")
     index = ("triumph", "success", "failure", "bungle").index(degree)
     line = spec.lines[index]
+    forced = (
+        in_force(state, actor, action, target=target, weapon=p.weapon, area=p.area, skill=p.skill)
+        if p.kind == "test"
+        else ()
+    )
+    first = len(b.events)
 
     for c in actor.conditions:
         if c.expiry == "next_roll":
@@ -112,3 +119,10 @@ def outcome(b: Builder, p: Pending, command: Resolve, dice: Dice) -> None:
     )
     resolution = Resolution(b, p, command, dice, state, actor, target, line)
     _APPLY.get(action, outcomes_support.apply)(resolution)
+    if forced:
+        # Not folded by evolve, so the event can be completed once the line is applied.
+        for i in range(first, len(b.events)):
+            event = b.events[i]
+            if isinstance(event, ev.ActionResolved) and event.actor == actor.id:
+                b.events[i] = replace(event, in_force=forced)
+                break

@@ -11,6 +11,7 @@ import msgspec
 
 from service.dice.model import RollRecord
 from service.rulesets.scentfinder.fields import Degree, SaveName
+from service.rulesets.scentfinder.sheet import SheetChange
 from service.rulesets.scentfinder.state import Condition, Hazard, Obstacle, Spell, Weapon
 
 
@@ -108,6 +109,10 @@ class Delayed(_Event, frozen=True, kw_only=True, tag="scentfinder.delayed"):
     rank: int
     actions: int = 0
     reaction: int = 0
+    """What they keep until the delayed turn starts: nothing regained at this turn's
+    start, and no reaction at all before a first turn (SCF-10, SCF-A11)."""
+    first_turn: bool = False
+    """The turn delayed was their first: until it starts they have no reaction."""
 
 
 class PhaseReordered(_Event, frozen=True, kw_only=True, tag="scentfinder.phase_reordered"):
@@ -136,6 +141,8 @@ class ActionTaken(_Event, frozen=True, kw_only=True, tag="scentfinder.action_tak
     fp_spent: int = 0
     ended: tuple[str, ...] = ()
     note: str | None = None
+    in_force: tuple[str, ...] = ()
+    """The conditions in force on its test, each with its source (SCF-57)."""
 
 
 class ActionResolved(_Event, frozen=True, kw_only=True, tag="scentfinder.action_resolved"):
@@ -149,6 +156,9 @@ class ActionResolved(_Event, frozen=True, kw_only=True, tag="scentfinder.action_
     damage: int | None = None
     hp_after: int | None = None
     rolls: tuple[RollRecord, ...] = ()
+    in_force: tuple[str, ...] = ()
+    """The conditions in force on the test when its degree was given, with their sources
+    (an Aid's Favour given while it waited among them)."""
 
 
 class ConditionAdded(_Event, frozen=True, kw_only=True, tag="scentfinder.condition_added"):
@@ -206,6 +216,8 @@ class SaveMade(_Event, frozen=True, kw_only=True, tag="scentfinder.save_made"):
     damage: int = 0
     hp_after: int
     rolls: tuple[RollRecord, ...] = ()
+    in_force: tuple[str, ...] = ()
+    """The conditions in force on the Save, each with its source (SCF-57)."""
 
 
 class Tick(msgspec.Struct, frozen=True, kw_only=True):
@@ -282,6 +294,7 @@ class Ruling(_Event, frozen=True, kw_only=True, tag="scentfinder.ruling"):
     area: str | None = None
     condition_added: Condition | None = None
     condition_removed: str | None = None
+    sheet: SheetChange | None = None
 
 
 class GmRolled(_Event, frozen=True, kw_only=True, tag="scentfinder.gm_rolled"):

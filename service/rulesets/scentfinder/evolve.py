@@ -7,6 +7,7 @@ from typing import assert_never
 from msgspec.structs import replace
 
 from service.rulesets.scentfinder import events as ev
+from service.rulesets.scentfinder import sheet
 from service.rulesets.scentfinder.state import Area, Combatant, Condition, Pending, State
 
 
@@ -96,6 +97,8 @@ def evolve(state: State, event: ev.Event) -> State:
                 who,
                 actions=event.actions,
                 reaction=event.reaction,
+                turn_before=who.had_turn,
+                reaction_before=who.reaction,
                 had_turn=True,
                 acted=False,
                 attacked_with=(),
@@ -108,6 +111,7 @@ def evolve(state: State, event: ev.Event) -> State:
                 rank=event.rank,
                 actions=event.actions,
                 reaction=event.reaction,
+                had_turn=c[event.combatant].turn_before,
             )
             return replace(_put(state, who), current=None)
         case ev.PhaseReordered():
@@ -141,7 +145,9 @@ def evolve(state: State, event: ev.Event) -> State:
                 state = replace(state, pending=pending)
             return state
         case ev.ActionResolved():
-            state = replace(state, pending=None)
+            if event.action != "aid":
+                # An Aid given while an ally's test waits leaves that test waiting.
+                state = replace(state, pending=None)
             if event.hp_after is not None and event.target is not None:
                 state = _put(state, replace(state.combatants[event.target], hp=event.hp_after))
             return state
@@ -237,6 +243,8 @@ def evolve(state: State, event: ev.Event) -> State:
                 who = replace(who, persistent=event.persistent)
             if event.area is not None:
                 who = replace(who, area=event.area)
+            if event.sheet is not None:
+                who = sheet.apply(who, event.sheet)
             if event.condition_removed is not None:
                 who = _drop(who, (event.condition_removed,))
             if event.condition_added is not None:

@@ -78,6 +78,14 @@ def begin(state: State) -> tuple[ev.Event, ...]:
 
 
 def reorder(state: State, command: ReorderPhase) -> tuple[ev.Event, ...]:
+    for ident in command.order:
+        npc = state.combatants.get(ident)
+        if npc is not None and not npc.pc:
+            raise RuleViolation(
+                f"{npc.name} is an NPC: NPCs act at fixed initiative phases, after PCs in the "
+                "same phase have acted, so only players are ordered among themselves",
+                rule="SCF-07",
+            )
     players = sorted(
         c.id for c in state.combatants.values() if c.pc and not c.out and c.phase == command.phase
     )
@@ -98,6 +106,12 @@ def delay(state: State, command: Delay) -> tuple[ev.Event, ...]:
             f"Delay's trigger is the start of the turn: {who.name} has already acted (SCF-09)"
         )
     phase = who.phase or 4
+    if command.phase > 4:
+        raise RuleViolation(
+            f"There are four initiative phases each round: phase {command.phase} is beyond the "
+            "last, so Delay can only be to a later phase up to the fourth",
+            rule="SCF-06",
+        )
     if phase >= 4:
         raise RuleViolation("There is no later initiative phase than the fourth (SCF-A11)")
     if command.phase <= phase:
@@ -105,6 +119,7 @@ def delay(state: State, command: Delay) -> tuple[ev.Event, ...]:
             f"Delay is to a later initiative phase: {who.name} acts in phase {phase}, so "
             f"{command.phase} is not later (SCF-09)"
         )
+    first_turn = not who.turn_before
     ranks = [
         c.rank
         for c in state.combatants.values()
@@ -118,7 +133,8 @@ def delay(state: State, command: Delay) -> tuple[ev.Event, ...]:
             to_phase=command.phase,
             rank=max(ranks, default=0) + 1,
             actions=0,
-            reaction=who.reaction,
+            reaction=0 if first_turn else who.reaction_before,
+            first_turn=first_turn,
         )
     )
     start_next_turn(b)

@@ -8,6 +8,7 @@ from service.ruleset import rolls_of
 from service.rulesets.scentfinder import events as ev
 from service.rulesets.scentfinder.fields import CONDITION_WORD, DEGREE_WORD
 from service.rulesets.scentfinder.narrate_parts import (
+    condition_name,
     condition_text,
     name_of,
     resolved_line,
@@ -15,6 +16,7 @@ from service.rulesets.scentfinder.narrate_parts import (
     taken_line,
 )
 from service.rulesets.scentfinder.rules import area_name
+from service.rulesets.scentfinder.sheet import spoken as sheet_spoken
 from service.rulesets.scentfinder.state import State
 from service.rulesets.scentfinder.view import narrate_secret
 
@@ -60,7 +62,9 @@ def narrate(state: State, event: ev.Event) -> str:
             )
             if event.minion_of:
                 kind = f" ({n(event.minion_of)}'s minion)"
-            fp = f", {event.fp} FP" if event.max_fp else ""
+            fp = f", {event.fp} FP" if event.fp or event.max_fp else ""
+            if event.max_fp:
+                fp += f" (at most {event.max_fp})"
             where = area_name(state, event.area)
             return f"{event.name}{kind} takes the field in {where}: {event.hp} HP{fp}."
         case ev.CombatantRemoved():
@@ -87,10 +91,14 @@ def narrate(state: State, event: ev.Event) -> str:
                 f"{event.reaction} reaction."
             )
         case ev.Delayed():
-            return (
+            line = (
                 f"{n(event.combatant)} delays from phase {event.from_phase} to phase "
-                f"{event.to_phase}, for the rest of the combat."
+                f"{event.to_phase}, for the rest of the combat: the turn does not happen now, "
+                f"and the 3 actions & a reaction come when it does in phase {event.to_phase}"
             )
+            if event.first_turn:
+                line += "; before that first turn they have no reaction"
+            return line + "."
         case ev.PhaseReordered():
             return (
                 f"The players of phase {event.phase} agree on their order: "
@@ -166,6 +174,8 @@ def narrate(state: State, event: ev.Event) -> str:
                 f"{n(event.combatant)}'s {event.save} Save against {event.label}: "
                 f"{DEGREE_WORD[event.degree]}, {howmuch}"
             )
+            if event.in_force:
+                line += " (in force: " + "; ".join(event.in_force) + ")"
             if event.damage or event.rolls:
                 line += f": {roll}{event.damage} damage, {hp} -> {event.hp_after} HP"
             return line + "."
@@ -178,9 +188,7 @@ def narrate(state: State, event: ev.Event) -> str:
                     f"{event.persistent_damage} persistent damage ({hp} -> {event.hp_after} HP)"
                 )
             who = state.combatants.get(event.combatant)
-            words = (
-                {c.id: CONDITION_WORD.get(c.kind, c.kind) for c in who.conditions} if who else {}
-            )
+            words = {c.id: condition_name(state, c) for c in who.conditions} if who else {}
             for t in event.ticked:
                 parts.append(
                     f"{words.get(t.condition, t.condition)} {t.remaining} "
@@ -237,6 +245,8 @@ def narrate(state: State, event: ev.Event) -> str:
                 )
             if event.condition_removed is not None:
                 changes.append(f"condition {event.condition_removed} removed")
+            if event.sheet is not None:
+                changes.append("sheet: " + sheet_spoken(event.sheet))
             whom = f" {n(event.combatant)}:" if event.combatant else ""
             return f"GM ruling ({event.reason}):{whom} " + ("; ".join(changes) or "so noted") + "."
         case ev.GmRolled():

@@ -25,6 +25,21 @@ def roll_text(record: RollRecord) -> str:
     return f"{record.notation} [{faces}]{mods} = {record.total}{versus} ({record.source}{house})"
 
 
+def condition_name(state: State, c: Condition) -> str:
+    """A condition named so that a line ticking or ending it says which one it is: the
+    spell and its caster, what a Favour or an Impairment is for, whom a Stun is against."""
+    word = CONDITION_WORD.get(c.kind, c.kind)
+    if c.kind == "spell":
+        return f"{name_of(state, c.source)}'s {c.spell}" if c.source else f"{c.spell}"
+    if c.kind in ("favoured", "impaired") and c.scope:
+        return f"{word} ({c.scope})"
+    if c.kind == "affliction" and c.note:
+        return f"{word} ({c.note})"
+    if c.against and c.kind in ("stunned", "taunted", "bonus_reaction", "spotting"):
+        return f"{word} against {name_of(state, c.against)}"
+    return word
+
+
 def condition_text(state: State, bearer: str, c: Condition) -> str:
     word = CONDITION_WORD.get(c.kind, c.kind)
     if c.kind == "sought":
@@ -121,7 +136,30 @@ def taken_line(state: State, event: ev.ActionTaken) -> str:
         line += f" and {event.fp_spent} FP"
     if event.note and event.action not in ("command",):
         line += f" [{event.note}]"
+    if event.in_force:
+        line += "; in force: " + "; ".join(event.in_force)
+    line += _ended(state, event)
     return line + "."
+
+
+def _ended(state: State, event: ev.ActionTaken) -> str:
+    """What taking the action ended on the actor (leaving Hiding, a Taken Cover)."""
+    who = state.combatants.get(event.actor)
+    if who is None or not event.ended:
+        return ""
+    parts = []
+    for c in who.conditions:
+        if c.id not in event.ended:
+            continue
+        if c.kind == "hiding":
+            parts.append("they stop Hiding")
+        elif c.kind == "ready":
+            parts.append(f"the Readied {c.note or 'action'} is used")
+        elif c.kind == "bonus_reaction":
+            parts.append("the bonus reaction is used")
+        else:
+            parts.append(f"{condition_name(state, c)} ends")
+    return "; " + ", ".join(parts) if parts else ""
 
 
 def resolved_line(state: State, event: ev.ActionResolved) -> str:
@@ -132,7 +170,10 @@ def resolved_line(state: State, event: ev.ActionResolved) -> str:
     title = spec.title if spec else event.action
     if event.degree is None:
         return f"{n(event.actor)}'s {title}: {event.effect}."
-    line = f"{DEGREE_WORD[event.degree]} for {n(event.actor)}'s {title}: {event.effect}"
+    line = f"{DEGREE_WORD[event.degree]} for {n(event.actor)}'s {title}"
+    if event.in_force:
+        line += " (in force: " + "; ".join(event.in_force) + ")"
+    line += f": {event.effect}"
     if event.rolls:
         line += " - " + "; ".join(roll_text(r) for r in event.rolls)
     if event.damage:

@@ -42,6 +42,7 @@ class ScentfinderOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unkno
     hiding_ends_on_non_stealth_action: bool = True
     deaths_door: Literal["gm_sets"] = "gm_sets"
     minion_actions_expire: Literal["end_of_commanders_turn"] = "end_of_commanders_turn"
+    focus_maximum: Literal["sheet_only", "starting_fp"] = "sheet_only"
 
 
 OPTION_NOTES: tuple[RulesetOption, ...] = (
@@ -159,5 +160,12 @@ OPTION_NOTES: tuple[RulesetOption, ...] = (
         "end_of_commanders_turn",
         "SCF-A22. Actions granted by Command are spent during the commander's turn and "
         "lost at its end; a minion has no turn of its own.",
+    ),
+    RulesetOption(
+        "focus_maximum",
+        "sheet_only",
+        "SCF-A20. The text defines no maximum Focus: FP are capped only by a max_fp the "
+        "sheet gives, so Refocus adds its points to a sheet without one. 'starting_fp' caps "
+        "such a sheet at the FP it started with (a house reading).",
     ),
 )

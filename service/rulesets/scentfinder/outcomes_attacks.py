@@ -63,6 +63,8 @@ def apply(r: Resolution) -> None:
                     "favoured",
                     remaining=1,
                     against=target.id,
+                    source=actor.id,
+                    origin="Flank",
                     circumstance=True,
                     scope=f"attacks against {target.name}",
                     note="ignores 1 Impairment" if degree == "triumph" else None,
@@ -78,10 +80,26 @@ def apply(r: Resolution) -> None:
             b.emit(ev.WeaponDropped(combatant=target.id, weapon=theirs, area=drop_to))
         elif degree == "success" and theirs:
             b.condition(
-                target.id, _cond("impaired", remaining=1, scope=f"attacks with the {theirs}")
+                target.id,
+                _cond(
+                    "impaired",
+                    remaining=1,
+                    source=actor.id,
+                    origin="Disarm",
+                    scope=f"attacks with the {theirs}",
+                ),
             )
         elif degree == "failure" and mine:
-            b.condition(actor.id, _cond("impaired", remaining=1, scope=f"attacks with the {mine}"))
+            b.condition(
+                actor.id,
+                _cond(
+                    "impaired",
+                    remaining=1,
+                    source=actor.id,
+                    origin="Disarm",
+                    scope=f"attacks with the {mine}",
+                ),
+            )
         elif degree == "bungle" and mine:
             b.emit(ev.WeaponDropped(combatant=actor.id, weapon=mine, area=drop_to))
     elif action == "feint":

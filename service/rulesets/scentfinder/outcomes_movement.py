@@ -58,7 +58,15 @@ def apply(r: Resolution) -> None:
                         )
             if degree == "triumph":
                 b.condition(
-                    actor.id, _cond("favoured", remaining=1, circumstance=True, scope="attacks")
+                    actor.id,
+                    _cond(
+                        "favoured",
+                        remaining=1,
+                        circumstance=True,
+                        scope="attacks",
+                        source=actor.id,
+                        origin="Sneak",
+                    ),
                 )
             _move(b, actor.id, p.area, "Sneak")
     elif action == "shift":

@@ -57,8 +57,10 @@ def apply(r: Resolution) -> None:
         gain = {"triumph": 2, "success": 1}.get(degree, 0)
         if gain:
             after = actor.fp + gain
-            if actor.max_fp > 0:
-                after = min(after, actor.max_fp)
-            b.emit(ev.FpChanged(combatant=actor.id, fp_after=after, reason="Refocus"))
+            reason = "Refocus"
+            if actor.max_fp > 0 and after > actor.max_fp:
+                after = actor.max_fp
+                reason = f"Refocus, capped at {actor.name}'s maximum of {actor.max_fp} FP"
+            b.emit(ev.FpChanged(combatant=actor.id, fp_after=after, reason=reason))
         elif degree == "bungle":
             b.condition(actor.id, _cond("refocus_costly", expiry="end_of_turn"))

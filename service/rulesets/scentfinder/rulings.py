@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from service.ruleset import RuleViolation
 from service.rulesets.scentfinder import events as ev
+from service.rulesets.scentfinder import sheet
 from service.rulesets.scentfinder.commands import Adjudicate
 from service.rulesets.scentfinder.rules import combatant
 from service.rulesets.scentfinder.state import Condition, State
@@ -19,6 +20,7 @@ def adjudicate(state: State, command: Adjudicate) -> tuple[ev.Event, ...]:
         command.area,
         command.add_condition,
         command.remove_condition,
+        command.sheet,
     )
     if command.combatant is None:
         if any(x is not None for x in changes):
@@ -31,6 +33,8 @@ def adjudicate(state: State, command: Adjudicate) -> tuple[ev.Event, ...]:
         from service.rulesets.scentfinder.rules import find_condition
 
         find_condition(who, command.remove_condition)
+    if command.sheet is not None:
+        sheet.check(who, command.sheet)
     added = None
     if command.add_condition is not None:
         spec = command.add_condition
@@ -61,5 +65,6 @@ def adjudicate(state: State, command: Adjudicate) -> tuple[ev.Event, ...]:
             area=command.area,
             condition_added=added,
             condition_removed=command.remove_condition,
+            sheet=command.sheet,
         ),
     )

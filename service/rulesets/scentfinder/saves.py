@@ -11,6 +11,7 @@ from service.rulesets.scentfinder import events as ev
 from service.rulesets.scentfinder.action_helpers import no_pending
 from service.rulesets.scentfinder.commands import Save
 from service.rulesets.scentfinder.fields import DEGREE_WORD, maximum_of
+from service.rulesets.scentfinder.in_force import in_force_on_save
 from service.rulesets.scentfinder.rules import area_name, combatant
 from service.rulesets.scentfinder.state import State
 
@@ -54,6 +55,7 @@ def save(state: State, command: Save, dice: Dice) -> tuple[ev.Event, ...]:
                 damage=dmg,
                 hp_after=who.hp - dmg,
                 rolls=rolls,
+                in_force=in_force_on_save(state, who, p.save),
             ),
         )
     no_pending(state)
@@ -88,5 +90,6 @@ def save(state: State, command: Save, dice: Dice) -> tuple[ev.Event, ...]:
             damage=dmg,
             hp_after=who.hp - dmg,
             rolls=rolls,
+            in_force=in_force_on_save(state, who, command.save),
         ),
     )

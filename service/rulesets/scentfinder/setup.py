@@ -5,16 +5,9 @@ from __future__ import annotations
 from service.ruleset import RuleViolation
 from service.rulesets.scentfinder import events as ev
 from service.rulesets.scentfinder.commands import AddCombatant, DefineArea
-from service.rulesets.scentfinder.fields import maximum_of
 from service.rulesets.scentfinder.rules import combatant
+from service.rulesets.scentfinder.sheet import check_die
 from service.rulesets.scentfinder.state import State
-
-
-def _check_die(notation: str) -> None:
-    try:
-        maximum_of(notation)
-    except ValueError:
-        raise RuleViolation(f"'{notation}' is not a damage die like 1d6 or 2d4+1") from None
 
 
 def define_area(state: State, command: DefineArea) -> tuple[ev.Event, ...]:
@@ -24,7 +17,7 @@ def define_area(state: State, command: DefineArea) -> tuple[ev.Event, ...]:
         if other not in state.areas:
             raise RuleViolation(f"Area '{other}' is not defined yet; define it first (SCF-04)")
     if command.hazard is not None:
-        _check_die(command.hazard.die)
+        check_die(command.hazard.die)
     return (
         ev.AreaDefined(
             area=command.id,
@@ -51,10 +44,10 @@ def add_combatant(state: State, command: AddCombatant) -> tuple[ev.Event, ...]:
     if command.pc and command.phase is not None:
         raise RuleViolation("A player character's phase comes from initiative, not the sheet")
     for weapon in command.weapons.values():
-        _check_die(weapon.damage)
+        check_die(weapon.damage)
     for spell in command.spells.values():
         if spell.damage is not None:
-            _check_die(spell.damage)
+            check_die(spell.damage)
     for held in command.held:
         if held not in command.weapons:
             raise RuleViolation(f"{command.name} holds '{held}', which is not on the sheet")
@@ -69,7 +62,7 @@ def add_combatant(state: State, command: AddCombatant) -> tuple[ev.Event, ...]:
             hp=command.hp,
             max_hp=command.max_hp or max(command.hp, 1),
             fp=command.fp,
-            max_fp=command.max_fp if command.max_fp is not None else command.fp,
+            max_fp=_max_fp(state, command),
             saves={str(k): v for k, v in command.saves.items()},
             skills=command.skills,
             weapons=dict(command.weapons),
@@ -84,3 +77,10 @@ def add_combatant(state: State, command: AddCombatant) -> tuple[ev.Event, ...]:
             phase=command.phase,
         ),
     )
+
+
+def _max_fp(state: State, command: AddCombatant) -> int:
+    """SCF-A20: the sheet's maximum, else none (0) unless focus_maximum caps at the start."""
+    if command.max_fp is not None:
+        return command.max_fp
+    return command.fp if state.options.focus_maximum == "starting_fp" else 0

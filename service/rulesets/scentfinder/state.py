@@ -81,6 +81,9 @@ class Condition(msgspec.Struct, frozen=True, kw_only=True):
     save: SaveName | None = None
     intense: bool = False
     note: str | None = None
+    origin: str | None = None
+    """The action that put it there ("Flank", "Disarm", "Sneak"), named on the tests it
+    bears on."""
 
 
 class Combatant(msgspec.Struct, frozen=True, kw_only=True):
@@ -115,6 +118,11 @@ class Combatant(msgspec.Struct, frozen=True, kw_only=True):
     granted: int = 0
     """Actions a minion may spend during its commander's turn (SCF-26, SCF-A22)."""
     had_turn: bool = False
+    """A turn has started for them (a Delay before the first one takes it back)."""
+    turn_before: bool = False
+    """Whether they had had a turn before the current one started (SCF-10, SCF-A11)."""
+    reaction_before: int = 0
+    """Their reaction before the current turn regained one: what a Delay keeps (SCF-A11)."""
     acted: bool = False
     """Took an action this turn (Delay only at turn start)."""
     attacked_with: tuple[str, ...] = ()

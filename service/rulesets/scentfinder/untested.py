@@ -34,6 +34,7 @@ def _untested(b: Builder, ident: str, command: Act) -> None:
                 "favoured",
                 expiry="next_roll",
                 source=ident,
+                origin="Aid",
                 circumstance=True,
                 scope="the aided roll",
             ),
@@ -50,6 +51,8 @@ def _untested(b: Builder, ident: str, command: Act) -> None:
                 expiry="start_of_turn",
                 circumstance=True,
                 scope="Saves against visual effects",
+                source=ident,
+                origin="Avert Gaze",
             ),
         )
         line = "Saves against visual effects Favoured until next turn"
@@ -136,6 +139,8 @@ def _untested(b: Builder, ident: str, command: Act) -> None:
                 expiry="attack_or_start_of_turn",
                 circumstance=True,
                 scope="REF Saves & Stealth rolls",
+                source=ident,
+                origin="Take Cover",
             ),
         )
         line = "REF Saves & Stealth rolls Favoured until next turn or an attack"

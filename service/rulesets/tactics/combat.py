@@ -137,6 +137,10 @@ def react(state: State, c: cmd.React) -> tuple[ev.Event, ...]:
     """TAC-06/TAC-A6/TAC-A7: one React per turn, a Maneuver chosen at the start of the
     defender's turn before any roll, paid from that turn's pool."""
     _, who = on_turn(state, c.combatant, "a React")
+    if who.status != "active":
+        raise RuleViolation(
+            f"{who.name} is {who.status} and cannot act, so has no React to take", rule="TAC-16"
+        )
     if who.reacted:
         raise RuleViolation(f"{who.name} already reacted this turn", rule="TAC-06")
     if who.rolled_this_turn:
@@ -146,7 +150,7 @@ def react(state: State, c: cmd.React) -> tuple[ev.Event, ...]:
         raise RuleViolation(
             f"a React answers a Press, and no Press is pending against {who.name}", rule="TAC-06"
         )
-    if who.status != "active" or who.actions_left < 1:
+    if who.actions_left < 1:
         raise RuleViolation(f"{who.name} has no action left to React with", rule="TAC-A7")
     m = _maneuver(who, c.maneuver)
     target_press: str | None = None

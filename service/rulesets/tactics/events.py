@@ -244,6 +244,9 @@ class HitResolved(_Event, frozen=True, kw_only=True, tag="tactics.hit_resolved")
     press: str
     target: str
     wounds: int
+    """What the damage that got through was worth, before shields."""
+    absorbed: int = 0
+    """Of ``wounds``, how many the shields negated (TAC-17, TAC-A1); the rest were taken."""
 
 
 class HitVoided(_Event, frozen=True, kw_only=True, tag="tactics.hit_voided"):
@@ -271,6 +274,9 @@ class CheckRolled(_Event, frozen=True, kw_only=True, tag="tactics.check_rolled")
     target: int
     rolls: tuple[RollRecord, ...]
     """The total and success or failure are the roll's (``total``, ``outcome``)."""
+    react_open: bool = False
+    """Rolled while the creature's React choice was pending: the check neither answers
+    the pending Presses nor closes the React window (TAC-06)."""
 
 
 class ValueSet(_Event, frozen=True, kw_only=True, tag="tactics.value_set"):

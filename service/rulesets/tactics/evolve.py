@@ -111,7 +111,11 @@ def evolve(state: State, event: ev.Event) -> State:
                     shields=event.shields_after,
                 ),
             )
-            stage: Stage = "react" if event.pending else "acting"
+            # A creature that cannot act (no action this turn) has no React to choose:
+            # its pending Presses go straight to resolution.
+            stage: Stage = (
+                "acting" if not event.pending else "react" if event.actions else "resolving"
+            )
             return replace(
                 state, phase=Fighting(round=event.round, turn=event.combatant, stage=stage)
             )

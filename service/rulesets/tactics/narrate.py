@@ -92,7 +92,10 @@ def narrate(state: State, event: ev.Event) -> str:
                 line += "; unshielded, a cool-down check is needed before shields regenerate"
             if event.pending:
                 waiting = ", ".join(_press(state, p) for p in event.pending)
-                line += f". Pending against them: {waiting}. React or not?"
+                if event.actions:
+                    line += f". Pending against them: {waiting}. React or not?"
+                else:
+                    line += f". Pending against them: {waiting}; they cannot act, so no React"
             return line
         case ev.TurnEnded():
             ends = f" ({', '.join(event.expired)} wears off)" if event.expired else ""
@@ -139,9 +142,12 @@ def narrate(state: State, event: ev.Event) -> str:
                 if event.braced
                 else ""
             )
+            if not event.through:
+                # A full soak: the difference would be negative, and nothing got through.
+                return f"{brace}{_rolls(state, event.rolls)}, no wounds"
             return (
                 f"{brace}{_rolls(state, event.rolls)} ({event.damage} - {event.soak}), "
-                f"{event.wounds} wound{'s' if event.wounds != 1 else ''}"
+                f"{_count(event.wounds, 'wound')}"
             )
         case ev.ShieldsSpent():
             left = (
@@ -170,10 +176,7 @@ def narrate(state: State, event: ev.Event) -> str:
                 f"{state.options.wound_limit} ({event.reason})"
             )
         case ev.HitResolved():
-            return (
-                f"{n(event.target)}: Press {event.press} is resolved "
-                f"({_count(event.wounds, 'wound')})"
-            )
+            return f"{n(event.target)}: Press {event.press} is resolved ({_hit(event)})"
         case ev.HitVoided():
             return f"Press {event.press} against {n(event.target)} is void: {event.why}"
         case ev.CooldownChecked():
@@ -181,7 +184,13 @@ def narrate(state: State, event: ev.Event) -> str:
                 return f"{n(event.combatant)} passes the cool-down check: shields restart at 1"
             return f"{n(event.combatant)} fails the cool-down check: shields stay down"
         case ev.CheckRolled():
-            return f"GM calls for {event.label}: {_rolls(state, event.rolls)}"
+            line = f"GM calls for {event.label}: {_rolls(state, event.rolls)}"
+            if event.react_open:
+                line += (
+                    f". This check is not {n(event.combatant)}'s answer to the pending Presses: "
+                    "the React choice is still open"
+                )
+            return line
         case ev.ValueSet():
             return (
                 f"GM ruling: {n(event.combatant)}'s {event.field} {event.previous} -> "
@@ -242,6 +251,17 @@ def _press(state: State, press_id: str) -> str:
     return (
         f"{press_id} ({name(state, found.attacker)}'s {found.weapon}, Damage {found.damage}, "
         f"Precision {found.precision})"
+    )
+
+
+def _hit(event: ev.HitResolved) -> str:
+    """The wounds a resolved Press was worth, and how the shields split them."""
+    if not event.absorbed:
+        return _count(event.wounds, "wound") if event.wounds else "no wounds"
+    taken = event.wounds - event.absorbed
+    absorbed = "all" if not taken else str(event.absorbed)
+    return f"{_count(event.wounds, 'wound')}: the shields absorb {absorbed}, " + (
+        f"{taken} taken" if taken else "none taken"
     )
 
 

@@ -10,7 +10,7 @@ from service.ruleset import RuleViolation
 from service.rulesets.tactics import commands as cmd
 from service.rulesets.tactics import events as ev
 from service.rulesets.tactics.rules import bonus_labels, combatant, hits_against, name, on_turn
-from service.rulesets.tactics.state import BonusStat, Combatant, State
+from service.rulesets.tactics.state import BonusStat, Combatant, Fighting, State
 from service.rulesets.tactics.wounds import take_wounds, void_if_dead
 
 replace = msgspec.structs.replace
@@ -87,7 +87,8 @@ def resolve(state: State, c: cmd.Resolve, dice: Dice) -> tuple[ev.Event, ...]:
     )
     taken = take_wounds(state, who, wounds, press.attacker, press=press)
     events.extend(taken)
-    events.append(ev.HitResolved(press=press.id, target=who.id, wounds=wounds))
+    absorbed = sum(e.negated for e in taken if isinstance(e, ev.ShieldsSpent))
+    events.append(ev.HitResolved(press=press.id, target=who.id, wounds=wounds, absorbed=absorbed))
     events.extend(void_if_dead(state, who, taken, press.id))
     return tuple(events)
 
@@ -116,6 +117,9 @@ def check(state: State, c: cmd.Check, dice: Dice) -> tuple[ev.Event, ...]:
             attribute=c.attribute,
             target=c.target,
             rolls=(_outcome(record, "success" if success else "failure"),),
+            react_open=isinstance(state.phase, Fighting)
+            and state.phase.turn == who.id
+            and state.phase.stage == "react",
         ),
     )
 

@@ -8,7 +8,7 @@ from service.ruleset import RuleViolation
 from service.rulesets.tactics import commands as cmd
 from service.rulesets.tactics import events as ev
 from service.rulesets.tactics.rules import combatant
-from service.rulesets.tactics.state import Bonus, State
+from service.rulesets.tactics.state import Bonus, Combatant, State
 from service.rulesets.tactics.wounds import take_wounds, void_if_dead
 
 
@@ -25,8 +25,7 @@ def adjudicate(state: State, c: cmd.Adjudicate) -> tuple[ev.Event, ...]:
                 raise RuleViolation(f"{who.name}'s {ruling.field} is already {ruling.value}")
             if ruling.field == "toughness" and ruling.value < 1:
                 raise RuleViolation("toughness is at least 1")
-            if ruling.field == "shields" and not 0 <= ruling.value <= who.max_shields:
-                raise RuleViolation(f"{who.name}'s shields go from 0 to {who.max_shields}")
+            _check_bounds(who, ruling)
             return (
                 ev.ValueSet(
                     combatant=who.id,
@@ -85,3 +84,20 @@ def adjudicate(state: State, c: cmd.Adjudicate) -> tuple[ev.Event, ...]:
             return (ev.BonusGranted(combatant=who.id, bonus=bonus, reason=reason),)
         case _:
             assert_never(ruling)
+
+
+def _check_bounds(who: Combatant, ruling: cmd.SetValue) -> None:
+    """Shields live between 0 and the creature's maximum shields score (TAC-17)."""
+    if ruling.field in ("shields", "max_shields") and ruling.value < 0:
+        raise RuleViolation(f"{who.name}'s {ruling.field} are at least 0", rule="TAC-17")
+    if ruling.field == "shields" and ruling.value > who.max_shields:
+        raise RuleViolation(
+            f"{who.name}'s shields are at most {who.max_shields}, their maximum shields score",
+            rule="TAC-17",
+        )
+    if ruling.field == "max_shields" and ruling.value < who.shields:
+        raise RuleViolation(
+            f"{who.name} has {who.shields} shields unspent and shields are at most the maximum: "
+            f"lower shields to at most {ruling.value} first",
+            rule="TAC-17",
+        )

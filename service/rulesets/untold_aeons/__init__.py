@@ -46,7 +46,7 @@ from service.rulesets.untold_aeons.state import State, initial_state, round_of
 from service.rulesets.untold_aeons.stats import combat_facts
 from service.rulesets.untold_aeons.view import SHOWN_WHEN_SECRET, player_state
 
-STATE_SCHEMA_VERSION = 1
+STATE_SCHEMA_VERSION = 2
 
 SUMMARY = (
     "Untold Aeons: roll d6 equal to the skill against d6 equal to the difficulty and count "

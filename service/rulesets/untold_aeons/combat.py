@@ -95,6 +95,7 @@ def attack(state: State, command: Attack, dice: Dice) -> tuple[ev.Event, ...]:
         ranged=weapon.ranged,
         rapid_fire=command.rapid_fire,
         difficulty=difficulty,
+        modifiers=modifiers,
     )
     if target.can_act and not (weapon.ranged and target.has("unaware")):
         return (declared,)
@@ -122,6 +123,12 @@ def respond(state: State, command: Respond, dice: Dice) -> tuple[ev.Event, ...]:
             "diving for cover answers gunfire; against a melee attack choose Dodge, Defend "
             "or Fight Back",
             rule="UAE-28",
+        )
+    if command.response == "dive" and target.has("unaware"):
+        raise RuleViolation(
+            f"{target.name} is unaware of the shot: a target may dive for cover only if "
+            "they are aware they are being shot at",
+            rule="UAE-33",
         )
     if command.response == "fight_back" and target.weapon(command.weapon) is None:
         raise RuleViolation(f"{target.name} has no '{command.weapon}' on the sheet")

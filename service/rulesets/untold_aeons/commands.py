@@ -13,7 +13,7 @@ import msgspec
 from msgspec import Meta
 
 from service.dice.model import Modifier
-from service.rulesets.untold_aeons.state import Category, Condition, Speed, Weapon
+from service.rulesets.untold_aeons.state import Category, Condition, Hardened, Speed, Weapon
 
 Id = Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^\S+$", examples=["mara"])]
 Text = Annotated[str, Meta(min_length=1, max_length=200)]
@@ -46,6 +46,12 @@ class AddCharacter(_Command, frozen=True, kw_only=True, tag="untold-aeons.add_ch
     intellect: Characteristic
     skills: Annotated[dict[Trait, Annotated[int, Meta(ge=0, le=10)]], Meta(max_length=60)] = {}
     weapons: Annotated[dict[Text, Weapon], Meta(max_length=20)] = {}
+    stress: Annotated[int, Meta(ge=0, le=1000)] = 0
+    """Stress the character already carries (a character joining mid-story)."""
+    damage: Annotated[int, Meta(ge=0, le=1000)] = 0
+    """Damage already taken."""
+    hardened: dict[Category, Hardened] = {}
+    """Hardened levels and notches already earned, per category (UAE-20)."""
 
 
 class SetDistance(_Command, frozen=True, kw_only=True, tag="untold-aeons.set_distance"):

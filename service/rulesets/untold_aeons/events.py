@@ -44,6 +44,11 @@ class CharacterAdded(_Event, frozen=True, kw_only=True, tag="untold-aeons.charac
     wound_limit: int
     move_speed: int
     xp: int = 0
+    stress: int = 0
+    damage: int = 0
+    hardened: dict[str, Hardened] = {}
+    """Where the character starts: stress and damage already taken, hardened levels and
+    notches already earned (a character joining mid-story)."""
     karma_players: int
     """The players' pool after: one point per player character (UAE-03)."""
 
@@ -199,6 +204,8 @@ class SkillDiceRolled(_Event, frozen=True, kw_only=True, tag="untold-aeons.skill
     label: str
     difficulty: int
     rolls: tuple[RollRecord, ...]
+    difficulty_label: str | None = None
+    """The difficulty's named parts (karma's +2), spoken when its dice are rolled."""
 
 
 class DifficultyRolled(_Event, frozen=True, kw_only=True, tag="untold-aeons.difficulty_rolled"):
@@ -265,6 +272,9 @@ class SanityChecked(_Event, frozen=True, kw_only=True, tag="untold-aeons.sanity_
     gained: int
     stress_after: int
     rolls: tuple[RollRecord, ...]
+    amplified: bool = False
+    """UAE-17: its Advantage or Drawback is amplified and longer-lasting, because the
+    character was Shaken when rolling or this check is the one that made them Shaken."""
 
 
 class NotchGained(_Event, frozen=True, kw_only=True, tag="untold-aeons.notch_gained"):

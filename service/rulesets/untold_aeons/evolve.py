@@ -70,6 +70,12 @@ def _apply(state: State, event: ev.Event) -> State:
                 skills=dict(event.skills),
                 weapons=dict(event.weapons),
                 xp=event.xp,
+                stress=event.stress,
+                damage=event.damage,
+                hardened=dict(event.hardened),
+                stress_limit=event.stress_limit,
+                wound_limit=event.wound_limit,
+                move_speed=event.move_speed,
             )
             return replace(
                 state,
@@ -111,6 +117,7 @@ def _apply(state: State, event: ev.Event) -> State:
                 ranged=event.ranged,
                 rapid_fire=event.rapid_fire,
                 difficulty=event.difficulty,
+                modifiers=event.modifiers,
             )
             return replace(state, pending=pending, used_action=(*state.used_action, event.attacker))
         case ev.AttackResolved():
@@ -151,6 +158,7 @@ def _apply(state: State, event: ev.Event) -> State:
                 skill_faces=tuple(d.face for d in record.dice),
                 untrained=record.pool.untrained,
                 spoken=record.pool.skill,
+                difficulty_label=event.difficulty_label,
             )
             return replace(state, called={**state.called, event.character: called})
         case ev.DifficultyRolled():
@@ -266,5 +274,6 @@ def _last(state: State, ident: str, label: str, record: RollRecord) -> State:
         untrained=summary.untrained,
         spoken=summary.skill,
         difficulty_faces=tuple(d.face for d in record.dice if d.pool == "difficulty"),
+        difficulty_label=summary.difficulty_label,
     )
     return replace(state, last_check={**state.last_check, ident: last})

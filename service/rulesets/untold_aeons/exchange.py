@@ -108,15 +108,23 @@ def shot(
     dice: Dice,
 ) -> tuple[ev.AttackResolved, State]:
     difficulty = pending.difficulty
+    parts = tuple((m.label, m.value) for m in pending.modifiers)
     prone: tuple[str, ...] = ()
     if response == "dive":
-        difficulty += math.ceil(target.dexterity / 2)
+        dive = math.ceil(target.dexterity / 2)
+        difficulty += dive
+        parts += ((f"dive for cover (half of Dexterity {target.dexterity}, rounded up)", dive),)
         prone = (target.id,)
     penalties: tuple[tuple[str, int], ...] = ()
     if pending.rapid_fire:
         penalties = (("Rapid Fire", state.options.rapid_fire_penalty_dice),)
     plan = rolls.plan(
-        state, attacker, weapon.skill_name, difficulty=difficulty, penalties=penalties
+        state,
+        attacker,
+        weapon.skill_name,
+        difficulty=difficulty,
+        difficulty_parts=parts,
+        penalties=penalties,
     )
     record = rolls.roll(dice, attacker, plan, purpose=pending_words(target.name))
     state = spent(state, attacker.id)

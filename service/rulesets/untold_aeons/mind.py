@@ -67,7 +67,11 @@ def roll_check(state: State, command: RollCheck, dice: Dice) -> tuple[ev.Event, 
         record = rolls.roll(dice, who, plan, purpose=called.label, skill_only=True)
         return (
             ev.SkillDiceRolled(
-                character=who.id, label=called.label, difficulty=plan.difficulty, rolls=(record,)
+                character=who.id,
+                label=called.label,
+                difficulty=plan.difficulty,
+                difficulty_label=plan.difficulty_label,
+                rolls=(record,),
             ),
         )
     record = rolls.roll(dice, who, plan, purpose=called.label)
@@ -98,6 +102,7 @@ def roll_difficulty(state: State, command: RollDifficulty, dice: Dice) -> tuple[
         untrained=called.untrained,
         other_skill=called.skill_faces,
         skill_roll=called.skill_roll,
+        difficulty_label=called.difficulty_label,
     )
     return (ev.DifficultyRolled(character=who.id, label=called.label, rolls=(record,)),)
 
@@ -123,6 +128,7 @@ def reroll_check(state: State, who: Character, dice: Dice) -> ev.CheckRerolled:
         skill=last.spoken,
         untrained=last.untrained,
         other_difficulty=last.difficulty_faces,
+        difficulty_label=last.difficulty_label,
     )
     return ev.CheckRerolled(
         character=who.id,

@@ -22,7 +22,7 @@ from service.rulesets.untold_aeons.narrate_parts import (
     rolls_line,
 )
 from service.rulesets.untold_aeons.narrate_secret import secret_line
-from service.rulesets.untold_aeons.rolls import title
+from service.rulesets.untold_aeons.rolls import spoken_parts, title
 from service.rulesets.untold_aeons.state import State
 
 _STATUS = {
@@ -54,6 +54,7 @@ def _narrate(state: State, event: ev.Event) -> str:
                 f"{event.wound_limit}, Move {event.move_speed} yards"
                 + (f"; {skills}" if skills else "")
                 + f"; armed with {weapons}"
+                + _starting(event)
                 + (f". Players' karma pool: {event.karma_players}" if event.pc else "")
             )
         case ev.DistanceSet():
@@ -84,11 +85,11 @@ def _narrate(state: State, event: ev.Event) -> str:
             return f"{n(event.character)}'s turn ends"
         case ev.AttackDeclared():
             if event.ranged:
-                mods = " ".join(f"{m.value:+d} {m.label}" for m in event.modifiers)
-                burst = " with a Rapid Fire burst" if event.rapid_fire else ""
+                parts = spoken_parts([(m.label, m.value) for m in event.modifiers])
                 return (
-                    f"{n(event.attacker)} fires the {event.weapon} at {n(event.target)}{burst}: "
-                    f"difficulty {event.difficulty} ({mods})"
+                    f"{n(event.attacker)} fires the {event.weapon} at {n(event.target)}"
+                    f"{_burst(state, event)}: difficulty {event.difficulty}"
+                    + (f" = {parts}" if parts else "")
                 )
             return f"{n(event.attacker)} attacks {n(event.target)} with the {event.weapon}"
         case ev.AttackResolved():
@@ -132,8 +133,11 @@ def _narrate(state: State, event: ev.Event) -> str:
             if pool is not None and (pool.net_advantages or pool.net_drawbacks):
                 kind = "Advantage" if pool.net_advantages else "Drawback"
                 effect = (
-                    f". The {kind} brings a short-term effect for 1 round, amplified and "
-                    "longer-lasting while Shaken: the Narrator rules on it"
+                    f". The {kind} is amplified and longer-lasting, {n(event.character)} "
+                    "being Shaken: the Narrator rules on it"
+                    if event.amplified
+                    else f". The {kind} brings a short-term effect for 1 round: the Narrator "
+                    "rules on it"
                 )
             return (
                 f"Sanity check ({event.category}) for {n(event.character)}, {event.cause}: "
@@ -197,6 +201,32 @@ def _narrate(state: State, event: ev.Event) -> str:
             )
         case _:
             assert_never(event)
+
+
+def _starting(event: ev.CharacterAdded) -> str:
+    """What a character joining mid-story already carries."""
+    parts = []
+    if event.stress:
+        parts.append(f"{event.stress} stress")
+    if event.damage:
+        parts.append(f"{event.damage} damage")
+    for category, h in event.hardened.items():
+        parts.append(
+            f"hardened {category.title()} {h.level} ({h.notches} notch"
+            f"{'es' if h.notches != 1 else ''})"
+        )
+    return f"; starts with {', '.join(parts)}" if parts else ""
+
+
+def _burst(state: State, event: ev.AttackDeclared) -> str:
+    """UAE-34: a burst costs a penalty die and hits up to N times."""
+    if not event.rapid_fire:
+        return ""
+    shooter = state.characters.get(event.attacker)
+    weapon = shooter.weapon(event.weapon) if shooter else None
+    most = f", up to {weapon.rapid_fire} hits" if weapon and weapon.rapid_fire else ""
+    dice = state.options.rapid_fire_penalty_dice
+    return f" with a Rapid Fire burst ({dice} penalty {'die' if dice == 1 else 'dice'}{most})"
 
 
 def _was_shaken(state: State, ident: str) -> bool:

@@ -8,6 +8,7 @@ import re
 
 from service.dice.announce import announce
 from service.dice.model import RollRecord
+from service.dice.pool import plural
 from service.rulesets.untold_aeons import events as ev
 from service.rulesets.untold_aeons.state import State
 
@@ -80,12 +81,12 @@ def resolved_line(n: Names, event: ev.AttackResolved) -> str:
         for h in event.hits:
             crit = "critical: " if h.critical else ""
             parts.append(
-                f"{crit}{h.base} base + {h.successes} successes = {h.dealt}, "
+                f"{crit}{h.base} base + {plural(h.successes, 'success')} = {h.dealt}, "
                 f"-{h.reduction} Toughness: {h.taken}"
             )
-        count = f"{len(event.hits)} hits" if len(event.hits) > 1 else "hits"
+        times = f" {len(event.hits)} times" if len(event.hits) > 1 else ""
         line += (
-            f"{striker} {count} {n(event.struck)} ({'; '.join(parts)}): total damage "
+            f"{striker} hits {n(event.struck)}{times} ({'; '.join(parts)}): total damage "
             f"{event.damage_after}"
         )
     if event.prone:
@@ -97,17 +98,17 @@ def limit_line(n: Names, event: ev.LimitChecked) -> str:
     who = n(event.character)
     over = f"{event.value} is {event.difficulty} over {event.threshold}"
     if event.track == "wounds":
-        what = "wound limit" if event.level == "limit" else "twice the wound limit: save or die"
+        what = "the wound limit" if event.level == "limit" else "twice the wound limit: save or die"
         fail = "Severely Injured" if event.level == "limit" else "dead"
     else:
-        what = "Stress Limit" if event.level == "limit" else "twice the Stress Limit: the save"
+        what = "the Stress Limit" if event.level == "limit" else "twice the Stress Limit: the save"
         fail = "Shaken" if event.level == "limit" else "temporarily insane or unconscious"
     result = (
         f"{who} holds on (rolls again on more {'damage' if event.track == 'wounds' else 'stress'})"
         if event.passed
         else f"{who} is {fail}"
     )
-    return f"{who} is above the {what} ({over}): " + rolls_line(n, event.rolls) + f". {result}"
+    return f"{who} is above {what} ({over}): " + rolls_line(n, event.rolls) + f". {result}"
 
 
 _KARMA = {

@@ -27,6 +27,8 @@ class PoolPlan(msgspec.Struct, frozen=True, kw_only=True):
     untrained: bool
     difficulty: int
     spoken: str
+    difficulty_label: str | None = None
+    """The difficulty's parts as spoken, when one is named (range, a dive, karma)."""
     karma_successes: int = 0
     karma_failures: int = 0
 
@@ -37,11 +39,15 @@ def plan(
     trait: str,
     *,
     difficulty: int = 0,
+    difficulty_parts: tuple[tuple[str, int], ...] = (),
     penalties: tuple[tuple[str, int], ...] = (),
     label: str | None = None,
 ) -> PoolPlan:
     """The pool ``who`` rolls for ``trait`` against ``difficulty`` dice, with every
-    modifier labelled in the spoken skill ("Firearms 3 -1 Shaken +2 karma")."""
+    modifier labelled in the spoken skill ("Firearms 3 -1 Shaken +2 karma") and, as the
+    skill side's, the difficulty's named parts (``difficulty_parts``, what ``difficulty``
+    is made of: "2 range (10 yards) +2 dive for cover +2 karma")."""
+    named = list(difficulty_parts) or ([("", difficulty)] if difficulty else [])
     rating = who.rating(trait) or 0
     parts = [f"{label or title(trait)} {rating}"]
     dice = rating
@@ -59,19 +65,34 @@ def plan(
                 dice += boost.skill
                 parts.append(f"+{boost.skill} karma")
             difficulty += boost.difficulty
+            if boost.difficulty:
+                named.append(("karma", boost.difficulty))
         else:
             karma_successes, karma_failures = boost.skill, boost.difficulty
             if boost.skill:
                 parts.append(f"+{boost.skill} karma successes")
+            if boost.difficulty:
+                named.append(("karma failures", boost.difficulty))
     untrained = dice <= 0
     return PoolPlan(
         skill_dice=1 if untrained else dice,
         untrained=untrained,
         difficulty=max(0, difficulty),
         spoken=" ".join(parts),
+        difficulty_label=spoken_parts(named),
         karma_successes=karma_successes,
         karma_failures=karma_failures,
     )
+
+
+def spoken_parts(parts: list[tuple[str, int]]) -> str | None:
+    """ "2 range (10 yards, weapon range 20) +1 moving target +2 karma"; None when no
+    part is named (a bare difficulty says all there is in its number)."""
+    if not any(label for label, _ in parts):
+        return None
+    words = [f"{value:+d} {label}".rstrip() for label, value in parts]
+    words[0] = words[0].removeprefix("+")
+    return " ".join(words)
 
 
 def roll(
@@ -101,6 +122,7 @@ def _fresh(
         skill=p.spoken,
         untrained=p.untrained,
         opposed=opposed or skill_only,
+        difficulty_label=None if skill_only else p.difficulty_label,
     )
     return with_karma_counts(record, p)
 
@@ -206,5 +228,6 @@ class Replay:
             untrained=p.untrained,
             opposed=opposed,
             other_difficulty=[d.face for d in match.dice if d.pool == "difficulty"],
+            difficulty_label=p.difficulty_label,
         )
         return with_karma_counts(record, p)

@@ -29,6 +29,9 @@ def sanity_check(state: State, command: SanityCheck, dice: Dice) -> tuple[ev.Eve
     level = hardened.level if hardened else 0
     gained = max(0, computed - level)
     stress = who.stress + gained
+    after = msgspec.structs.replace(who, stress=stress)
+    checks = stress_checks(state, after, dice) if gained else []
+    shaken = checks[0].shaken_after if checks else who.shaken
     events: list[ev.Event] = [
         ev.SanityChecked(
             character=who.id,
@@ -41,12 +44,10 @@ def sanity_check(state: State, command: SanityCheck, dice: Dice) -> tuple[ev.Eve
             gained=gained,
             stress_after=stress,
             rolls=(record,),
+            amplified=shaken,
         )
     ]
-    after = msgspec.structs.replace(who, stress=stress)
-    checks = stress_checks(state, after, dice) if gained else []
     events.extend(checks)
-    shaken = checks[0].shaken_after if checks else who.shaken
     if shaken and s.net_advantages >= 1:
         notches = (hardened.notches if hardened else 0) + 1
         new_level = level + notches // 3

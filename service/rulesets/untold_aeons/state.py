@@ -11,7 +11,7 @@ from typing import Literal
 
 import msgspec
 
-from service.dice.model import RollRecord
+from service.dice.model import Modifier, RollRecord
 from service.rulesets.untold_aeons.options import UntoldOptions
 
 Speed = Literal["fast", "slow"]
@@ -99,18 +99,12 @@ class Character(msgspec.Struct, frozen=True, kw_only=True):
     status: Status = "active"
     conditions: tuple[Condition, ...] = ()
     hardened: dict[str, Hardened] = {}
-
-    @property
-    def stress_limit(self) -> int:
-        return 10 + self.willpower
-
-    @property
-    def wound_limit(self) -> int:
-        return 10 + self.toughness
-
-    @property
-    def move_speed(self) -> int:
-        return 5 + self.dexterity
+    stress_limit: int
+    """UAE-02: 10 + Willpower, kept in the state so every reader sees it."""
+    wound_limit: int
+    """UAE-02, UAE-A22: 10 + Toughness, the text's "Health" and "wound limit" alike."""
+    move_speed: int
+    """UAE-02: 5 + Dexterity, yards a round."""
 
     @property
     def can_act(self) -> bool:
@@ -166,6 +160,8 @@ class PendingAttack(msgspec.Struct, frozen=True, kw_only=True):
     ranged: bool
     rapid_fire: bool = False
     difficulty: int = 0
+    modifiers: tuple[Modifier, ...] = ()
+    """What a shot's ``difficulty`` is made of (range, conditions, the Narrator's)."""
 
 
 class CalledCheck(msgspec.Struct, frozen=True, kw_only=True):
@@ -183,6 +179,7 @@ class CalledCheck(msgspec.Struct, frozen=True, kw_only=True):
     skill_faces: tuple[int, ...] = ()
     untrained: bool = False
     spoken: str = ""
+    difficulty_label: str | None = None
 
 
 class LastCheck(msgspec.Struct, frozen=True, kw_only=True):
@@ -194,6 +191,7 @@ class LastCheck(msgspec.Struct, frozen=True, kw_only=True):
     spoken: str
     difficulty_faces: tuple[int, ...]
     rerolled: bool = False
+    difficulty_label: str | None = None
 
 
 RerollKind = Literal["attack", "sanity", "recovery", "limit"]

@@ -57,6 +57,14 @@ def add_character(state: State, command: AddCharacter) -> tuple[ev.Event, ...]:
             raise RuleViolation(f"the {name}'s range must be at least 1 yard")
         if weapon.rapid_fire is not None and weapon.rapid_fire < 1:
             raise RuleViolation(f"the {name}'s Rapid Fire N must be at least 1")
+    for category, hardened in command.hardened.items():
+        if hardened.level < 0 or not 0 <= hardened.notches <= 2:
+            raise RuleViolation(
+                f"{command.name}'s hardened {category.title()} has level {hardened.level} and "
+                f"{hardened.notches} notches: a level is 0 or more and three notches raise it "
+                "by 1, so notches are 0 to 2",
+                rule="UAE-20",
+            )
     return (
         ev.CharacterAdded(
             character=command.id,
@@ -69,6 +77,9 @@ def add_character(state: State, command: AddCharacter) -> tuple[ev.Event, ...]:
             wound_limit=10 + command.toughness,
             move_speed=5 + command.dexterity,
             xp=state.options.starting_xp,
+            stress=command.stress,
+            damage=command.damage,
+            hardened={k: v for k, v in command.hardened.items() if v.level or v.notches},
             karma_players=state.karma_players + (1 if command.pc else 0),
             **values,
         ),

@@ -110,7 +110,8 @@ def test_scf_22_analyse_needs_a_knowledge_skill() -> None:
 
 def test_scf_23_a2_arrest_fall_is_a_reaction_and_triumph_counts_as_success() -> None:
     table = fight()
-    table.refuse(act("alice", "arrest_fall"), "Alice has no reaction left")  # SCF-10
+    # SCF-10: no reaction before the first turn
+    table.refuse(act("alice", "arrest_fall"), "Alice has no reaction before their first turn")
     events = table.do(act("bob", "arrest_fall", degree="triumph"))
     assert isinstance(events[0], ev.ActionTaken) and events[0].via == "reaction"
     assert isinstance(events[1], ev.ActionResolved) and "stops falling" in events[1].effect

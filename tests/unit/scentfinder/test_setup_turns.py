@@ -140,7 +140,7 @@ def test_scf_09_a11_delay_at_turn_start_to_a_later_phase_for_good() -> None:
     table.refuse(Delay(combatant="bob", phase=2), "2 is not later")
     events = table.do(Delay(combatant="bob", phase=3))
     assert events[0] == ev.Delayed(
-        combatant="bob", from_phase=2, to_phase=3, rank=1, actions=0, reaction=1
+        combatant="bob", from_phase=2, to_phase=3, rank=1, actions=0, reaction=0, first_turn=True
     )
     assert isinstance(events[1], ev.TurnStarted) and events[1].combatant == "alice"
     table.do(EndTurn(combatant="alice"))

@@ -126,9 +126,10 @@ def test_worked_story_narrates_like_a_narrator() -> None:
         state = RULESET.evolve(state, event)
     log = "\n".join(lines)
     for expected in (
-        "Jonah rolls Firearms 2 -1 Rapid Fire +2 karma against difficulty 2 for the attack on "
+        "Jonah rolls Firearms 2 -1 Rapid Fire +2 karma against difficulty 2 = 2 range (15 "
+        "yards, weapon range 30) for the attack on "
         "the Horror: 6 6 1 vs 5 2 -> 4 successes, 1 failure, 1 Advantage: success with "
-        "Advantage: 3 hits. Jonah 3 hits the Horror (critical: 4 base + 4 successes = 8, -5 "
+        "Advantage: 3 hits. Jonah hits the Horror 3 times (critical: 4 base + 4 successes = 8, -5 "
         "Toughness: 3; 2 base + 4 successes = 6, -5 Toughness: 1; 2 base + 4 successes = 6, "
         "-5 Toughness: 1): total damage 5",
         "Jonah is Shaken",
