@@ -25,6 +25,7 @@ from service.history import CannotUndo, NothingToRedo
 from service.loading import VersionNotReached
 from service.options import InvalidOption
 from service.registry import UnknownRuleset
+from service.requests import RequestTooLarge, TooManyRequests
 from service.ruleset import RuleViolation
 from service.tokens import TokenRevoked
 
@@ -109,6 +110,8 @@ _MAP: dict[type[Exception], Callable[[Any], ProblemDetailsException]] = {
     InvalidOption: _option,
     CannotUndo: lambda e: problem(422, "cannot-undo", str(e)),
     Forbidden: lambda e: problem(403, "forbidden", str(e)),
+    RequestTooLarge: lambda e: problem(413, "request-too-large", str(e)),
+    TooManyRequests: lambda e: problem(409, "too-many-requests-waiting", str(e)),
     TokenRevoked: _revoked,
     NothingToRedo: lambda e: problem(409, "nothing-to-redo", str(e)),
     VersionNotReached: lambda e: problem(404, "version-not-found", str(e), current_version=e.head),

@@ -80,6 +80,20 @@ class RefuseRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     reason: Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
 
 
+class AmendRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    command: AnyCommand  # type: ignore[valid-type]
+    """The command approving will decide, replacing the one asked for (the GM's numbers)."""
+    manual_dice: Annotated[list[Faces], msgspec.Meta(max_length=100)] | None = None
+    """The dice it will use; none: the encounter's dice (or the GM's at approval)."""
+
+
+class ClearRequests(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    reason: Annotated[str, msgspec.Meta(min_length=1, max_length=500)] = "cleared by the GM"
+    """The refusal every cleared request gets in the log."""
+    token_id: Annotated[str, msgspec.Meta(min_length=1, max_length=100)] | None = None
+    """Only this token's requests; none: every waiting request."""
+
+
 class RevealRolls(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     roll_ids: Annotated[
         list[Annotated[str, msgspec.Meta(min_length=1, max_length=50)]],
