@@ -16,6 +16,7 @@ from uuid import UUID
 import msgspec
 
 from api.headers import MAX_VERSION
+from events.provenance import ProvenanceReport
 from events.verify import ChainReport, HeadReport, PinReport
 from projections.queries import EncounterSummary, LogEntry
 from projections.verify import ReadModelReport
@@ -218,6 +219,10 @@ class VerifyReport(msgspec.Struct, kw_only=True):
     """With ``?version=N&hash=H``: whether the chain still extends that head."""
     read_models: ReadModelReport | None = None
     """With ``?deep=true``: the stored state, log and roll ledger against the events."""
+    provenance: ProvenanceReport | None = None
+    """For an imported encounter: the archive head it arrived with and who attested it
+    ("imported, attested up to version N" or "imported, unattested"); absent for an
+    encounter written here from its first event."""
 
 
 class OptionInfo(msgspec.Struct, kw_only=True):
