@@ -110,7 +110,7 @@ _MAP: dict[type[Exception], Callable[[Any], ProblemDetailsException]] = {
     InvalidOption: _option,
     CannotUndo: lambda e: problem(422, "cannot-undo", str(e)),
     Forbidden: lambda e: problem(403, "forbidden", str(e)),
-    RequestTooLarge: lambda e: problem(413, "request-too-large", str(e)),
+    RequestTooLarge: lambda e: problem(422, "request-too-large", str(e)),
     TooManyRequests: lambda e: problem(409, "too-many-requests-waiting", str(e)),
     TokenRevoked: _revoked,
     NothingToRedo: lambda e: problem(409, "nothing-to-redo", str(e)),

@@ -49,7 +49,8 @@ DEFAULT_LIMITS = RequestLimits()
 
 
 class RequestTooLarge(Exception):
-    """A request over ``RequestLimits.max_bytes``: 413, whatever the body limit says."""
+    """A request over ``RequestLimits.max_bytes``: 422 naming the limit, like the limits
+    on dice notation."""
 
 
 class TooManyRequests(Exception):

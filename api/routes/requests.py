@@ -45,7 +45,7 @@ class EncounterRequests(EncounterRoutes):
         """Appends `encounter.request_made`: a command the player could issue but for its
         numbers (off their sheet) waits in the state's `requests` until the GM allows or
         refuses it. 403 for a command not for the player's own combatants, the GM's
-        commands and dice of their own where the encounter does not allow them; 413 for a
+        commands and dice of their own where the encounter does not allow them; 422 for a
         request over `AEON_MAX_REQUEST_BYTES`; 409 when the token already has
         `AEON_MAX_PENDING_REQUESTS` waiting."""
         envelope = CommandEnvelope(command=data.command, manual_dice=data.manual_dice)

@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from events.archive import ArchiveEnd, ArchivedEvent, ArchiveHeader
+from events.archive import ArchivedEvent, ArchiveEnd, ArchiveHeader
 from events.envelope import GENESIS_HASH
 from events.hashing import event_hash
 

@@ -188,7 +188,7 @@ async def test_pending_requests_are_capped_per_token_and_in_size_and_the_gm_clea
     sam, kim = bearer(tokens[0]["token"]), bearer(tokens[1]["token"])
     huge = {"command": OFF_SHEET, "manual_dice": [[9999] * 1000] * 2}
     too_big = await client.post(f"/encounters/{eid}/requests", json=huge, headers=sam)
-    assert too_big.status_code == 413, too_big.text
+    assert too_big.status_code == 422, too_big.text
     assert "a request may take 4096 bytes" in too_big.json()["detail"]
 
     for _ in range(5):
