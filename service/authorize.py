@@ -36,7 +36,8 @@ def authorize_player(
         raise Forbidden(f"this token may act only for {_names(bound)}, not for {others}")
     if envelope.hidden:
         raise Forbidden("only the GM may roll in secret")
-    if not off_sheet and (why := ruleset.off_sheet(encounter.game, envelope.command)):
+    why = None if off_sheet else ruleset.off_sheet(encounter.game, envelope.command)
+    if why is not None:
         raise Forbidden(why)
     if envelope.manual_dice is not None and not encounter.allow_player_dice:
         raise Forbidden(
