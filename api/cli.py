@@ -9,10 +9,14 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, BinaryIO
 
 from api.serving import run_uvicorn
 from api.settings import Settings
 from telemetry.multiprocess import prepare_directory
+
+if TYPE_CHECKING:
+    from api.archive_import import Imported
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -119,27 +123,27 @@ def _demo(args: argparse.Namespace) -> int:
 
 def _import(args: argparse.Namespace) -> int:
     from api.app import open_pool
-    from api.archive_import import Imported, import_archive
+    from api.archive_import import import_archive
     from events.archive import BrokenArchive, StreamExists
     from service.registry import UnknownRuleset
 
-    if args.file == "-":
-        lines = sys.stdin.buffer.read().splitlines()
-    else:
-        with open(args.file, "rb") as source:
-            lines = source.read().splitlines()
     handle, url = _database_url(args)
     settings = Settings.from_env()
 
-    async def run() -> Imported:
+    async def run(source: BinaryIO) -> Imported:
         pool = await open_pool(Settings(database_url=url))  # (applies migrations first)
         try:
-            return await import_archive(pool, lines, settings.chain_key_bytes)
+            # Line by line as the file is read: an archive never sits in memory whole.
+            return await import_archive(pool, source, settings.chain_keys)
         finally:
             await pool.close()
 
     try:
-        imported = asyncio.run(run())
+        if args.file == "-":
+            imported = asyncio.run(run(sys.stdin.buffer))
+        else:
+            with open(args.file, "rb") as source:
+                imported = asyncio.run(run(source))
     except (BrokenArchive, StreamExists, UnknownRuleset) as exc:
         print(f"aeon-ledger import: nothing was imported: {exc}", file=sys.stderr)
         return 1
@@ -148,7 +152,7 @@ def _import(args: argparse.Namespace) -> int:
     info = imported.gm_token.info
     print(
         f"imported encounter {imported.encounter_id}"
-        f" ({imported.events} events, hash chain verified)"
+        f" ({imported.events} events, hash chain verified, {_attested(imported)})"
     )
     print(f"GM token {info.token_id}: {imported.gm_token.token}")
     if not imported.server_dice:
@@ -158,6 +162,16 @@ def _import(args: argparse.Namespace) -> int:
             " to move a game with its server dice"
         )
     return 0
+
+
+def _attested(imported: Imported) -> str:
+    if imported.attestation == "unattested":
+        return (
+            "unattested: no signature this service can check, so verify will report the"
+            " history as imported, unattested"
+        )
+    who = "this service" if imported.attestation == "this-service" else "a trusted service"
+    return f"attested by {who} up to version {imported.events}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -26,6 +26,7 @@ from service.loading import VersionNotReached
 from service.options import InvalidOption
 from service.registry import UnknownRuleset
 from service.replay import StreamDamaged
+from service.requests import RequestTooLarge, TooManyRequests
 from service.ruleset import RuleViolation
 from service.tokens import TokenRevoked
 
@@ -135,6 +136,8 @@ _MAP: dict[type[Exception], Callable[[Any], ProblemDetailsException]] = {
     InvalidOption: _option,
     CannotUndo: lambda e: problem(422, "cannot-undo", str(e)),
     Forbidden: lambda e: problem(403, "forbidden", str(e)),
+    RequestTooLarge: lambda e: problem(422, "request-too-large", str(e)),
+    TooManyRequests: lambda e: problem(409, "too-many-requests-waiting", str(e)),
     TokenRevoked: _revoked,
     StreamDamaged: _damaged,
     NothingToRedo: lambda e: problem(409, "nothing-to-redo", str(e)),

@@ -16,6 +16,7 @@ from uuid import UUID
 import msgspec
 
 from api.headers import MAX_VERSION
+from events.provenance import ProvenanceReport
 from events.verify import ChainReport, HeadReport, PinReport
 from projections.queries import EncounterSummary, LogEntry
 from projections.verify import ReadModelReport
@@ -78,6 +79,20 @@ class ApproveRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 class RefuseRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     reason: Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
+
+
+class AmendRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    command: AnyCommand  # type: ignore[valid-type]
+    """The command approving will decide, replacing the one asked for (the GM's numbers)."""
+    manual_dice: Annotated[list[Faces], msgspec.Meta(max_length=100)] | None = None
+    """The dice it will use; none: the encounter's dice (or the GM's at approval)."""
+
+
+class ClearRequests(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    reason: Annotated[str, msgspec.Meta(min_length=1, max_length=500)] = "cleared by the GM"
+    """The refusal every cleared request gets in the log."""
+    token_id: Annotated[str, msgspec.Meta(min_length=1, max_length=100)] | None = None
+    """Only this token's requests; none: every waiting request."""
 
 
 class RevealRolls(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -204,6 +219,10 @@ class VerifyReport(msgspec.Struct, kw_only=True):
     """With ``?version=N&hash=H``: whether the chain still extends that head."""
     read_models: ReadModelReport | None = None
     """With ``?deep=true``: the stored state, log and roll ledger against the events."""
+    provenance: ProvenanceReport | None = None
+    """For an imported encounter: the archive head it arrived with and who attested it
+    ("imported, attested up to version N" or "imported, unattested"); absent for an
+    encounter written here from its first event."""
 
 
 class OptionInfo(msgspec.Struct, kw_only=True):

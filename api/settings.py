@@ -8,8 +8,10 @@ from collections.abc import Mapping
 
 import msgspec
 
+from events.provenance import ChainKeys
 from service.group_commit import MODES
 from service.group_commit import Mode as GroupMode
+from service.requests import PENDING_PER_TOKEN, REQUEST_BYTES, RequestLimits
 from service.split_write import WriteStatement, write_statement
 
 
@@ -94,6 +96,23 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """AEON_METRICS=off: no ``/metrics`` and nothing recorded (docs/metrics.md)."""
     log_requests: bool = True
     """AEON_LOG_REQUESTS=off: no line per request (warnings and errors are still logged)."""
+    trusted_chain_keys: tuple[str, ...] = ()
+    """AEON_TRUSTED_CHAIN_KEYS: comma-separated chain keys of other services whose signed
+    exports import here as attested (docs/exports.md)."""
+    max_pending_requests: int = PENDING_PER_TOKEN
+    """AEON_MAX_PENDING_REQUESTS: requests one token may have waiting for the GM."""
+    max_request_bytes: int = REQUEST_BYTES
+    """AEON_MAX_REQUEST_BYTES: a request's command, dice and note as JSON, at most."""
+
+    @property
+    def request_limits(self) -> RequestLimits:
+        return RequestLimits(per_token=self.max_pending_requests, max_bytes=self.max_request_bytes)
+
+    @property
+    def chain_keys(self) -> ChainKeys:
+        return ChainKeys(
+            own=self.chain_key_bytes, trusted=tuple(k.encode() for k in self.trusted_chain_keys)
+        )
 
     @property
     def chain_key_bytes(self) -> bytes | None:
@@ -150,6 +169,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             write_statement=write_statement(env.get("AEON_WRITE_STATEMENT")),
             metrics=_switch(env.get("AEON_METRICS"), d.metrics),
             log_requests=_switch(env.get("AEON_LOG_REQUESTS"), d.log_requests),
+            trusted_chain_keys=_comma_list(env.get("AEON_TRUSTED_CHAIN_KEYS", "")),
+            max_pending_requests=int(env.get("AEON_MAX_PENDING_REQUESTS", d.max_pending_requests)),
+            max_request_bytes=int(env.get("AEON_MAX_REQUEST_BYTES", d.max_request_bytes)),
         )
 
 

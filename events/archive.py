@@ -10,7 +10,7 @@ The commitments and the revealed seeds are events themselves (``core.seed_commit
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Any, Literal
 from uuid import UUID
@@ -21,6 +21,13 @@ from events.db import Connection, Database
 from events.envelope import GENESIS_HASH, RecordedEvent
 from events.hashing import link_fault
 from events.heads import SignedHead
+from events.provenance import (
+    Provenance,
+    archive_message,
+    key_id,
+    seeds_digest,
+    sign,
+)
 from events.reading import read_stream, stream_ruleset
 from events.shards import anchor_of
 
@@ -64,6 +71,12 @@ class ArchivedSeed(msgspec.Struct, frozen=True, kw_only=True, tag="seed", tag_fi
 class ArchiveEnd(msgspec.Struct, frozen=True, kw_only=True, tag="end", tag_field="kind"):
     events: int
     last_hash: str
+    signature: str | None = None
+    """HMAC-SHA256 of the head and the seed lines (events/provenance.py) under the
+    exporting service's chain key; absent when it has none or cannot vouch for the
+    history (an unattested import of its own)."""
+    signed_by: str | None = None
+    """The signing key's public id (events.provenance.key_id)."""
 
 
 ArchiveLine = ArchiveHeader | ArchivedEvent | ArchivedSeed | ArchiveEnd
@@ -74,12 +87,6 @@ _line = msgspec.json.Decoder(ArchiveLine)
 
 class BrokenArchive(ValueError):
     """An archive that is not whole or whose chain does not hold; says which line."""
-
-
-class Archive(msgspec.Struct, frozen=True, kw_only=True):
-    header: ArchiveHeader
-    events: tuple[ArchivedEvent, ...]
-    seeds: tuple[ArchivedSeed, ...]
 
 
 def _archived(event: RecordedEvent) -> ArchivedEvent:
@@ -113,10 +120,17 @@ async def stored_seeds(db: Database, stream_id: UUID) -> list[ArchivedSeed]:
 
 
 async def archive_lines(
-    db: Database, stream_id: UUID, head: SignedHead, *, now: datetime, with_seeds: bool
+    db: Database,
+    stream_id: UUID,
+    head: SignedHead,
+    *,
+    now: datetime,
+    with_seeds: bool,
+    signer: bytes | None = None,
 ) -> AsyncIterator[bytes]:
     """The archive of ``stream_id`` up to ``head``, one encoded line at a time, read a page
-    of events at a time so a long campaign never sits in memory whole."""
+    of events at a time so a long campaign never sits in memory whole; signed with
+    ``signer`` (the service's chain key, when it vouches for the history)."""
     ruleset = await stream_ruleset(db, stream_id)
     header = ArchiveHeader(
         encounter_id=stream_id,
@@ -136,24 +150,49 @@ async def archive_lines(
             break
         yield b"".join(_encoder.encode(_archived(e)) + b"\n" for e in page)
         after = page[-1].stream_version
-    if with_seeds:
-        for seed in await stored_seeds(db, stream_id):
-            yield _encoder.encode(seed) + b"\n"
-    yield _encoder.encode(ArchiveEnd(events=head.version, last_hash=head.last_hash)) + b"\n"
+    seed_lines = (
+        [_encoder.encode(s) for s in await stored_seeds(db, stream_id)] if with_seeds else []
+    )
+    for line in seed_lines:
+        yield line + b"\n"
+    end = ArchiveEnd(events=head.version, last_hash=head.last_hash)
+    if signer is not None:
+        message = archive_message(
+            stream_id, head.version, head.last_hash, header.seeds, seeds_digest(seed_lines)
+        )
+        end = ArchiveEnd(
+            events=head.version,
+            last_hash=head.last_hash,
+            signature=sign(signer, message),
+            signed_by=key_id(signer),
+        )
+    yield _encoder.encode(end) + b"\n"
 
 
-def read_archive(lines: Iterable[bytes]) -> Archive:
-    """Parse and check an archive: header first, events 1..n each linked to the one before
-    and hashing to its stored hash, an end line that matches.  Pure: nothing is written."""
-    header: ArchiveHeader | None = None
-    events: list[ArchivedEvent] = []
-    seeds: list[ArchivedSeed] = []
-    end: ArchiveEnd | None = None
-    prev = GENESIS_HASH
-    for number, raw in enumerate(lines, start=1):
+class ArchiveReader:
+    """Checks an archive line by line as it is read, keeping only what the end needs (the
+    last hash, the seed lines, which epochs the events revealed), so an import of any
+    size holds one batch of events at a time.  Header first, events 1..n each linked to
+    the one before and hashing to its stored hash, an end line that matches."""
+
+    def __init__(self) -> None:
+        self.header: ArchiveHeader | None = None
+        self.end: ArchiveEnd | None = None
+        self.seeds: list[ArchivedSeed] = []
+        self.count = 0
+        self.committed: set[int] = set()
+        self.revealed: dict[int, str] = {}
+        """Seeds the events publish, by epoch (negative: an epoch's secret seed)."""
+        self._prev = GENESIS_HASH
+        self._number = 0
+
+    def feed(self, raw: bytes) -> ArchiveHeader | ArchivedEvent | None:
+        """Check one line; the header or an event to store, else None (blank, seed, end)."""
+        self._number += 1
+        number = self._number
         if not raw.strip():
-            continue
-        if end is not None:
+            return None
+        if self.end is not None:
             raise BrokenArchive(f"line {number}: nothing may follow the end line")
         try:
             line = _line.decode(raw)
@@ -161,31 +200,57 @@ def read_archive(lines: Iterable[bytes]) -> Archive:
             raise BrokenArchive(f"line {number}: {exc}") from None
         match line:
             case ArchiveHeader():
-                if header is not None or number != 1:
+                if self.header is not None or number != 1:
                     raise BrokenArchive(f"line {number}: the header must be the first line")
                 if line.format != ARCHIVE_FORMAT:
                     raise BrokenArchive(f"line {number}: unknown archive format {line.format}")
-                header = line
+                self.header = line
+                return line
             case ArchivedEvent():
-                if header is None:
+                if self.header is None:
                     raise BrokenArchive(f"line {number}: the header must be the first line")
-                _check_link(number, header.encounter_id, line, len(events) + 1, prev)
-                events.append(line)
-                prev = line.hash
+                _check_link(number, self.header.encounter_id, line, self.count + 1, self._prev)
+                self.count += 1
+                self._prev = line.hash
+                self._note_seeds(line)
+                return line
             case ArchivedSeed():
-                seeds.append(line)
+                self.seeds.append(line)
             case ArchiveEnd():
-                end = line
-    if header is None:
-        raise BrokenArchive("the archive is empty")
-    if end is None:
-        raise BrokenArchive("the archive has no end line: it was cut off")
-    if end.events != len(events) or end.last_hash != prev or header.version != len(events):
-        raise BrokenArchive(
-            f"the archive announces {header.version} events ending in {end.last_hash[:12]}"
-            f" but holds {len(events)} ending in {prev[:12]}"
-        )
-    return Archive(header=header, events=tuple(events), seeds=tuple(seeds))
+                self.end = line
+        return None
+
+    def finish(self) -> tuple[ArchiveHeader, ArchiveEnd]:
+        if self.header is None:
+            raise BrokenArchive("the archive is empty")
+        if self.end is None:
+            raise BrokenArchive("the archive has no end line: it was cut off")
+        end, header = self.end, self.header
+        if end.events != self.count or end.last_hash != self._prev or header.version != self.count:
+            raise BrokenArchive(
+                f"the archive announces {header.version} events ending in {end.last_hash[:12]}"
+                f" but holds {self.count} ending in {self._prev[:12]}"
+            )
+        return header, end
+
+    def seeds_digest(self) -> str:
+        return seeds_digest([_encoder.encode(s) for s in self.seeds])
+
+    def _note_seeds(self, event: ArchivedEvent) -> None:
+        data = event.data
+        if event.type == SEED_COMMITTED:
+            self.committed.add(int(data["epoch"]))
+        elif event.type == SEED_REVEALED:
+            self.revealed[int(data["epoch"])] = str(data["seed"])
+            if data.get("secret_seed"):
+                self.revealed[-int(data["epoch"])] = str(data["secret_seed"])
+        elif event.type == ROLLS_REVEALED:
+            for epoch, seed in (data.get("secret_seeds") or {}).items():
+                self.revealed[-int(epoch)] = str(seed)
+
+
+SEED_COMMITTED, SEED_REVEALED = "dice.seed_committed", "dice.seed_revealed"
+ROLLS_REVEALED = "dice.rolls_revealed"
 
 
 def _check_link(
@@ -202,28 +267,35 @@ class StreamExists(Exception):
         self.stream_id = stream_id
 
 
-async def insert_archive(conn: Connection, archive: Archive, head_signature: str | None) -> None:
-    """Write the archive's stream, events and seeds inside the caller's transaction, as
-    they were recorded: same versions, timestamps, metadata and hashes."""
-    header = archive.header
+async def open_imported_stream(conn: Connection, header: ArchiveHeader) -> int:
+    """Create the archive's stream at its head and reserve its events' places in their
+    shard, inside the caller's transaction; returns the first place.  The head is the
+    header's: if the events do not bear it out, the import fails and this rolls back."""
     created = await conn.fetchval(
-        """INSERT INTO streams (stream_id, version, last_hash, head_signature, created_at)
-           VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING true""",
+        """INSERT INTO streams (stream_id, version, last_hash, created_at)
+           VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING true""",
         header.encounter_id,
         header.version,
         header.last_hash,
-        head_signature,
-        archive.events[0].recorded_at if archive.events else header.exported_at,
+        header.exported_at,
     )
     if not created:
         raise StreamExists(header.encounter_id)
-    shard, anchor = anchor_of(header.encounter_id)
-    head = await conn.fetchval(
+    _shard, anchor = anchor_of(header.encounter_id)
+    head: int = await conn.fetchval(
         "UPDATE shard_heads SET head = head + $2 WHERE anchor = $1 RETURNING head",
         anchor,
-        len(archive.events),
+        header.version,
     )
-    first = head - len(archive.events) + 1
+    return head - header.version + 1
+
+
+async def insert_events(
+    conn: Connection, header: ArchiveHeader, events: list[ArchivedEvent], first_place: int
+) -> None:
+    """Write a batch of checked events as they were recorded (same versions, timestamps,
+    metadata and hashes); ``first_place`` is the shard place of the stream's event 1."""
+    shard, _anchor = anchor_of(header.encounter_id)
     await conn.executemany(
         """INSERT INTO events (stream_id, stream_version, type, type_version, data, metadata,
                                recorded_at, prev_hash, hash, shard, shard_position)
@@ -240,16 +312,42 @@ async def insert_archive(conn: Connection, archive: Archive, head_signature: str
                 e.prev_hash,
                 e.hash,
                 shard,
-                position,
+                first_place + e.stream_version - 1,
             )
-            for position, e in enumerate(archive.events, start=first)
+            for e in events
         ],
+    )
+
+
+async def finish_import(
+    conn: Connection,
+    header: ArchiveHeader,
+    seeds: list[ArchivedSeed],
+    *,
+    created_at: datetime,
+    head_signature: str | None,
+    provenance: Provenance,
+    provenance_signature: str | None,
+) -> None:
+    """Store the seeds, the import record, the head's signature and the first event's
+    time as the stream's creation."""
+    await conn.execute(
+        """UPDATE streams SET created_at = $2, head_signature = $3, imported_version = $4,
+                  imported_hash = $5, imported_attestation = $6, imported_signature = $7
+           WHERE stream_id = $1""",
+        header.encounter_id,
+        created_at,
+        head_signature,
+        provenance.version,
+        provenance.hash,
+        provenance.attestation,
+        provenance_signature,
     )
     await conn.executemany(
         """INSERT INTO dice_seeds (stream_id, epoch, seed, client_seed, commitment)
            VALUES ($1, $2, $3, $4, $5)""",
         [
             (header.encounter_id, s.epoch, bytes.fromhex(s.seed), s.client_seed, s.commitment)
-            for s in archive.seeds
+            for s in seeds
         ],
     )

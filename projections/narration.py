@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
+
 from service.core_events import (
     CORE_EVENT_TYPES,
     CommandSpan,
@@ -13,6 +15,7 @@ from service.core_events import (
     EncounterForked,
     NoteAdded,
     Redone,
+    RequestAmended,
     RequestAnswered,
     RequestMade,
     RollsRevealed,
@@ -52,11 +55,15 @@ def narrate(
         case NoteAdded():
             return f"GM note{' (GM only)' if event.gm_only else ''}: {event.text}"
         case RequestMade():
-            fields = ", ".join(f"{k} {v}" for k, v in event.command.items() if k != "type")
             why = f" ({event.note})" if event.note else ""
             return (
                 f"Request {event.request_id}: a player asks the GM to allow"
-                f" {event.command.get('type')}: {fields}{why}."
+                f" {_asked(event.command, event.manual_dice)}{why}."
+            )
+        case RequestAmended():
+            return (
+                f"The GM amends request {event.request_id}: approving it now allows"
+                f" {_asked(event.command, event.manual_dice)}."
             )
         case RequestAnswered():
             if event.approved:
@@ -100,6 +107,29 @@ def narrate_secret(
         made = rolls_of(event)
         return " ".join(announce_hidden(r) for r in made) if made else UNSAID_LINE
     return ruleset.narrate_secret(before.game, event)
+
+
+def _asked(command: dict[str, Any], manual_dice: list[list[int]] | None) -> str:
+    """Everything approving a request will apply: every field of its command (every
+    number and notation) and every die it brings, so nobody approves what they did not
+    read.  Fields left unset say nothing and are left out."""
+    fields = ", ".join(
+        f"{k} {_value(v)}" for k, v in command.items() if k != "type" and not _unset(v)
+    )
+    dice = (
+        "; with the dice " + " and ".join(f"[{', '.join(map(str, f))}]" for f in manual_dice)
+        if manual_dice
+        else "; with the encounter's dice"
+    )
+    return f"{command.get('type')}: {fields or 'no fields'}{dice}"
+
+
+def _unset(value: object) -> bool:
+    return value is None or (isinstance(value, list | tuple | dict) and not value)
+
+
+def _value(value: object) -> str:
+    return value if isinstance(value, str) else msgspec.json.encode(value).decode()
 
 
 def _unused_line(dice: Sequence[DieResult]) -> str:

@@ -22,8 +22,11 @@ def authorize_player(
     encounter: Encounter[Any],
     envelope: CommandEnvelope,
     bound: frozenset[str],
+    *,
+    off_sheet: bool = False,
 ) -> None:
-    """Raise Forbidden unless a player bound to ``bound`` may issue ``envelope``."""
+    """Raise Forbidden unless a player bound to ``bound`` may issue ``envelope``; with
+    ``off_sheet``, numbers of the player's own are allowed (a request asks for them)."""
     tag = tag_of(type(envelope.command))
     acts_for = ruleset.acts_for(encounter.game, envelope.command)
     if acts_for is None:
@@ -33,7 +36,8 @@ def authorize_player(
         raise Forbidden(f"this token may act only for {_names(bound)}, not for {others}")
     if envelope.hidden:
         raise Forbidden("only the GM may roll in secret")
-    if (why := ruleset.off_sheet(encounter.game, envelope.command)) is not None:
+    why = None if off_sheet else ruleset.off_sheet(encounter.game, envelope.command)
+    if why is not None:
         raise Forbidden(why)
     if envelope.manual_dice is not None and not encounter.allow_player_dice:
         raise Forbidden(

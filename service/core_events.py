@@ -121,6 +121,19 @@ class RequestMade(
     manual_dice: list[list[int]] | None = None
     note: str | None = None
     """Why, in the player's words."""
+    asked_by: str | None = None
+    """The asking token's id: how many requests each token has waiting is capped."""
+
+
+class RequestAmended(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="encounter.request_amended"
+):
+    """The GM changes a waiting request before answering it: approving it then decides
+    this command with these dice, nothing of the version it replaces."""
+
+    request_id: str
+    command: dict[str, Any]
+    manual_dice: list[list[int]] | None = None
 
 
 class RequestAnswered(
@@ -180,6 +193,7 @@ CORE_EVENT_TYPES: tuple[type[msgspec.Struct], ...] = (
     RollsRevealed,
     NoteAdded,
     RequestMade,
+    RequestAmended,
     RequestAnswered,
     Undone,
     Redone,

@@ -18,6 +18,7 @@ from service.core_events import (
     DiceUnused,
     EncounterCreated,
     EncounterForked,
+    RequestAmended,
     RequestAnswered,
     RequestMade,
     RollsRevealed,
@@ -32,8 +33,9 @@ S = TypeVar("S")
 
 _CORE_TYPES = frozenset(CORE_EVENT_TYPES)
 
-CORE_SCHEMA_VERSION = 3
-"""2: forks (``forked_from``); 3: secret rolls and the NPC health setting."""
+CORE_SCHEMA_VERSION = 4
+"""2: forks (``forked_from``); 3: secret rolls and the NPC health setting; 4: who asked
+each waiting request."""
 
 
 class DiceCounters(msgspec.Struct, frozen=True, kw_only=True):
@@ -66,6 +68,8 @@ class PendingRequest(msgspec.Struct, frozen=True, kw_only=True):
     command: dict[str, Any]
     manual_dice: list[list[int]] | None = None
     note: str | None = None
+    asked_by: str | None = None
+    """The asking token's id (None: the service key)."""
 
 
 class Encounter(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
@@ -217,13 +221,20 @@ def evolve(
         enc = evolve_core(enc, event)
     elif isinstance(event, RequestMade):
         pending = PendingRequest(
-            command=event.command, manual_dice=event.manual_dice, note=event.note
+            command=event.command,
+            manual_dice=event.manual_dice,
+            note=event.note,
+            asked_by=event.asked_by,
         )
         enc = msgspec.structs.replace(
             enc,
             requests={**enc.requests, event.request_id: pending},
             requests_made=enc.requests_made + 1,
         )
+    elif isinstance(event, RequestAmended):
+        was = enc.requests[event.request_id]
+        now = msgspec.structs.replace(was, command=event.command, manual_dice=event.manual_dice)
+        enc = msgspec.structs.replace(enc, requests={**enc.requests, event.request_id: now})
     elif isinstance(event, RequestAnswered):
         requests = {k: v for k, v in enc.requests.items() if k != event.request_id}
         enc = msgspec.structs.replace(enc, requests=requests)

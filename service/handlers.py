@@ -41,7 +41,14 @@ from service.loading import load_at, read_outline
 from service.options import check_options
 from service.prepare import Decision, Respond
 from service.registry import codec_for, get_ruleset
-from service.requests import approved_envelope, refusal, request_made
+from service.requests import (
+    RequestLimits,
+    amendment,
+    approved_envelope,
+    clearance,
+    refusal,
+    request_made,
+)
 from service.ruleset import RuleViolation, refuse_dice_not_rolled
 from service.secrecy import NpcHealth
 from service.state_cache import Seeds
@@ -190,9 +197,31 @@ def request(
     envelope: CommandEnvelope,
     note: str | None,
     player: frozenset[str] | None,
+    asked_by: str | None,
+    limits: RequestLimits,
 ) -> Decision:
     """A player asks the GM to allow a command (service/requests.py)."""
-    return Decision(events=(request_made(codec, encounter, envelope, note, player),))
+    made = request_made(codec, encounter, envelope, note, player, asked_by=asked_by, limits=limits)
+    return Decision(events=(made,))
+
+
+def amend_request(
+    codec: EventCodec,
+    encounter: Encounter[Any],
+    request_id: str,
+    envelope: CommandEnvelope,
+    limits: RequestLimits,
+) -> Decision:
+    """The GM changes a waiting request before answering it."""
+    return Decision(events=(amendment(codec, encounter, request_id, envelope, limits),))
+
+
+def clear_requests(encounter: Encounter[Any], reason: str, asked_by: str | None) -> Decision:
+    """The GM refuses every waiting request (of one token, if named) at once."""
+    refused = clearance(encounter, reason, asked_by)
+    if not refused:
+        raise RuleViolation("no request is waiting for the GM's answer")
+    return Decision(events=refused)
 
 
 def answer_request(

@@ -29,6 +29,7 @@ from service.loading import Loaded
 from service.prepare import Decision, Projector, WritePolicy
 from service.registry import codec_for
 from service.replay import commit_locked
+from service.requests import DEFAULT_LIMITS, RequestLimits
 from service.ruleset import tag_of
 from service.secrecy import NpcHealth
 from service.split_write import WriteStatement, from_environment
@@ -219,14 +220,48 @@ class CommandPipeline:
         envelope: CommandEnvelope,
         note: str | None,
         player: frozenset[str] | None = None,
+        limits: RequestLimits = DEFAULT_LIMITS,
         **write: Unpack[Write],
     ) -> bytes:
         """A player asks the GM to allow a command (service/requests.py)."""
+        asked_by = write["actor"].token_id
 
         async def decide(_conn: Connection, loaded: Loaded, codec: EventCodec) -> Decision:
-            return handlers.request(codec, loaded.encounter, envelope, note, player)
+            enc = loaded.encounter
+            return handlers.request(codec, enc, envelope, note, player, asked_by, limits)
 
         command_type = "encounter.request"
+        return await self._uow.run(encounter_id, decide, command_type=command_type, **write)
+
+    async def amend_request(
+        self,
+        encounter_id: UUID,
+        request_id: str,
+        envelope: CommandEnvelope,
+        limits: RequestLimits = DEFAULT_LIMITS,
+        **write: Unpack[Write],
+    ) -> bytes:
+        """The GM changes a waiting request; approving it then applies the new version."""
+
+        async def decide(_conn: Connection, loaded: Loaded, codec: EventCodec) -> Decision:
+            return handlers.amend_request(codec, loaded.encounter, request_id, envelope, limits)
+
+        command_type = "encounter.amend_request"
+        return await self._uow.run(encounter_id, decide, command_type=command_type, **write)
+
+    async def clear_requests(
+        self,
+        encounter_id: UUID,
+        reason: str,
+        asked_by: str | None = None,
+        **write: Unpack[Write],
+    ) -> bytes:
+        """The GM refuses every waiting request (of token ``asked_by``, if given)."""
+
+        async def decide(_conn: Connection, loaded: Loaded, _codec: EventCodec) -> Decision:
+            return handlers.clear_requests(loaded.encounter, reason, asked_by)
+
+        command_type = "encounter.clear_requests"
         return await self._uow.run(encounter_id, decide, command_type=command_type, **write)
 
     async def answer_request(

@@ -19,6 +19,7 @@ from api.routes.reads import ensure_version, head_headers
 from api.state import Services
 from events.archive import archive_lines
 from events.heads import SignedHead
+from events.provenance import vouches_for
 from events.replicas import ReadFrom
 from service.authorize import Forbidden
 from service.tokens import Viewer
@@ -54,7 +55,10 @@ class EncounterExport(EncounterRoutes):
     ) -> Stream:
         """Every event with its hash links, as stored, then (with `seeds=all`) the stored dice
         seeds, then an end line with the count and last hash; `aeon-ledger import` takes it
-        into another service after checking the chain. GM or service key: the events are
+        into another service after checking the chain. The end line is signed with the
+        service's chain key when it vouches for the history (its own, or an attested
+        import), so an import here or at a service that trusts the key is attested. GM or
+        service key: the events are
         shown unredacted. With `X-Min-Version`, a read replica holding that version may
         answer."""
         require_gm(viewer, "export the encounter")
@@ -65,10 +69,14 @@ class EncounterExport(EncounterRoutes):
             )
         head = await ensure_version(services, encounter_id, db=read_from.db)
         now, with_seeds = datetime.now(UTC), seeds == "all"
+        key = services.settings.chain_key_bytes
+        signer = key if await vouches_for(read_from.db, encounter_id, head, key) else None
         if read_from.replica:
-            lines = _from_replica(services, encounter_id, head, now, with_seeds)
+            lines = _from_replica(services, encounter_id, head, now, with_seeds, signer)
         else:
-            lines = archive_lines(services.pool, encounter_id, head, now=now, with_seeds=with_seeds)
+            lines = archive_lines(
+                services.pool, encounter_id, head, now=now, with_seeds=with_seeds, signer=signer
+            )
         headers = head_headers(head) | {
             "Content-Disposition": f'attachment; filename="encounter-{encounter_id}.jsonl"'
         }
@@ -76,13 +84,18 @@ class EncounterExport(EncounterRoutes):
 
 
 async def _from_replica(
-    services: Services, encounter_id: UUID, head: SignedHead, now: datetime, with_seeds: bool
+    services: Services,
+    encounter_id: UUID,
+    head: SignedHead,
+    now: datetime,
+    with_seeds: bool,
+    signer: bytes | None,
 ) -> AsyncIterator[bytes]:
     """The archive's body on a replica holding ``head`` (else the primary): the body is
     streamed after the handler returned, when the connection that read the head is back in
     its pool, so it is a routed read of its own."""
     async with read_at(services, encounter_id, head.version) as where:
         async for line in archive_lines(
-            where.db, encounter_id, head, now=now, with_seeds=with_seeds
+            where.db, encounter_id, head, now=now, with_seeds=with_seeds, signer=signer
         ):
             yield line

@@ -13,7 +13,7 @@ from litestar.params import FromPath, JSONBody, Parameter
 from api.auth import REVOCATION_CHECKED_ON_WRITE, require_gm
 from api.representation import Prefer, answer
 from api.routes.base import EncounterRoutes
-from api.schemas import ApproveRequest, MakeRequest, RefuseRequest
+from api.schemas import AmendRequest, ApproveRequest, ClearRequests, MakeRequest, RefuseRequest
 from api.state import Services
 from service.commands import CommandEnvelope, CommandResult, Write
 from service.tokens import Viewer
@@ -42,12 +42,18 @@ class EncounterRequests(EncounterRoutes):
         write: NamedDependency[Write],
         prefer: Prefer = None,
     ) -> Response[CommandResult]:
-        """Appends `encounter.request_made`: a command off the player's sheet (numbers of
-        their own, a command for the table) waits in the state's `requests` until the GM
-        allows or refuses it. A player asks only for their own combatants (403 otherwise)."""
+        """Appends `encounter.request_made`: a command the player could issue but for its
+        numbers (off their sheet) waits in the state's `requests` until the GM allows or
+        refuses it. 403 for a command not for the player's own combatants, the GM's
+        commands and dice of their own where the encounter does not allow them; 422 for a
+        request over `AEON_MAX_REQUEST_BYTES`; 409 when the token already has
+        `AEON_MAX_PENDING_REQUESTS` waiting."""
         envelope = CommandEnvelope(command=data.command, manual_dice=data.manual_dice)
         player = None if viewer.is_gm else viewer.combatants
-        stored = await services.pipeline.request(encounter_id, envelope, data.note, player, **write)
+        limits = services.settings.request_limits
+        stored = await services.pipeline.request(
+            encounter_id, envelope, data.note, player, limits, **write
+        )
         return await answer(stored, prefer, services, viewer)
 
     @post(
@@ -98,5 +104,58 @@ class EncounterRequests(EncounterRoutes):
         require_gm(viewer, "answer requests")
         stored = await services.pipeline.answer_request(
             encounter_id, request_id, refuse_because=data.reason, **write
+        )
+        return await answer(stored, prefer, services, viewer)
+
+    @post(
+        "/requests/{request_id:str}/amend",
+        operation_id="amendRequest",
+        opt={REVOCATION_CHECKED_ON_WRITE: True},
+        status_code=200,
+        summary="Change a player's request before answering it",
+    )
+    async def amend_request(
+        self,
+        encounter_id: FromPath[UUID],
+        request_id: FromPath[RequestId],
+        data: JSONBody[AmendRequest],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+        write: NamedDependency[Write],
+        prefer: Prefer = None,
+    ) -> Response[CommandResult]:
+        """Appends `encounter.request_amended`: the request now carries this command and
+        these dice, and approving it applies them. 422 when no such request waits. GM
+        only."""
+        require_gm(viewer, "answer requests")
+        envelope = CommandEnvelope(command=data.command, manual_dice=data.manual_dice)
+        limits = services.settings.request_limits
+        stored = await services.pipeline.amend_request(
+            encounter_id, request_id, envelope, limits, **write
+        )
+        return await answer(stored, prefer, services, viewer)
+
+    @post(
+        "/requests/clear",
+        operation_id="clearRequests",
+        opt={REVOCATION_CHECKED_ON_WRITE: True},
+        status_code=200,
+        summary="Refuse every waiting request",
+    )
+    async def clear_requests(
+        self,
+        encounter_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+        write: NamedDependency[Write],
+        data: JSONBody[ClearRequests | None] = None,
+        prefer: Prefer = None,
+    ) -> Response[CommandResult]:
+        """Appends one `encounter.request_answered` refusal per waiting request (only
+        `token_id`'s, if given). 422 when none waits. GM only."""
+        require_gm(viewer, "answer requests")
+        body = data or ClearRequests()
+        stored = await services.pipeline.clear_requests(
+            encounter_id, body.reason, body.token_id, **write
         )
         return await answer(stored, prefer, services, viewer)

@@ -18,6 +18,7 @@ from api.routes.base import EncounterRoutes
 from api.routes.reads import ensure_version
 from api.schemas import VerifyReport
 from api.state import Services
+from events.provenance import provenance_report, read_provenance
 from events.store import read_stream, signed_head
 from events.upcasting import MissingUpcaster
 from events.verify import verify_chain, verify_head, verify_pin
@@ -79,6 +80,8 @@ class EncounterVerify(EncounterRoutes):
         AEON_CHAIN_KEY), every server roll of the epochs whose seed has been revealed, with
         `version` and `hash` that the chain still extends that pinned head, and with
         `deep=true` the stored read models against the events (docs/tamper-evidence.md).
+        For an imported encounter, `provenance` says what this service did not witness:
+        "imported, attested up to version N" or "imported, unattested".
         With `X-Min-Version` or a pinned head, a read replica holding that version may
         answer: `head.version` says up to where the chain was checked."""
         if (version is None) != (hash is None):
@@ -103,6 +106,9 @@ class EncounterVerify(EncounterRoutes):
                 services.settings.chain_key_bytes,
             )
             chain = await verify_chain(conn, encounter_id)
+            record = await read_provenance(conn, encounter_id)
+            key = services.settings.chain_key_bytes
+            provenance = None if record is None else provenance_report(encounter_id, record, key)
             pin = None
             if version is not None and hash is not None:
                 pin = await verify_pin(conn, encounter_id, chain, version, hash)
@@ -117,9 +123,22 @@ class EncounterVerify(EncounterRoutes):
                 )
             read_models = await verify_read_models(conn, encounter_id) if deep else None
         checks = [chain.ok, dice.ok, head.ok]
-        checks += [r.ok for r in (pin, read_models) if r is not None]
-        parts = {"chain": chain, "dice": dice, "head": head, "pin": pin, "read_models": read_models}
+        checks += [r.ok for r in (pin, read_models, provenance) if r is not None]
+        parts = {
+            "chain": chain,
+            "dice": dice,
+            "head": head,
+            "pin": pin,
+            "read_models": read_models,
+            "provenance": provenance,
+        }
         metrics.verified(name for name, part in parts.items() if part is not None and not part.ok)
         return VerifyReport(
-            ok=all(checks), chain=chain, dice=dice, head=head, pin=pin, read_models=read_models
+            ok=all(checks),
+            chain=chain,
+            dice=dice,
+            head=head,
+            pin=pin,
+            read_models=read_models,
+            provenance=provenance,
         )

@@ -8,6 +8,7 @@ version slider); the service is a real `aeon-ledger serve` process on PostgreSQL
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from pathlib import Path
 
@@ -449,7 +450,10 @@ async def test_a_player_asks_and_the_gm_allows_or_refuses(
         await player.get_by_role("button", name="Ask the GM").click()
 
     await ask("I throw the lantern")
-    await expect(gm.locator("[data-request=q1]")).to_contain_text("I throw the lantern")
+    card = gm.locator("[data-request=q1]")
+    await expect(card).to_contain_text("I throw the lantern")
+    for shown in ("notation 1d20+2", "damage 1d4", "encounter's dice"):
+        await expect(card).to_contain_text(shown)  # all that Allow will apply
     await gm.get_by_role("button", name="Allow q1").click()
     await expect(gm.get_by_role("alert")).to_be_empty()
     await expect(gm.locator("[data-request=q1]")).to_have_count(0)
@@ -457,6 +461,13 @@ async def test_a_player_asks_and_the_gm_allows_or_refuses(
 
     await ask("I kick the brazier")
     await expect(gm.locator("[data-request=q2]")).to_contain_text("I kick the brazier")
+    await gm.get_by_text("Amend q2").click()
+    amended = {"command": {"type": "generic.attack", "attacker": "aria", "target": "grak",
+               "notation": "1d20+2", "damage": "1d2"}, "manual_dice": None}  # fmt: skip
+    await gm.get_by_label("Amended request q2").fill(json.dumps(amended))
+    await gm.get_by_role("button", name="Save amendment to q2").click()
+    await expect(gm.locator("[data-request=q2]")).to_contain_text("damage 1d2")
+    await expect(player.locator("#log")).to_contain_text("The GM amends request q2")
     await gm.get_by_label("Reason to refuse q2").fill("the brazier is bolted down")
     await gm.get_by_role("button", name="Refuse q2").click()
     await expect(player.locator("[data-request=q2]")).to_have_count(0)

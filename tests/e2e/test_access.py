@@ -414,6 +414,8 @@ async def test_a_spectator_writes_nothing(client: Client) -> None:
         ("requests", {"command": ATTACK, "note": "please"}),
         ("requests/q1/approve", {}),
         ("requests/q1/refuse", {"reason": "no"}),
+        ("requests/q1/amend", {"command": ATTACK}),
+        ("requests/clear", {}),
         ("undo", {}),
         ("redo", {}),
         ("fork", {}),

@@ -297,9 +297,11 @@ function gmWrite(sub, body = {}) {
   });
 }
 
-function answerRequest(requestId, allow, reason) {
-  if (allow) return gmWrite(`/requests/${encodeURIComponent(requestId)}/approve`, {});
-  return gmWrite(`/requests/${encodeURIComponent(requestId)}/refuse`, { reason: reason || "refused" });
+function answerRequest(requestId, action, text) {
+  const at = `/requests/${encodeURIComponent(requestId)}`;
+  if (action === "allow") return gmWrite(`${at}/approve`, {});
+  if (action === "amend") return guarded(async () => gmWrite(`${at}/amend`, JSON.parse(text)));
+  return gmWrite(`${at}/refuse`, { reason: text || "refused" });
 }
 
 function revealRoll(rollId) {

@@ -39,17 +39,32 @@ export function generalView(game) {
 }
 
 /** One waiting request; the GM gets Allow and Refuse (with a reason) on it. */
+/** Every field, notation and die of a waiting request: what Allow will apply, nothing hidden. */
+function asked(r) {
+  const fields = Object.entries(r.command || {})
+    .filter(([k, v]) => k !== "type" && v != null && !(Array.isArray(v) && !v.length))
+    .map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`);
+  const dice = r.manual_dice ? `dice ${r.manual_dice.map((f) => `[${f.join(", ")}]`).join(" ")}` : "encounter's dice";
+  return `${r.command?.type}: ${[...fields, dice].join(", ")}`;
+}
+
 function request(id, r, answer) {
-  const what = [r.command?.type, r.command?.attacker || r.command?.combatant, r.note && `"${r.note}"`];
-  const line = el("li", { "data-request": id }, el("strong", {}, id), `: ${what.filter(Boolean).join(" ")}`);
+  const line = el("li", { "data-request": id }, el("strong", {}, id), `: ${asked(r)}`, r.note ? ` "${r.note}"` : "");
   if (!answer) return line;
   const reasonId = `refuse-${id}`;
+  const amendId = `amend-${id}`;
+  const draft = JSON.stringify({ command: r.command, manual_dice: r.manual_dice ?? null });
   line.append(
     el("div", { class: "answer" },
-      el("button", { type: "button", onclick: () => answer(id, true) }, `Allow ${id}`),
+      el("button", { type: "button", onclick: () => answer(id, "allow") }, `Allow ${id}`),
       el("label", { for: reasonId, class: "sr-only" }, `Reason to refuse ${id}`),
       el("input", { id: reasonId, placeholder: "reason to refuse", autocomplete: "off" }),
-      el("button", { type: "button", onclick: () => answer(id, false, document.getElementById(reasonId).value) }, `Refuse ${id}`)),
+      el("button", { type: "button", onclick: () => answer(id, "refuse", document.getElementById(reasonId).value) }, `Refuse ${id}`),
+      el("details", {},
+        el("summary", {}, `Amend ${id}`),
+        el("label", { for: amendId, class: "sr-only" }, `Amended request ${id}`),
+        el("textarea", { id: amendId, rows: 3 }, draft),
+        el("button", { type: "button", onclick: () => answer(id, "amend", document.getElementById(amendId).value) }, `Save amendment to ${id}`))),
   );
   return line;
 }
