@@ -93,6 +93,22 @@ async def player_combatants(db: Database, encounter_id: UUID) -> frozenset[str]:
     return frozenset(r["id"] for r in rows)
 
 
+async def health_audience(db: Database, encounter_id: UUID) -> tuple[str, frozenset[str]]:
+    """The encounter's ``npc_health`` setting and its player combatants (as
+    ``player_combatants``), in one statement: what a read of the log, the events or the
+    statistics needs to show health to players."""
+    row = await db.fetchrow(
+        """SELECT coalesce((SELECT state->>'npc_health' FROM encounter_state
+                            WHERE encounter_id = $1), 'descriptor') AS npc_health,
+                  ARRAY(SELECT DISTINCT unnest(combatants) FROM access_tokens
+                        WHERE encounter_id = $1 AND role = 'player'
+                          AND revoked_at IS NULL) AS players""",
+        encounter_id,
+    )
+    assert row is not None
+    return str(row["npc_health"]), frozenset(row["players"])
+
+
 async def encounters_of_token(db: Database, token_id: str, secret_sha256: bytes) -> list[UUID]:
     """The encounters an unrevoked token with this id and secret digest opens."""
     rows = await db.fetch(

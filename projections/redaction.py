@@ -7,13 +7,19 @@ from it, so the command's first event shows players only the fields its ruleset 
 ``shown_when_secret`` (service/secrecy.py), and its later events nothing at all.  The GM
 sees all.  The same functions serve the roll ledger, the log, the event listing, round
 replays and live updates, so no path can leak what another hides.
+
+Health follows the table's ``npc_health`` on the same paths: ``redact_health`` removes the
+fields a ruleset declares as a combatant's health (``Ruleset.health_fields``) for readers
+who may not see that combatant's numbers.  It composes with ``redact_event``: a reader
+applies both, in either order.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from service.ruleset import Ruleset
+from service.ruleset import HealthField, Ruleset
+from service.secrecy import Audience
 
 PRIVATE_NOTE = "The GM makes a private note."
 """What players read in place of a GM-only note."""
@@ -100,3 +106,59 @@ def redact_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
     if not any(k in metadata for k in _PRIVATE_METADATA):
         return metadata
     return {k: v for k, v in metadata.items() if k not in _PRIVATE_METADATA}
+
+
+def redact_health(
+    ruleset: Ruleset[Any, Any, Any, Any],
+    event_type: str,
+    data: dict[str, Any],
+    audience: Audience,
+) -> dict[str, Any]:
+    """An event's data without the health numbers ``audience`` may not see: each field the
+    ruleset declares for the tag is removed unless the reader may see the numbers of one
+    of its owners.  ``data`` itself is returned when nothing is removed (the common case:
+    a table with ``npc_health = "exact"``, or an event that tells no health)."""
+    fields = ruleset.health_fields.get(event_type)
+    if not fields or audience.npc_health == "exact":
+        return data
+    out = data
+    for spec in fields:
+        out = _without(out, spec, audience)
+    return out
+
+
+def _without(data: dict[str, Any], spec: HealthField, audience: Audience) -> dict[str, Any]:
+    head, _, rest = spec.path.partition("[].")
+    if not rest:
+        if head not in data or _shown(data, data, spec.owners, audience):
+            return data
+        return {k: v for k, v in data.items() if k != head}
+    items = data.get(head)
+    if not isinstance(items, list | tuple):
+        return data
+    inner = HealthField(rest, tuple(o.partition("[].")[2] or o for o in spec.owners))
+    kept = [
+        _element_without(item, data, inner, audience) if isinstance(item, dict) else item
+        for item in items
+    ]
+    return {**data, head: kept}
+
+
+def _element_without(
+    item: dict[str, Any], top: dict[str, Any], spec: HealthField, audience: Audience
+) -> dict[str, Any]:
+    if "[]." in spec.path:
+        return _without(item, spec, audience)
+    if spec.path not in item or _shown(item, top, spec.owners, audience):
+        return item
+    return {k: v for k, v in item.items() if k != spec.path}
+
+
+def _shown(
+    item: dict[str, Any], top: dict[str, Any], owners: tuple[str, ...], audience: Audience
+) -> bool:
+    for owner in owners:
+        ident = item.get(owner, top.get(owner))
+        if isinstance(ident, str) and audience.shows_exact_health(ident):
+            return True
+    return False
