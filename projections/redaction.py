@@ -108,6 +108,11 @@ def redact_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in metadata.items() if k not in _PRIVATE_METADATA}
 
 
+KEY = "{}"
+"""An owner that names the key of the map a field is in (``after{}.stress`` owned by
+``{}``: a map of combatant id to what happened to them)."""
+
+
 def redact_health(
     ruleset: Ruleset[Any, Any, Any, Any],
     event_type: str,
@@ -128,37 +133,48 @@ def redact_health(
 
 
 def _without(data: dict[str, Any], spec: HealthField, audience: Audience) -> dict[str, Any]:
-    head, _, rest = spec.path.partition("[].")
-    if not rest:
-        if head not in data or _shown(data, data, spec.owners, audience):
-            return data
-        return {k: v for k, v in data.items() if k != head}
-    items = data.get(head)
-    if not isinstance(items, list | tuple):
-        return data
-    inner = HealthField(rest, tuple(o.partition("[].")[2] or o for o in spec.owners))
-    kept = [
-        _element_without(item, data, inner, audience) if isinstance(item, dict) else item
-        for item in items
-    ]
-    return {**data, head: kept}
+    return _strip(data, spec.path.split("."), spec.owners, audience, ())
 
 
-def _element_without(
-    item: dict[str, Any], top: dict[str, Any], spec: HealthField, audience: Audience
+def _strip(
+    node: dict[str, Any],
+    path: list[str],
+    owners: tuple[str, ...],
+    audience: Audience,
+    outer: tuple[dict[str, Any], ...],
 ) -> dict[str, Any]:
-    if "[]." in spec.path:
-        return _without(item, spec, audience)
-    if spec.path not in item or _shown(item, top, spec.owners, audience):
-        return item
-    return {k: v for k, v in item.items() if k != spec.path}
+    """``node`` without the field at ``path`` where its owner is not shown; ``outer`` are
+    the enclosing objects, innermost last, where an owner not in ``node`` is looked up."""
+    name, rest = path[0], path[1:]
+    if not rest:
+        if name not in node or _shown((node, *reversed(outer)), owners, audience):
+            return node
+        return {k: v for k, v in node.items() if k != name}
+    key = name.removesuffix("[]").removesuffix("{}")
+    inner = node.get(key)
+    scope = (*outer, node)
+    if name.endswith("[]") and isinstance(inner, list | tuple):
+        kept = [
+            _strip(item, rest, owners, audience, scope) if isinstance(item, dict) else item
+            for item in inner
+        ]
+        return {**node, key: kept}
+    if name.endswith("{}") and isinstance(inner, dict):
+        each = {
+            k: _strip(v, rest, owners, audience, (*scope, {KEY: k})) if isinstance(v, dict) else v
+            for k, v in inner.items()
+        }
+        return {**node, key: each}
+    if isinstance(inner, dict):
+        return {**node, key: _strip(inner, rest, owners, audience, scope)}
+    return node
 
 
-def _shown(
-    item: dict[str, Any], top: dict[str, Any], owners: tuple[str, ...], audience: Audience
-) -> bool:
+def _shown(scopes: tuple[dict[str, Any], ...], owners: tuple[str, ...], audience: Audience) -> bool:
+    """Whether the reader may see the numbers of an owner, each named by a field looked up
+    in the innermost scope that has it."""
     for owner in owners:
-        ident = item.get(owner, top.get(owner))
+        ident = next((scope[owner] for scope in scopes if owner in scope), None)
         if isinstance(ident, str) and audience.shows_exact_health(ident):
             return True
     return False

@@ -62,9 +62,11 @@ class HealthField:
     (hit points, hp after, wounds and their limit, a health track, the statblock number
     that gives one away), and which combatant it belongs to.
 
-    ``path`` is the field's name, or ``list[].field`` for a field of each element of a
-    list (``strikes[].target_hp``).  ``owners`` name fields holding the combatant's id,
-    looked up in the same element first, then at the top of the data; the field is shown
+    ``path`` is the field's name, ``object.field`` for a field of a nested object, or
+    ``list[].field`` for a field of each element of a list (``strikes[].target_hp``), or
+    ``map{}.field`` for a field of each value of a map (owner ``{}``: the map's key).
+    ``owners`` name fields holding the combatant's id, each looked up in the object that
+    holds the field first, then in the objects around it outwards; the field is shown
     to a reader who may see any of those combatants' numbers (service/secrecy.py), and
     removed for the others (projections/redaction.py, ``redact_health``)."""
 

@@ -30,10 +30,11 @@ from typing import Any, get_args
 import msgspec
 import pytest
 
+from projections.redaction import KEY
 from service.combat_facts import Attack, CombatFact, TurnBegun, TurnEnded
 from service.dice.model import RollRecord
 from service.registry import RULESETS
-from service.ruleset import Ruleset, tag_of
+from service.ruleset import HEALTH_NAMES, HealthField, Ruleset, tag_of
 from service.secrecy import Audience
 
 AnyRuleset = Ruleset[Any, Any, Any, Any]
@@ -340,3 +341,93 @@ def test_combat_facts_name_the_stories_attacks_and_turns(ruleset: AnyRuleset) ->
     kinds = {type(f) for f in facts}
     assert Attack in kinds, "no event of the stories is an attack"
     assert kinds & {TurnBegun, TurnEnded}, "no event of the stories begins or ends a turn"
+
+
+# Health: which fields tell a combatant's health, declared for every event that has one.
+
+
+def _health_paths(struct: type[msgspec.Struct], prefix: str = "") -> list[str]:
+    """The paths (``Ruleset.health_fields`` syntax) of every field of a health name in
+    ``struct``, through nested Structs, lists and tuples of them."""
+    found = []
+    for f in msgspec.structs.fields(struct):
+        path = f"{prefix}{f.name}"
+        if f.name in HEALTH_NAMES:
+            found.append(path)
+        for inner, many in _nested_structs(f.type):
+            found.extend(_health_paths(inner, f"{path}{many}."))
+    return found
+
+
+def _nested_structs(annotation: Any, many: str = "") -> list[tuple[type[msgspec.Struct], str]]:
+    """The Structs ``annotation`` holds, each with how a path steps into it: ``""`` (one
+    object), ``"[]"`` (each of a list) or ``"{}"`` (each value of a map)."""
+    if isinstance(annotation, type) and issubclass(annotation, msgspec.Struct):
+        return [(annotation, many)]
+    origin = getattr(annotation, "__origin__", None)
+    args = get_args(annotation)
+    if origin in (tuple, list):
+        return [s for a in args if a is not Ellipsis for s in _nested_structs(a, "[]")]
+    if origin is dict:
+        return [s for s in _nested_structs(args[1], "{}")] if args else []
+    return [s for a in args for s in _nested_structs(a, many)]
+
+
+@each_ruleset
+def test_every_field_that_tells_health_is_declared_with_its_owner(ruleset: AnyRuleset) -> None:
+    """docs/secrecy.md, "NPC health": players read an event's health fields only for
+    combatants whose numbers the table shows them, so each must be declared."""
+    missing = []
+    for event_type in ruleset.event_types:
+        tag = tag_of(event_type)
+        declared = {h.path for h in ruleset.health_fields.get(tag, ())}
+        for path in _health_paths(event_type):
+            if path not in declared and f"{tag}.{path}" not in ruleset.not_health:
+                missing.append(f"{tag}.{path}")
+    assert not missing, f"health fields without an owner in health_fields: {missing}"
+
+
+@each_ruleset
+def test_declared_health_fields_and_owners_exist(ruleset: AnyRuleset) -> None:
+    tags = {tag_of(t): t for t in ruleset.event_types}
+    for tag, fields in ruleset.health_fields.items():
+        assert tag in tags, f"health_fields names {tag}, not an event of {ruleset.name}"
+        example = next((e for e in _event_examples(ruleset) if tag_of(type(e)) == tag), None)
+        for spec in fields:
+            assert spec.owners, f"{tag}.{spec.path} has no owner"
+            assert spec.path in _all_paths(tags[tag]), f"{tag} has no field {spec.path}"
+            if example is not None:
+                _assert_owners_found(msgspec.to_builtins(example), spec.path.split("."), spec)
+
+
+def _all_paths(struct: type[msgspec.Struct], prefix: str = "") -> set[str]:
+    found = set()
+    for f in msgspec.structs.fields(struct):
+        path = f"{prefix}{f.name}"
+        found.add(path)
+        for inner, many in _nested_structs(f.type):
+            found |= _all_paths(inner, f"{path}{many}.")
+    return found
+
+
+def _assert_owners_found(
+    node: Any, path: list[str], spec: HealthField, scopes: tuple[Any, ...] = ()
+) -> None:
+    """Every owner of ``spec`` names a combatant id in the example (its own object or an
+    enclosing one), wherever the field is present."""
+    if not isinstance(node, dict):
+        return
+    scopes = (node, *scopes)
+    if path[0].endswith("{}") and isinstance(node.get(path[0][:-2]), dict):
+        for key, value in node[path[0][:-2]].items():
+            _assert_owners_found(value, path[1:], spec, ({KEY: key}, *scopes))
+        return
+    name, rest = path[0], path[1:]
+    if not rest:
+        if name in node:
+            ids = [next((s[o] for s in scopes if o in s), None) for o in spec.owners]
+            assert any(isinstance(i, str) for i in ids), f"{spec} finds no owner id"
+        return
+    inner = node.get(name.removesuffix("[]"))
+    for item in inner if isinstance(inner, list) else [inner]:
+        _assert_owners_found(item, rest, spec, scopes)
