@@ -203,7 +203,7 @@ async def test_a_combatant_is_a_player_character_on_every_path_or_on_none(
     client = table_client
     table = TABLES[0]
     eid = await _play(client, table, "hidden", receiver)
-    player, spectator = await _player_and_spectator(client, eid, table.pc)
+    _, spectator = await _player_and_spectator(client, eid, table.pc)
     bound = await _reads(client, eid, spectator)
     for where, body in bound.items():
         if where != "/stats":
