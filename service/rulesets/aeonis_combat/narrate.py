@@ -163,8 +163,8 @@ def narrate(state: State, event: Event) -> str:
             line = f"{side(event.side)}'s {event.field} set to {event.value} (was {event.previous})"
             return _ruling(line, event.reason)
         case UnitHpSet():
-            hp = _hp(state, event.unit, event.hp, f" set to {event.hp} HP (was {event.previous})")
-            line = f"{label(state, event.unit)}'s hit points are ruled{hp}"
+            hp = _hp(state, event.unit, event.hp, f": {event.hp} HP (was {event.previous})")
+            line = f"{label(state, event.unit)}'s hit points are set{hp}"
             return _ruling(line, event.reason)
         case UnitRemoved():
             return _ruling(f"{label(state, event.unit)} is removed", event.reason)

@@ -13,9 +13,14 @@ HEALTH_FIELDS: Mapping[str, tuple[HealthField, ...]] = {
         HealthField("wound_limit", ("character",)),
         # The limits are derived from these (UAE-02): either gives them away.
         HealthField("toughness", ("character",)),
-        HealthField("intellect", ("character",)),
+        HealthField("willpower", ("character",)),
     ),
-    "untold-aeons.attack_resolved": (HealthField("damage_after", ("struck",)),),
+    "untold-aeons.attack_resolved": (
+        HealthField("damage_after", ("struck",)),
+        # What Toughness took off a hit is the Toughness.
+        HealthField("hits[].reduction", ("struck",)),
+        HealthField("hits[].taken", ("struck",)),
+    ),
     "untold-aeons.bled": (HealthField("damage_after", ("character",)),),
     "untold-aeons.roll_rerolled": (
         HealthField("after[].damage", ("character",)),

@@ -8,6 +8,7 @@ import re
 
 from service.dice.announce import announce
 from service.dice.model import RollRecord
+from service.health_text import health_part, health_words
 from service.rulesets.untold_aeons import events as ev
 from service.rulesets.untold_aeons.state import State
 
@@ -77,17 +78,16 @@ def resolved_line(n: Names, event: ev.AttackResolved) -> str:
     else:
         striker = n(event.target) if event.result == "fought_back" else n(event.attacker)
         parts = []
+        struck = event.struck or event.target
         for h in event.hits:
             crit = "critical: " if h.critical else ""
-            parts.append(
-                f"{crit}{h.base} base + {h.successes} successes = {h.dealt}, "
-                f"-{h.reduction} Toughness: {h.taken}"
-            )
+            # What Toughness took off tells the Toughness, and with it the wound limit.
+            soaked = health_part(struck, f", -{h.reduction} Toughness: {h.taken}")
+            parts.append(f"{crit}{h.base} base + {h.successes} successes = {h.dealt}{soaked}")
         count = f"{len(event.hits)} hits" if len(event.hits) > 1 else "hits"
-        line += (
-            f"{striker} {count} {n(event.struck)} ({'; '.join(parts)}): total damage "
-            f"{event.damage_after}"
-        )
+        line += f"{striker} {count} {n(event.struck)} ({'; '.join(parts)})"
+        if event.damage_after is not None:
+            line += wounds_part(n.state, struck, event.damage_after, ": total damage {}")
     if event.prone:
         line += "; " + ", ".join(n(p) for p in event.prone) + " ends prone"
     return line
@@ -127,3 +127,23 @@ def karma_line(n: Names, event: ev.KarmaSpent) -> str:
         f"{who} spends a karma point {use}{note} (players {event.karma_players}, "
         f"Narrator {event.karma_narrator})"
     )
+
+
+def wounds_part(state: State, character: str, damage: int, template: str) -> str:
+    """A character's damage in ``template`` for readers who may see its numbers, else the
+    word for the wounds it can take before its wound limit (UAE-16)."""
+    return _track(state, character, damage, template, "wounds")
+
+
+def stress_part(state: State, character: str, stress: int, template: str) -> str:
+    """As ``wounds_part``, for stress against the Stress Limit (UAE-18)."""
+    return _track(state, character, stress, template, "stress")
+
+
+def _track(state: State, character: str, value: int, template: str, track: str) -> str:
+    who = state.characters.get(character)
+    exact = template.format(value)
+    if who is None:
+        return health_part(character, exact)
+    limit = who.wound_limit if track == "wounds" else who.stress_limit
+    return health_words(character, exact, limit - value, limit, template.format("{word}"))
