@@ -7,7 +7,16 @@ from collections.abc import Mapping
 from service.ruleset import HealthField
 
 HEALTH_FIELDS: Mapping[str, tuple[HealthField, ...]] = {
-    "aeonisk.damage_rolled": (HealthField("wounds_after", ("target",)),),
+    "aeonisk.damage_rolled": (
+        HealthField("wounds_after", ("target",)),
+        HealthField("soak", ("target",)),
+    ),
+    # The sheet the players' state hides of an NPC (service/rulesets/aeonisk_tactical/view.py):
+    # Soak and Health decide how much wounds it and whether it survives (AEK-67, AEK-68).
+    "aeonisk.character_added": (
+        HealthField("attributes", ("character",)),
+        HealthField("soak", ("character",)),
+    ),
 }
 
 NOT_HEALTH: Mapping[str, str] = {

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from typing import assert_never
 
+from service.health_text import health_part
 from service.rulesets.aeonisk_tactical import events as ev
 from service.rulesets.aeonisk_tactical import narrate_parts
 from service.rulesets.aeonisk_tactical.fields import TOKEN_NAMES, title
 from service.rulesets.aeonisk_tactical.narrate_parts import (
     Names,
     action,
+    damage_verdict,
     declared,
     rolls,
     spend,
@@ -35,10 +37,12 @@ def narrate(state: State, event: ev.Event) -> str:
         case ev.CharacterAdded():
             traits = ", ".join(f"{title(k)} {v}" for k, v in event.attributes.items())
             kind = "PC" if event.pc else "NPC"
-            return (
-                f"{event.name} ({kind}, {event.side}) joins: {traits}; Soak {event.soak}, Void "
-                f"{event.void}"
+            # The sheet is what the players' state hides of an NPC: its numbers tell how
+            # much it takes to wound it and whether it survives (AEK-67, AEK-68).
+            sheet = health_part(
+                event.character, f": {traits}; Soak {event.soak}, Void {event.void}"
             )
+            return f"{event.name} ({kind}, {event.side}) joins{sheet}"
         case ev.CharacterRemoved():
             return f"{n(event.character)} leaves the encounter"
         case ev.BandSet():
@@ -125,20 +129,7 @@ def narrate(state: State, event: ev.Event) -> str:
             verb = "hits" if event.outcome == "hit" else "misses"
             return f"{rolls(state, event.rolls)}: {n(event.attacker)} {verb} {n(event.target)}"
         case ev.DamageRolled():
-            target = state.characters[event.target]
-            over = event.damage - event.soak
-            verdict = (
-                (
-                    f"{over} over Soak {event.soak}: {event.wounds} "
-                    f"Wound{'s' if event.wounds != 1 else ''}"
-                )
-                if event.wounds
-                else f"below Soak {event.soak}: no Wound"
-            )
-            return (
-                f"{rolls(state, event.rolls)}; {verdict} "
-                f"({target.name} {target.wounds} -> {event.wounds_after} Wounds)"
-            )
+            return f"{rolls(state, event.rolls)}; {damage_verdict(state, event)}"
         case ev.FatalCheck():
             if event.outcome == "success":
                 fate = "survives"
