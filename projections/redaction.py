@@ -128,7 +128,8 @@ def redact_health(
         return data
     out = data
     for spec in fields:
-        out = _without(out, spec, audience)
+        if not spec.field_in or data.get("field") in spec.field_in:
+            out = _without(out, spec, audience)
     return out
 
 

@@ -72,6 +72,9 @@ class HealthField:
 
     path: str
     owners: tuple[str, ...]
+    field_in: frozenset[str] = frozenset()
+    """For a ruling that names what it sets in its ``field``: the field is health only
+    when that names one of these (``damage``, not ``xp``); empty for always."""
 
 
 HEALTH_NAMES = frozenset(

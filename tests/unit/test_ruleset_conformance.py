@@ -22,6 +22,7 @@ Conventions a ruleset package follows (all three existing ones do):
 from __future__ import annotations
 
 import importlib
+import re
 from collections import Counter
 from collections.abc import Sequence
 from types import ModuleType
@@ -33,6 +34,7 @@ import pytest
 from projections.redaction import KEY
 from service.combat_facts import Attack, CombatFact, TurnBegun, TurnEnded
 from service.dice.model import RollRecord
+from service.health_text import render_health
 from service.registry import RULESETS
 from service.ruleset import HEALTH_NAMES, HealthField, Ruleset, tag_of
 from service.secrecy import Audience
@@ -431,3 +433,66 @@ def _assert_owners_found(
     inner = node.get(name.removesuffix("[]"))
     for item in inner if isinstance(inner, list) else [inner]:
         _assert_owners_found(item, rest, spec, scopes)
+
+
+def _shifted(event: msgspec.Struct, ruleset: AnyRuleset) -> msgspec.Struct | None:
+    """``event`` with every declared integer health field moved by 1000, or None when it
+    declares none (or the shifted event does not decode)."""
+    specs = ruleset.health_fields.get(tag_of(type(event)), ())
+    data = msgspec.to_builtins(event)
+    changed = False
+    for spec in specs:
+        if not spec.field_in or data.get("field") in spec.field_in:
+            changed |= _shift(data, spec.path.split("."))
+    if not changed:
+        return None
+    try:
+        return msgspec.convert(data, type(event))
+    except msgspec.ValidationError:
+        return None
+
+
+def _shift(node: Any, path: list[str]) -> bool:
+    if not isinstance(node, dict):
+        return False
+    name, rest = path[0], path[1:]
+    key = name.removesuffix("[]").removesuffix("{}")
+    value = node.get(key)
+    if not rest:
+        if isinstance(value, int) and not isinstance(value, bool):
+            node[key] = value + 1000
+            return True
+        return False
+    items = value if name.endswith("[]") else value.values() if name.endswith("{}") else [value]
+    return any([_shift(item, rest) for item in items or ()])
+
+
+@each_ruleset
+def test_players_line_tells_no_npc_health(ruleset: AnyRuleset) -> None:
+    """docs/secrecy.md, "NPC health": an NPC's health numbers reach no player's log line
+    under ``hidden`` or ``descriptor``.  Every example event whose health fields are moved
+    by 1000 reads the same to them, and none of the moved numbers appears; the GM (and
+    ``exact``) reads the moved numbers."""
+    checked = shown = 0
+    for state, event in _replay(ruleset):
+        if event is None or (moved := _shifted(event, ruleset)) is None:
+            continue
+        try:
+            gm = render_health(ruleset.narrate(state, moved), None)
+        except (KeyError, ValueError):
+            continue  # a moved number the story cannot tell (beyond a limit): not a line
+        checked += 1
+        numbers = set(re.findall(r"\d+", gm)) - set(
+            re.findall(r"\d+", render_health(ruleset.narrate(state, event), None))
+        )
+        shown += bool(numbers)
+        for npc_health in ("hidden", "descriptor"):
+            audience = Audience(npc_health=npc_health)
+            line = render_health(ruleset.narrate(state, moved), audience)
+            before = render_health(ruleset.narrate(state, event), audience)
+            assert not numbers & set(re.findall(r"\d+", line)), (npc_health, line)
+            if npc_health == "hidden":
+                assert line == before, (line, before)
+        exact = render_health(ruleset.narrate(state, moved), Audience(npc_health="exact"))
+        assert exact == gm
+    assert checked and shown, f"no example line of {ruleset.name} tells health to the GM"

@@ -8,9 +8,12 @@ from collections.abc import Mapping
 from service.ruleset import HealthField
 
 HEALTH_FIELDS: Mapping[str, tuple[HealthField, ...]] = {
+    # The players' state shows an NPC's stats only with its exact health (view.py): the
+    # statblock is one secret.
     "generic.combatant_added": (
         HealthField("hp", ("combatant",)),
         HealthField("max_hp", ("combatant",)),
+        HealthField("stats", ("combatant",)),
     ),
     "generic.damaged": (HealthField("hp_after", ("target",)),),
     "generic.healed": (HealthField("hp_after", ("target",)),),

@@ -18,7 +18,7 @@ from typing import Any
 
 from service.dice.announce import announce, announce_hidden
 from service.dice.model import RollRecord
-from service.health_text import health_words
+from service.health_text import health_part, health_words
 from service.rulesets.generic.events import (
     EVENT_TYPES,
     AttackRolled,
@@ -47,16 +47,17 @@ def narrate(state: State, event: Event) -> str:
 
 
 def _combatant_added(state: State, event: CombatantAdded) -> str:
+    # The players' state shows an NPC's stats only with its exact health: one statblock.
     stats = ", ".join(f"{k} {v}" for k, v in sorted(event.stats.items()))
-    side = f"side {event.side}" if event.side else ""
-    rest = side + (f"; {stats}" if stats else "")
     hp = f"{event.hp}/{event.max_hp} hp"
-    if not rest:  # the parentheses are the health part's, gone with it under "hidden"
-        said = health_words(event.combatant, f" ({hp})", event.hp, event.max_hp)
-        return f"{event.name} joins the encounter{said}"
-    sep = ", " if side else "; "
-    said = health_words(event.combatant, hp + sep, event.hp, event.max_hp, "{word}" + sep)
-    return f"{event.name} joins the encounter ({said}{rest})"
+    sheet = health_words(
+        event.combatant,
+        f" ({hp}" + (f"; {stats}" if stats else "") + ")",
+        event.hp,
+        event.max_hp,
+    )
+    side = f" on side {event.side}" if event.side else ""
+    return f"{event.name} joins the encounter{side}{sheet}"
 
 
 def _combatant_removed(state: State, event: CombatantRemoved) -> str:
@@ -126,6 +127,8 @@ def _value_set(state: State, event: ValueSet) -> str:
     if event.field in ("hp", "max_hp") and who is not None:
         hp, top = (event.value, who.max_hp) if event.field == "hp" else (who.hp, event.value)
         change = health_words(event.combatant, change, hp, top, " changed ({word})")
+    else:  # a stat: the statblock players see only with the exact health
+        change = health_part(event.combatant, change, " changed", " changed")
     line = f"{_name(state, event.combatant)}'s {event.field}{change}"
     return _ruling(line, event.reason)
 

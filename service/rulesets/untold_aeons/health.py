@@ -7,6 +7,9 @@ from collections.abc import Mapping
 
 from service.ruleset import HealthField
 
+_TRACKS = frozenset({"damage", "stress"})
+"""What a ruling sets that is health; xp and the karma pools are not."""
+
 HEALTH_FIELDS: Mapping[str, tuple[HealthField, ...]] = {
     "untold-aeons.character_added": (
         HealthField("stress_limit", ("character",)),
@@ -29,7 +32,7 @@ HEALTH_FIELDS: Mapping[str, tuple[HealthField, ...]] = {
     "untold-aeons.sanity_checked": (HealthField("stress_after", ("character",)),),
     "untold-aeons.recovered": (HealthField("after", ("character",)),),
     "untold-aeons.value_set": (
-        HealthField("value", ("character",)),
-        HealthField("previous", ("character",)),
+        HealthField("value", ("character",), _TRACKS),
+        HealthField("previous", ("character",), _TRACKS),
     ),
 }
