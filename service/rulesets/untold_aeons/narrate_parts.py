@@ -131,7 +131,7 @@ def karma_line(n: Names, event: ev.KarmaSpent) -> str:
 
 def wounds_part(state: State, character: str, damage: int, template: str) -> str:
     """A character's damage in ``template`` for readers who may see its numbers, else the
-    word for the wounds it can take before its wound limit (UAE-16)."""
+    word the players' state gives for it (against twice the wound limit, UAE-16)."""
     return _track(state, character, damage, template, "wounds")
 
 
@@ -145,5 +145,6 @@ def _track(state: State, character: str, value: int, template: str, track: str) 
     exact = template.format(value)
     if who is None:
         return health_part(character, exact)
-    limit = who.wound_limit if track == "wounds" else who.stress_limit
-    return health_words(character, exact, limit - value, limit, template.format("{word}"))
+    # The word the players' state gives (view.py): the track against twice its limit.
+    top = 2 * (who.wound_limit if track == "wounds" else who.stress_limit)
+    return health_words(character, exact, top - value, top, template.format("{word}"))
