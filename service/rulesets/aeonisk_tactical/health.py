@@ -6,6 +6,10 @@ from collections.abc import Mapping
 
 from service.ruleset import HealthField
 
+SHEET_HEALTH = frozenset({"wounds", "soak", "attribute:health"})
+"""What a ruling sets that is health or decides it (AEK-67, AEK-68); the rest of the sheet
+(Stun, Void, Initiative, skills) is not."""
+
 HEALTH_FIELDS: Mapping[str, tuple[HealthField, ...]] = {
     "aeonisk.damage_rolled": (
         HealthField("wounds_after", ("target",)),
@@ -13,6 +17,10 @@ HEALTH_FIELDS: Mapping[str, tuple[HealthField, ...]] = {
     ),
     # The sheet the players' state hides of an NPC (service/rulesets/aeonisk_tactical/view.py):
     # Soak and Health decide how much wounds it and whether it survives (AEK-67, AEK-68).
+    "aeonisk.value_set": (
+        HealthField("value", ("character",), SHEET_HEALTH),
+        HealthField("previous", ("character",), SHEET_HEALTH),
+    ),
     "aeonisk.character_added": (
         HealthField("attributes", ("character",)),
         HealthField("soak", ("character",)),

@@ -14,6 +14,7 @@ from service.health_text import health_part
 from service.rulesets.aeonisk_tactical import events as ev
 from service.rulesets.aeonisk_tactical import narrate_parts
 from service.rulesets.aeonisk_tactical.fields import TOKEN_NAMES, title
+from service.rulesets.aeonisk_tactical.health import SHEET_HEALTH
 from service.rulesets.aeonisk_tactical.narrate_parts import (
     Names,
     action,
@@ -206,10 +207,11 @@ def narrate(state: State, event: ev.Event) -> str:
             return f"GM ruling: {line.lower()}, because {event.reason}" if event.reason else line
         case ev.ValueSet():
             was = "unset" if event.previous is None else str(event.previous)
+            change = f" set to {event.value} (was {was})"
+            if event.field in SHEET_HEALTH:
+                change = health_part(event.character, change, " changed", " changed")
             return (
-                f"GM ruling: {n(event.character)}'s {event.field} set to {event.value} (was "
-                f"{was}), "
-                f"because {event.reason}"
+                f"GM ruling: {n(event.character)}'s {event.field}{change}, because {event.reason}"
             )
         case ev.OutcomeOverridden():
             what = next(
