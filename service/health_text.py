@@ -56,10 +56,12 @@ def health_words(
     current: int,
     maximum: int,
     template: str = " ({word})",
+    hidden: str = "",
 ) -> str:
     """``health_part`` whose descriptor is the table's word for ``current`` of ``maximum``
     (service.secrecy.health_word) put into ``template``."""
-    return health_part(owners, exact, template.format(word=health_word(current, maximum)))
+    word = template.format(word=health_word(current, maximum))
+    return health_part(owners, exact, word, hidden)
 
 
 def render_health(text: str, audience: Audience | None) -> str:

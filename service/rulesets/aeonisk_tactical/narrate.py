@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from service.health_text import health_part
+from service.health_text import health_part, health_words
 from service.rulesets.aeonisk_tactical import events as ev
 from service.rulesets.aeonisk_tactical import narrate_parts
-from service.rulesets.aeonisk_tactical.fields import TOKEN_NAMES, title
+from service.rulesets.aeonisk_tactical.fields import FATAL_WOUNDS, TOKEN_NAMES, title
 from service.rulesets.aeonisk_tactical.health import SHEET_HEALTH
 from service.rulesets.aeonisk_tactical.narrate_parts import (
     Names,
@@ -208,7 +208,12 @@ def narrate(state: State, event: ev.Event) -> str:
         case ev.ValueSet():
             was = "unset" if event.previous is None else str(event.previous)
             change = f" set to {event.value} (was {was})"
-            if event.field in SHEET_HEALTH:
+            if event.field == "wounds":  # the word the players' state gives (view.py)
+                left = max(0, FATAL_WOUNDS - event.value)
+                change = health_words(
+                    event.character, change, left, FATAL_WOUNDS, " changed ({word})", " changed"
+                )
+            elif event.field in SHEET_HEALTH:
                 change = health_part(event.character, change, " changed", " changed")
             return (
                 f"GM ruling: {n(event.character)}'s {event.field}{change}, because {event.reason}"

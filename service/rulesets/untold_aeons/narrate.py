@@ -187,7 +187,9 @@ def _narrate(state: State, event: ev.Event) -> str:
             field = event.field.replace("_", " ")
             change = f" {event.previous} -> {event.value}"
             if event.character is not None and event.field in ("damage", "stress"):
-                change = health_part(event.character, change)
+                track = wounds_part if event.field == "damage" else stress_part
+                template = f" {event.previous} -> {{}}"
+                change = track(state, event.character, event.value, template, ": {}")
             return (
                 f"The Narrator rules: {who}{field}{change}"
                 + ("; no longer Shaken" if event.shaken_after is False else "")

@@ -129,22 +129,28 @@ def karma_line(n: Names, event: ev.KarmaSpent) -> str:
     )
 
 
-def wounds_part(state: State, character: str, damage: int, template: str) -> str:
+def wounds_part(
+    state: State, character: str, damage: int, template: str, word_template: str | None = None
+) -> str:
     """A character's damage in ``template`` for readers who may see its numbers, else the
-    word the players' state gives for it (against twice the wound limit, UAE-16)."""
-    return _track(state, character, damage, template, "wounds")
+    word the players' state gives for it (against twice the wound limit, UAE-16), in
+    ``word_template`` (default ``template``)."""
+    return _track(state, character, damage, (template, word_template or template), "wounds")
 
 
-def stress_part(state: State, character: str, stress: int, template: str) -> str:
+def stress_part(
+    state: State, character: str, stress: int, template: str, word_template: str | None = None
+) -> str:
     """As ``wounds_part``, for stress against the Stress Limit (UAE-18)."""
-    return _track(state, character, stress, template, "stress")
+    return _track(state, character, stress, (template, word_template or template), "stress")
 
 
-def _track(state: State, character: str, value: int, template: str, track: str) -> str:
+def _track(state: State, character: str, value: int, templates: tuple[str, str], track: str) -> str:
     who = state.characters.get(character)
+    template, word_template = templates
     exact = template.format(value)
     if who is None:
         return health_part(character, exact)
     # The word the players' state gives (view.py): the track against twice its limit.
     top = 2 * (who.wound_limit if track == "wounds" else who.stress_limit)
-    return health_words(character, exact, top - value, top, template.format("{word}"))
+    return health_words(character, exact, top - value, top, word_template.format("{word}"))
