@@ -165,6 +165,10 @@ class Ruleset(Generic[StateT, CommandT, EventT, OptionsT]):
     health_owners: Callable[[StateT, str], tuple[str, ...]] = own_health
     """Whose health a combatant's is, given the state: the ids any of which, bound to a
     player token, makes it a player character's (an Aeonis unit's side, or the unit)."""
+    player_characters: Callable[[StateT, frozenset[str]], frozenset[str]] | None = None
+    """Given the ids bound to live player tokens, every combatant id that is a player
+    character (an Aeonis side's units); None: exactly the bound ids.  Read paths that see
+    only event data (events, live, webhooks) use it to apply the same rule as the state."""
     not_health: Mapping[str, str] = field(default_factory=dict)
     """``tag.path`` -> why a field of a health name (``HEALTH_NAMES``) is not the health of
     a combatant (the amount a public roll already shows, a GM's own setting)."""

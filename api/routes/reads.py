@@ -106,7 +106,7 @@ async def events_as_seen(
     marks = await read_marks(db, encounter_id, up_to_version=at, secrets=True)
     secret, sequels = marks.secret_versions(), marks.secret_sequels()
     ruleset = get_ruleset(await ruleset_of(db, encounter_id))
-    audience = await players_audience(db, encounter_id)
+    audience = await players_audience(db, encounter_id, ruleset)
     return [
         _redacted(
             ruleset,

@@ -117,7 +117,8 @@ class Composer:
             secret=version in marks.secret_versions(),
             sequel=version in marks.secret_sequels(),
         )
-        data = redact_health(ruleset, kind, data, await players_audience(self.db, stream))
+        audience = await players_audience(self.db, stream, ruleset)
+        data = redact_health(ruleset, kind, data, audience)
         return msgspec.structs.replace(
             event, type=kind, data=data, metadata=redact_metadata(event.metadata)
         )

@@ -200,4 +200,56 @@ AEONISK = Table(
     npc_words=("down",),
 )
 
-TABLES = (GENERIC, SCENTFINDER, UNTOLD_AEONS, TACTICS, AEONISK)
+
+_HEXES = [
+    {"hex": "-2,0", "kind": "city", "controller": "red"},
+    {"hex": "-1,0", "kind": "standard", "controller": "red"},
+    {"hex": "0,0", "kind": "standard", "controller": "blue"},
+    {"hex": "1,-1", "kind": "city", "controller": "blue"},
+]
+
+
+def _aeonis_side(side: str, hp: int, lord_hex: str, home: str) -> dict[str, Any]:
+    lord = {
+        "name": f"Lord {side}",
+        "attack_die": "d8",
+        "defense_die": "d8",
+        "hp": hp,
+        "movement": 2,
+    }
+    return {
+        "type": "aeonis.add_side",
+        "id": side,
+        "name": f"House {side.title()}",
+        "lord_id": f"{side}-lord",
+        "lord": lord,
+        "lord_hex": lord_hex,
+        "home_city": home,
+        "ap": 6,
+    }
+
+
+def _lord_hp(side: str, hp: int) -> dict[str, Any]:
+    ruling = {"type": "set_unit_hp", "unit": f"{side}-lord", "hp": hp}
+    return {"type": "aeonis.adjudicate", "ruling": ruling, "reason": "a wound from the march"}
+
+
+AEONIS = Table(
+    ruleset="aeonis",
+    # A player's token is bound to a side: its units, the Lord among them, are the
+    # player's characters.
+    pc="red",
+    npc="blue-lord",
+    steps=(
+        Step({"type": "aeonis.add_hexes", "hexes": _HEXES}),
+        Step(_aeonis_side("red", 19, "-1,0", "-2,0")),
+        Step(_aeonis_side("blue", 17, "0,0", "1,-1")),
+        Step(_lord_hp("blue", 13)),
+        Step(_lord_hp("red", 16)),
+    ),
+    npc_numbers=(17, 13),
+    pc_numbers=(19, 16),
+    npc_words=("wounded",),
+)
+
+TABLES = (GENERIC, SCENTFINDER, UNTOLD_AEONS, TACTICS, AEONISK, AEONIS)

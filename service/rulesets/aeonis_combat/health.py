@@ -27,3 +27,10 @@ def health_owners(state: State, unit: str) -> tuple[str, ...]:
     """A unit's health is exact for its side's players, and for a token bound to it."""
     found = state.units.get(unit)
     return (unit,) if found is None else (found.side, unit)
+
+
+def player_characters(state: State, bound: frozenset[str]) -> frozenset[str]:
+    """The bound sides and units, and every unit of a bound side, its Lord among them."""
+    units = {uid for uid, unit in state.units.items() if unit.side in bound}
+    lords = {side.lord for sid, side in state.sides.items() if sid in bound}
+    return bound | units | lords
