@@ -93,6 +93,27 @@ async def player_combatants(db: Database, encounter_id: UUID) -> frozenset[str]:
     return frozenset(r["id"] for r in rows)
 
 
+async def health_audience(
+    db: Database, encounter_id: UUID, *, with_state: bool = False
+) -> tuple[str, frozenset[str], str | None]:
+    """The encounter's ``npc_health`` setting, its player combatants (as
+    ``player_combatants``) and, when asked, its stored state, in one statement: what a
+    read of the log, the events or the statistics needs to show health to players."""
+    row = await db.fetchrow(
+        """SELECT coalesce(s.state->>'npc_health', 'descriptor') AS npc_health,
+                  CASE WHEN $2 THEN s.state::text END AS state,
+                  ARRAY(SELECT DISTINCT unnest(combatants) FROM access_tokens
+                        WHERE encounter_id = $1 AND role = 'player'
+                          AND revoked_at IS NULL) AS players
+           FROM (SELECT $1::uuid AS id) AS e
+           LEFT JOIN encounter_state AS s ON s.encounter_id = e.id""",
+        encounter_id,
+        with_state,
+    )
+    assert row is not None
+    return str(row["npc_health"]), frozenset(row["players"]), row["state"]
+
+
 async def encounters_of_token(db: Database, token_id: str, secret_sha256: bytes) -> list[UUID]:
     """The encounters an unrevoked token with this id and secret digest opens."""
     rows = await db.fetch(

@@ -16,6 +16,7 @@ import msgspec
 
 from events.access import player_combatants
 from events.db import Database
+from projections.audience import players_audience
 from projections.queries import current_state, read_marks
 from service.codec import EventCodec
 from service.encounter import Encounter
@@ -28,6 +29,7 @@ __all__ = [
     "encounter_as_seen",
     "game_as_seen",
     "player_combatants",
+    "players_audience",
     "public_encounter",
 ]
 

@@ -10,7 +10,9 @@ import msgspec
 
 from events.db import Database
 from events.store import SignedHead
+from projections.audience import players_audience
 from projections.redaction import HIDDEN_TYPE, redact_roll
+from service.health_text import render_health
 from service.tokens import StoredToken
 
 _decode_any = msgspec.json.Decoder()
@@ -186,7 +188,8 @@ async def log_entries(
     gm: bool = True,
 ) -> list[LogEntry]:
     """Log entries with their rolls; for players (``gm=False``) secret rolls not yet
-    revealed are redacted and their line is the one that hides them."""
+    revealed are redacted and their line is the one that hides them, and each line's
+    health parts are rendered for players (service/health_text.py), for the GM exactly."""
     rows = await db.fetch(
         """SELECT l.version, l.round, l.type, l.text, l.gm_text, l.hidden_rolls, l.gm_only,
                   l.recorded_at,
@@ -208,6 +211,7 @@ async def log_entries(
     if not rows:
         return []
     marks = await read_marks(db, encounter_id, up_to_version=up_to_version, secrets=not gm)
+    audience = None if gm else await players_audience(db, encounter_id)
     sequels = marks.secret_sequels()
     entries = []
     for r in rows:
@@ -220,7 +224,9 @@ async def log_entries(
                 version=r["version"],
                 round=r["round"],
                 type=HIDDEN_TYPE if r["version"] in sequels else r["type"],
-                text=r["gm_text"] if shows_all and r["gm_text"] else r["text"],
+                text=render_health(
+                    r["gm_text"] if shows_all and r["gm_text"] else r["text"], audience
+                ),
                 recorded_at=r["recorded_at"],
                 rolls=rolls,
                 undone=marks.undone.get(r["version"]),

@@ -7,13 +7,19 @@ from it, so the command's first event shows players only the fields its ruleset 
 ``shown_when_secret`` (service/secrecy.py), and its later events nothing at all.  The GM
 sees all.  The same functions serve the roll ledger, the log, the event listing, round
 replays and live updates, so no path can leak what another hides.
+
+Health follows the table's ``npc_health`` on the same paths: ``redact_health`` removes the
+fields a ruleset declares as a combatant's health (``Ruleset.health_fields``) for readers
+who may not see that combatant's numbers.  It composes with ``redact_event``: a reader
+applies both, in either order.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from service.ruleset import Ruleset
+from service.ruleset import HealthField, Ruleset
+from service.secrecy import Audience
 
 PRIVATE_NOTE = "The GM makes a private note."
 """What players read in place of a GM-only note."""
@@ -100,3 +106,76 @@ def redact_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
     if not any(k in metadata for k in _PRIVATE_METADATA):
         return metadata
     return {k: v for k, v in metadata.items() if k not in _PRIVATE_METADATA}
+
+
+KEY = "{}"
+"""An owner that names the key of the map a field is in (``after{}.stress`` owned by
+``{}``: a map of combatant id to what happened to them)."""
+
+
+def redact_health(
+    ruleset: Ruleset[Any, Any, Any, Any],
+    event_type: str,
+    data: dict[str, Any],
+    audience: Audience,
+) -> dict[str, Any]:
+    """An event's data without the health numbers ``audience`` may not see: each field the
+    ruleset declares for the tag is removed unless the reader may see the numbers of one
+    of its owners.  ``data`` itself is returned when nothing is removed (the common case:
+    a table with ``npc_health = "exact"``, or an event that tells no health)."""
+    fields = ruleset.health_fields.get(event_type)
+    if not fields or audience.npc_health == "exact":
+        return data
+    out = data
+    for spec in fields:
+        if not spec.field_in or data.get("field") in spec.field_in:
+            out = _without(out, spec, audience)
+    return out
+
+
+def _without(data: dict[str, Any], spec: HealthField, audience: Audience) -> dict[str, Any]:
+    return _strip(data, spec.path.split("."), spec.owners, audience, ())
+
+
+def _strip(
+    node: dict[str, Any],
+    path: list[str],
+    owners: tuple[str, ...],
+    audience: Audience,
+    outer: tuple[dict[str, Any], ...],
+) -> dict[str, Any]:
+    """``node`` without the field at ``path`` where its owner is not shown; ``outer`` are
+    the enclosing objects, innermost last, where an owner not in ``node`` is looked up."""
+    name, rest = path[0], path[1:]
+    if not rest:
+        if name not in node or _shown((node, *reversed(outer)), owners, audience):
+            return node
+        return {k: v for k, v in node.items() if k != name}
+    key = name.removesuffix("[]").removesuffix("{}")
+    inner = node.get(key)
+    scope = (*outer, node)
+    if name.endswith("[]") and isinstance(inner, list | tuple):
+        kept = [
+            _strip(item, rest, owners, audience, scope) if isinstance(item, dict) else item
+            for item in inner
+        ]
+        return {**node, key: kept}
+    if name.endswith("{}") and isinstance(inner, dict):
+        each = {
+            k: _strip(v, rest, owners, audience, (*scope, {KEY: k})) if isinstance(v, dict) else v
+            for k, v in inner.items()
+        }
+        return {**node, key: each}
+    if isinstance(inner, dict):
+        return {**node, key: _strip(inner, rest, owners, audience, scope)}
+    return node
+
+
+def _shown(scopes: tuple[dict[str, Any], ...], owners: tuple[str, ...], audience: Audience) -> bool:
+    """Whether the reader may see the numbers of an owner, each named by a field looked up
+    in the innermost scope that has it."""
+    for owner in owners:
+        ident = next((scope[owner] for scope in scopes if owner in scope), None)
+        if isinstance(ident, str) and audience.shows_exact_health(ident):
+            return True
+    return False

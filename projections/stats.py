@@ -8,11 +8,14 @@ What counts (docs/statistics.md): the combat figures (damage, healing, attacks, 
 count only events in effect, so an undone attack is not in the damage meter.  The dice
 figures count every face thrown, undone or not: a fairness check that let undo remove
 faces would let a table cherry-pick its dice.  Players never see the rolls or facts of
-commands still secret; once the GM reveals them they count for everyone.
+commands still secret; once the GM reveals them they count for everyone.  Damage and
+healing of a combatant whose health players may not see (docs/secrecy.md, "NPC health")
+count in no figure they read: a sum of what a combatant took is its health by another name.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
@@ -20,15 +23,19 @@ import msgspec
 
 from events.db import Database
 from events.store import read_stream
+from projections.audience import players_audience
 from projections.queries import read_marks
+from service.combat_facts import CombatFact, Damage, Healing
 from service.combat_stats import EncounterStats, Tally
 from service.core_events import Redone, Undone
 from service.encounter import Encounter, evolve
 from service.history import reverted_versions
 from service.loading import ruleset_of
 from service.registry import codec_for
-from service.ruleset import rolls_of
+from service.ruleset import Ruleset, rolls_of
+from service.secrecy import Audience
 
+AnyRuleset = Ruleset[Any, Any, Any, Any]
 _metadata = msgspec.json.Encoder(order="sorted")
 
 
@@ -41,9 +48,11 @@ async def encounter_stats(
     events = [codec.from_recorded(r) for r in recorded]
     undone = reverted_versions(e for e in events if isinstance(e, Undone | Redone))
     secret: frozenset[int] = frozenset()
+    audience: Audience | None = None
     if not gm:
         marks = await read_marks(db, encounter_id, up_to_version=at, secrets=True)
         secret = marks.secret_versions()
+        audience = await players_audience(db, encounter_id)
     tally = Tally()
     state: Encounter[Any] | None = None
     for stored, event in zip(recorded, events, strict=True):
@@ -68,5 +77,22 @@ async def encounter_stats(
             if in_effect and before is not None and isinstance(event, ruleset.event_types)
             else ()
         )
+        if audience is not None and facts and before is not None:
+            facts = _seen(facts, audience, ruleset, before.game)
         tally.add(facts, rolls_of(event), stored.recorded_at, command)
     return tally.result(recorded[-1].stream_version if recorded else 0)
+
+
+def _seen(
+    facts: Sequence[CombatFact], audience: Audience, ruleset: AnyRuleset, game: Any
+) -> Sequence[CombatFact]:
+    """The facts players may count: all but harm and healing of a combatant whose numbers
+    they may not see (through its owners, ``Ruleset.health_owners``)."""
+    if audience.npc_health == "exact":
+        return facts
+    return [
+        f
+        for f in facts
+        if not isinstance(f, Damage | Healing)
+        or any(audience.shows_exact_health(o) for o in ruleset.health_owners(game, f.target))
+    ]

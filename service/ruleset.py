@@ -38,6 +38,11 @@ def on_any_sheet(state: Any, command: Any) -> str | None:
     return None
 
 
+def own_health(state: Any, combatant: str) -> tuple[str, ...]:
+    """The default owner of a combatant's health: the combatant itself."""
+    return (combatant,)
+
+
 def rolls_of(event: object) -> tuple[RollRecord, ...]:
     """The roll records an event carries.  Part of the contract: an event with dice holds
     them in a field named ``rolls`` of type ``tuple[RollRecord, ...]``, where the roll
@@ -50,6 +55,36 @@ def rolls_of(event: object) -> tuple[RollRecord, ...]:
 def tag_of(struct_type: type[msgspec.Struct]) -> str:
     """The stable tag of a command or event Struct (``generic.attack``)."""
     return str(struct_type.__struct_config__.tag)
+
+
+@dataclass(frozen=True, slots=True)
+class HealthField:
+    """A field of an event's data that tells a combatant's current or maximum health
+    (hit points, hp after, wounds and their limit, a health track, the statblock number
+    that gives one away), and which combatant it belongs to.
+
+    ``path`` is the field's name, ``object.field`` for a field of a nested object, or
+    ``list[].field`` for a field of each element of a list (``strikes[].target_hp``), or
+    ``map{}.field`` for a field of each value of a map (owner ``{}``: the map's key).
+    ``owners`` name fields holding the combatant's id, each looked up in the object that
+    holds the field first, then in the objects around it outwards; the field is shown
+    to a reader who may see any of those combatants' numbers (service/secrecy.py), and
+    removed for the others (projections/redaction.py, ``redact_health``)."""
+
+    path: str
+    owners: tuple[str, ...]
+    field_in: frozenset[str] = frozenset()
+    """For a ruling that names what it sets in its ``field``: the field is health only
+    when that names one of these (``damage``, not ``xp``); empty for always."""
+
+
+HEALTH_NAMES = frozenset(
+    {"hp", "max_hp", "hp_after", "target_hp", "wounds", "wounds_after", "wound_limit",
+     "stress", "stress_after", "stress_limit", "damage_after"}
+)  # fmt: skip
+"""Field names that tell health in the rulesets' events: the conformance suite requires
+each such field of an event to be declared in ``Ruleset.health_fields`` (or listed in
+``Ruleset.not_health`` with the reason it is not a combatant's health)."""
 
 
 class RuleViolation(Exception):
@@ -138,6 +173,21 @@ class Ruleset(Generic[StateT, CommandT, EventT, OptionsT]):
     player_state: Callable[[StateT, Audience], Any] | None = None
     """The state as a player or spectator sees it (a msgspec Struct or plain data): health
     per ``Audience`` (service.secrecy.health_view) and nothing remembered of rolls."""
+    health_fields: Mapping[str, tuple[HealthField, ...]] = field(default_factory=dict)
+    """For every event tag whose data tells a combatant's health, those fields and whose
+    they are: players and spectators see them only for combatants whose numbers they may
+    see (docs/secrecy.md, "NPC health").  The conformance suite requires every field of a
+    health name (``HEALTH_NAMES``) in any event to be declared here."""
+    health_owners: Callable[[StateT, str], tuple[str, ...]] = own_health
+    """Whose health a combatant's is, given the state: the ids any of which, bound to a
+    player token, makes it a player character's (an Aeonis unit's side, or the unit)."""
+    player_characters: Callable[[StateT, frozenset[str]], frozenset[str]] | None = None
+    """Given the ids bound to live player tokens, every combatant id that is a player
+    character (an Aeonis side's units); None: exactly the bound ids.  Read paths that see
+    only event data (events, live, webhooks) use it to apply the same rule as the state."""
+    not_health: Mapping[str, str] = field(default_factory=dict)
+    """``tag.path`` -> why a field of a health name (``HEALTH_NAMES``) is not the health of
+    a combatant (the amount a public roll already shows, a GM's own setting)."""
     combat_facts: Callable[[StateT, EventT], Sequence[CombatFact]] = no_facts
     """What an event means for the combat statistics (service/combat_facts.py), given the
     state before it: attacks with their hit, critical and fumble, damage and healing with

@@ -21,12 +21,14 @@ from events.envelope import RecordedEvent
 from events.errors import StreamNotFound
 from events.replicas import ReadFrom
 from events.store import SignedHead, read_stream, signed_head
+from projections.audience import players_audience
 from projections.log_text import log_markdown
 from projections.queries import LogEntry, log_entries, read_marks, rolls
-from projections.redaction import redact_event, redact_metadata
+from projections.redaction import redact_event, redact_health, redact_metadata
 from service.loading import VersionNotReached, ruleset_of
 from service.registry import get_ruleset
 from service.ruleset import Ruleset
+from service.secrecy import Audience
 from service.tokens import Viewer
 
 After = Annotated[
@@ -94,7 +96,8 @@ async def events_as_seen(
     db: Database | None = None,
 ) -> list[EventOut]:
     """Events as ``viewer`` may see them, as of version ``at``: for players, still-secret
-    rolls and GM-only notes redacted (such an event no longer matches its hash).  ``db``
+    rolls and GM-only notes redacted (such an event no longer matches its hash), and
+    health numbers they may not see removed.  ``db``
     is where ``events`` were read (default: the primary), so the marks match them."""
     db = services.pool if db is None else db
     out = [EventOut(**{f: getattr(e, f) for f in EventOut.__struct_fields__}) for e in events]
@@ -103,9 +106,15 @@ async def events_as_seen(
     marks = await read_marks(db, encounter_id, up_to_version=at, secrets=True)
     secret, sequels = marks.secret_versions(), marks.secret_sequels()
     ruleset = get_ruleset(await ruleset_of(db, encounter_id))
+    audience = await players_audience(db, encounter_id, ruleset)
     return [
         _redacted(
-            ruleset, e, marks.revealed, e.stream_version in secret, e.stream_version in sequels
+            ruleset,
+            e,
+            marks.revealed,
+            audience,
+            e.stream_version in secret,
+            e.stream_version in sequels,
         )
         for e in out
     ]
@@ -115,12 +124,14 @@ def _redacted(
     ruleset: Ruleset[Any, Any, Any, Any],
     event: EventOut,
     revealed: frozenset[str],
+    audience: Audience,
     secret: bool,
     sequel: bool,
 ) -> EventOut:
     kind, data = redact_event(
         ruleset, event.type, event.data, revealed, secret=secret, sequel=sequel
     )
+    data = redact_health(ruleset, kind, data, audience)
     metadata = redact_metadata(event.metadata)
     if data is event.data and metadata is event.metadata:
         return event

@@ -4,7 +4,8 @@ line as a Discord message (``discord``).
 Unless the webhook is GM-only, the event and its line are what a player read right after
 that event was appended (redacted as of its own version, through the same functions as
 every read path): a secret roll stays secret, a later reveal arrives as its own event,
-and a retry sends the very same body.
+and a retry sends the very same body.  Health numbers follow ``npc_health`` as on every
+read path, for the player characters of the moment the body is made.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ import msgspec
 from api.schemas import EventOut
 from events.db import Database
 from events.envelope import RecordedEvent
+from projections.audience import players_audience
 from projections.queries import list_encounters, log_entries, read_marks
-from projections.redaction import redact_event, redact_metadata
+from projections.redaction import redact_event, redact_health, redact_metadata
 from service.loading import ruleset_of
 from service.registry import get_ruleset
 from service.ruleset import Ruleset
@@ -115,6 +117,8 @@ class Composer:
             secret=version in marks.secret_versions(),
             sequel=version in marks.secret_sequels(),
         )
+        audience = await players_audience(self.db, stream, ruleset)
+        data = redact_health(ruleset, kind, data, audience)
         return msgspec.structs.replace(
             event, type=kind, data=data, metadata=redact_metadata(event.metadata)
         )

@@ -159,7 +159,10 @@ async def test_every_event_arrives_in_order_signed_and_matches_the_api(
     for r in got:  # the specification's own library agrees
         Webhook(secret).verify(r.body, r.headers)
     assert len({r.headers["webhook-id"] for r in got}) == n
-    events = (await hooks.get(f"/encounters/{eid}/events")).json()["events"]
+    # What players read: the NPCs' hit points are theirs only under npc_health "exact".
+    watcher = await hooks.post(f"/encounters/{eid}/tokens", json={"role": "spectator"})
+    players = {"Authorization": f"Bearer {watcher.json()['token']}"}
+    events = (await hooks.get(f"/encounters/{eid}/events", headers=players)).json()["events"]
     for r, event in zip(got, events, strict=True):
         body = r.json()
         assert body["webhook_id"] == webhook["webhook_id"] and body["audience"] == "players"
@@ -312,7 +315,9 @@ async def test_discord_webhooks_post_the_log_line_without_mentions(
     await command(hooks, eid, ATTACK)
     n = await head(hooks, eid)
     await receiver.wait_for(lambda: len(receiver.accepted) >= n)
-    log = (await hooks.get(f"/encounters/{eid}/log")).json()["entries"]
+    watcher = await hooks.post(f"/encounters/{eid}/tokens", json={"role": "spectator"})
+    players = {"Authorization": f"Bearer {watcher.json()['token']}"}
+    log = (await hooks.get(f"/encounters/{eid}/log", headers=players)).json()["entries"]
     bodies = [r.json() for r in receiver.accepted]
     for body, entry in zip(bodies, log, strict=True):
         assert set(body) == {"content", "username", "allowed_mentions"}

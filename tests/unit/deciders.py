@@ -23,12 +23,24 @@ import msgspec
 
 from service.dice import ManualFaces, RollingDice
 from service.dice.model import Dice
+from service.health_text import render_health
 from service.ruleset import Ruleset, RuleViolation, refuse_dice_not_rolled
+from service.secrecy import Audience
 
 StateT = TypeVar("StateT", bound=msgspec.Struct)
 CommandT = TypeVar("CommandT", bound=msgspec.Struct)
 EventT = TypeVar("EventT", bound=msgspec.Struct)
 OptionsT = TypeVar("OptionsT", bound=msgspec.Struct)
+
+
+def line_for(
+    ruleset: Ruleset[Any, Any, Any, Any],
+    state: Any,
+    event: Any,
+    audience: Audience | None = None,
+) -> str:
+    """The log line of ``event`` as ``audience`` reads it (None: the GM, every number)."""
+    return render_health(ruleset.narrate(state, event), audience)
 
 
 def fold(

@@ -22,6 +22,7 @@ Conventions a ruleset package follows (all three existing ones do):
 from __future__ import annotations
 
 import importlib
+import re
 from collections import Counter
 from collections.abc import Sequence
 from types import ModuleType
@@ -30,11 +31,20 @@ from typing import Any, get_args
 import msgspec
 import pytest
 
+from projections.redaction import KEY
 from service.combat_facts import Attack, CombatFact, TurnBegun, TurnEnded
 from service.dice import DiceError, ManualFaces, RollingDice
 from service.dice.model import RollRecord
+from service.health_text import render_health
 from service.registry import RULESETS
-from service.ruleset import Ruleset, RuleViolation, refuse_dice_not_rolled, tag_of
+from service.ruleset import (
+    HEALTH_NAMES,
+    HealthField,
+    Ruleset,
+    RuleViolation,
+    refuse_dice_not_rolled,
+    tag_of,
+)
 from service.secrecy import Audience
 
 AnyRuleset = Ruleset[Any, Any, Any, Any]
@@ -390,3 +400,156 @@ def test_every_example_command_that_rolls_nothing_refuses_a_manual_die(
     for kind, violation in refused:
         if kind in rolling:
             assert violation.rule, (tag_of(kind), violation.reason)
+
+
+# Health: which fields tell a combatant's health, declared for every event that has one.
+
+
+def _health_paths(struct: type[msgspec.Struct], prefix: str = "") -> list[str]:
+    """The paths (``Ruleset.health_fields`` syntax) of every field of a health name in
+    ``struct``, through nested Structs, lists and tuples of them."""
+    found = []
+    for f in msgspec.structs.fields(struct):
+        path = f"{prefix}{f.name}"
+        if f.name in HEALTH_NAMES:
+            found.append(path)
+        for inner, many in _nested_structs(f.type):
+            found.extend(_health_paths(inner, f"{path}{many}."))
+    return found
+
+
+def _nested_structs(annotation: Any, many: str = "") -> list[tuple[type[msgspec.Struct], str]]:
+    """The Structs ``annotation`` holds, each with how a path steps into it: ``""`` (one
+    object), ``"[]"`` (each of a list) or ``"{}"`` (each value of a map)."""
+    if isinstance(annotation, type) and issubclass(annotation, msgspec.Struct):
+        return [(annotation, many)]
+    origin = getattr(annotation, "__origin__", None)
+    args = get_args(annotation)
+    if origin in (tuple, list):
+        return [s for a in args if a is not Ellipsis for s in _nested_structs(a, "[]")]
+    if origin is dict:
+        return [s for s in _nested_structs(args[1], "{}")] if args else []
+    return [s for a in args for s in _nested_structs(a, many)]
+
+
+@each_ruleset
+def test_every_field_that_tells_health_is_declared_with_its_owner(ruleset: AnyRuleset) -> None:
+    """docs/secrecy.md, "NPC health": players read an event's health fields only for
+    combatants whose numbers the table shows them, so each must be declared."""
+    missing = []
+    for event_type in ruleset.event_types:
+        tag = tag_of(event_type)
+        declared = {h.path for h in ruleset.health_fields.get(tag, ())}
+        for path in _health_paths(event_type):
+            if path not in declared and f"{tag}.{path}" not in ruleset.not_health:
+                missing.append(f"{tag}.{path}")
+    assert not missing, f"health fields without an owner in health_fields: {missing}"
+
+
+@each_ruleset
+def test_declared_health_fields_and_owners_exist(ruleset: AnyRuleset) -> None:
+    tags = {tag_of(t): t for t in ruleset.event_types}
+    for tag, fields in ruleset.health_fields.items():
+        assert tag in tags, f"health_fields names {tag}, not an event of {ruleset.name}"
+        example = next((e for e in _event_examples(ruleset) if tag_of(type(e)) == tag), None)
+        for spec in fields:
+            assert spec.owners, f"{tag}.{spec.path} has no owner"
+            assert spec.path in _all_paths(tags[tag]), f"{tag} has no field {spec.path}"
+            if example is not None:
+                _assert_owners_found(msgspec.to_builtins(example), spec.path.split("."), spec)
+
+
+def _all_paths(struct: type[msgspec.Struct], prefix: str = "") -> set[str]:
+    found = set()
+    for f in msgspec.structs.fields(struct):
+        path = f"{prefix}{f.name}"
+        found.add(path)
+        for inner, many in _nested_structs(f.type):
+            found |= _all_paths(inner, f"{path}{many}.")
+    return found
+
+
+def _assert_owners_found(
+    node: Any, path: list[str], spec: HealthField, scopes: tuple[Any, ...] = ()
+) -> None:
+    """Every owner of ``spec`` names a combatant id in the example (its own object or an
+    enclosing one), wherever the field is present."""
+    if not isinstance(node, dict):
+        return
+    scopes = (node, *scopes)
+    if path[0].endswith("{}") and isinstance(node.get(path[0][:-2]), dict):
+        for key, value in node[path[0][:-2]].items():
+            _assert_owners_found(value, path[1:], spec, ({KEY: key}, *scopes))
+        return
+    name, rest = path[0], path[1:]
+    if not rest:
+        if name in node:
+            ids = [next((s[o] for s in scopes if o in s), None) for o in spec.owners]
+            assert any(isinstance(i, str) for i in ids), f"{spec} finds no owner id"
+        return
+    inner = node.get(name.removesuffix("[]"))
+    for item in inner if isinstance(inner, list) else [inner]:
+        _assert_owners_found(item, rest, spec, scopes)
+
+
+def _shifted(event: msgspec.Struct, ruleset: AnyRuleset) -> msgspec.Struct | None:
+    """``event`` with every declared integer health field moved by 1000, or None when it
+    declares none (or the shifted event does not decode)."""
+    specs = ruleset.health_fields.get(tag_of(type(event)), ())
+    data = msgspec.to_builtins(event)
+    changed = False
+    for spec in specs:
+        if not spec.field_in or data.get("field") in spec.field_in:
+            changed |= _shift(data, spec.path.split("."))
+    if not changed:
+        return None
+    try:
+        return msgspec.convert(data, type(event))
+    except msgspec.ValidationError:
+        return None
+
+
+def _shift(node: Any, path: list[str]) -> bool:
+    if not isinstance(node, dict):
+        return False
+    name, rest = path[0], path[1:]
+    key = name.removesuffix("[]").removesuffix("{}")
+    value = node.get(key)
+    if not rest:
+        if isinstance(value, int) and not isinstance(value, bool):
+            node[key] = value + 1000
+            return True
+        return False
+    items = value if name.endswith("[]") else value.values() if name.endswith("{}") else [value]
+    return any([_shift(item, rest) for item in items or ()])
+
+
+@each_ruleset
+def test_players_line_tells_no_npc_health(ruleset: AnyRuleset) -> None:
+    """docs/secrecy.md, "NPC health": an NPC's health numbers reach no player's log line
+    under ``hidden`` or ``descriptor``.  Every example event whose health fields are moved
+    by 1000 reads the same to them, and none of the moved numbers appears; the GM (and
+    ``exact``) reads the moved numbers."""
+    checked = shown = 0
+    for state, event in _replay(ruleset):
+        if event is None or (moved := _shifted(event, ruleset)) is None:
+            continue
+        try:
+            gm = render_health(ruleset.narrate(state, moved), None)
+        except (KeyError, ValueError):
+            continue  # a moved number the story cannot tell (beyond a limit): not a line
+        checked += 1
+        numbers = set(re.findall(r"\d+", gm)) - set(
+            re.findall(r"\d+", render_health(ruleset.narrate(state, event), None))
+        )
+        shown += bool(numbers)
+        for npc_health in ("hidden", "descriptor"):
+            audience = Audience(npc_health=npc_health)
+            line = render_health(ruleset.narrate(state, moved), audience)
+            before = render_health(ruleset.narrate(state, event), audience)
+            assert not numbers & set(re.findall(r"\d+", line)), (npc_health, line)
+            if npc_health == "hidden":
+                assert line == before, (line, before)
+        exact = render_health(ruleset.narrate(state, moved), Audience(npc_health="exact"))
+        assert exact == gm
+    assert checked and shown, f"no example line of {ruleset.name} tells health to the GM"

@@ -36,6 +36,7 @@ from service.rulesets.aeonis_combat.decide import decide
 from service.rulesets.aeonis_combat.events import EVENT_TYPES, Event
 from service.rulesets.aeonis_combat.evolve import evolve
 from service.rulesets.aeonis_combat.examples import EXAMPLES
+from service.rulesets.aeonis_combat.health import HEALTH_FIELDS, health_owners, player_characters
 from service.rulesets.aeonis_combat.narrate import narrate
 from service.rulesets.aeonis_combat.options import OPTION_NOTES, AeonisOptions
 from service.rulesets.aeonis_combat.state import State, initial_state, round_of
@@ -90,6 +91,9 @@ RULESET: Ruleset[State, Command, Event, AeonisOptions] = Ruleset(
     shown_when_secret=SHOWN_WHEN_SECRET,
     narrate_secret=narrate_secret,
     player_state=player_state,
+    health_fields=HEALTH_FIELDS,
+    health_owners=health_owners,
+    player_characters=player_characters,
     combat_facts=combat_facts,
     examples=EXAMPLES,
 )

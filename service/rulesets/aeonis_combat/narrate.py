@@ -10,6 +10,7 @@ from typing import assert_never
 
 from service.dice.announce import announce, announce_hidden
 from service.dice.model import RollRecord
+from service.health_text import health_part, health_words
 from service.rulesets.aeonis_combat.events import (
     AttackActionEnded,
     AttackDeclared,
@@ -43,9 +44,10 @@ from service.rulesets.aeonis_combat.events import (
     UnitsAdded,
     UnitsMoved,
 )
+from service.rulesets.aeonis_combat.health import health_owners
 from service.rulesets.aeonis_combat.rules import short as label
 from service.rulesets.aeonis_combat.rules import side_name
-from service.rulesets.aeonis_combat.state import State
+from service.rulesets.aeonis_combat.state import State, max_hp
 
 _ENDINGS = {
     "defender_held": "The battle at {hex} ends: the defender holds",
@@ -72,10 +74,11 @@ def narrate(state: State, event: Event) -> str:
             listed = ", ".join(f"{k} ({h.kind})" for k, h in event.hexes.items())
             return f"Hexes added to the map: {listed}"
         case SideAdded():
+            hp = health_part((event.side, event.lord), f", {event.sheet.hp} HP")
             return (
                 f"{event.name} joins with {event.ap} AP; Lord {event.sheet.name} "
-                f"(attack {event.sheet.attack_die}, defence {event.sheet.defense_die}, "
-                f"{event.sheet.hp} HP) at {event.lord_hex or 'no hex'}"
+                f"(attack {event.sheet.attack_die}, defence {event.sheet.defense_die}"
+                f"{hp}) at {event.lord_hex or 'no hex'}"
             )
         case UnitsAdded():
             kinds = ", ".join(f"{u.kind} {u.id}" for u in event.units)
@@ -87,10 +90,12 @@ def narrate(state: State, event: Event) -> str:
             ap = ", ".join(f"{side(k)} {v} AP" for k, v in event.ap.items())
             return f"Round {event.round} begins" + (f": {ap}" if ap else "")
         case LordHealed():
-            return f"{label(state, event.lord)} heals to full ({event.hp} HP) at Round Start"
+            hp = health_part(health_owners(state, event.lord), f" ({event.hp} HP)")
+            return f"{label(state, event.lord)} heals to full{hp} at Round Start"
         case LordReleased():
             where = event.hex or "off the map (the GM places the Lord)"
-            return f"{label(state, event.lord)} is released to {where} at {event.hp} HP"
+            hp = health_part(health_owners(state, event.lord), f" at {event.hp} HP", " unhurt")
+            return f"{label(state, event.lord)} is released to {where}{hp}"
         case CleanupDone():
             return f"Cleanup & Checks of round {event.round}"
         case AttackDeclared():
@@ -161,7 +166,8 @@ def narrate(state: State, event: Event) -> str:
             line = f"{side(event.side)}'s {event.field} set to {event.value} (was {event.previous})"
             return _ruling(line, event.reason)
         case UnitHpSet():
-            line = f"{label(state, event.unit)} set to {event.hp} HP (was {event.previous})"
+            hp = _hp(state, event.unit, event.hp, f": {event.hp} HP (was {event.previous})")
+            line = f"{label(state, event.unit)}'s hit points are set{hp}"
             return _ruling(line, event.reason)
         case UnitRemoved():
             return _ruling(f"{label(state, event.unit)} is removed", event.reason)
@@ -212,11 +218,8 @@ def _strike(state: State, strike: Strike, rolls: dict[str, RollRecord]) -> str:
         )
         if r in rolls
     ]
-    result = (
-        f"{label(state, strike.target)} takes 1 damage ({strike.target_hp} HP left)"
-        if strike.damage
-        else "no damage"
-    )
+    left = _hp(state, strike.target, strike.target_hp, f" ({strike.target_hp} HP left)")
+    result = f"{label(state, strike.target)} takes 1 damage{left}" if strike.damage else "no damage"
     return f"{' / '.join(said)} -> {result}"
 
 
@@ -230,3 +233,12 @@ def _roll(state: State, record: RollRecord, opposing: RollRecord | None) -> str:
 
 def _ruling(line: str, reason: str | None) -> str:
     return line if reason is None else f"GM ruling: {line}, because {reason}"
+
+
+def _hp(state: State, unit_id: str, hp: int, exact: str) -> str:
+    """``exact`` (a unit's hit points) for readers who may see the unit's numbers (its
+    side's players, or every reader at an ``exact`` table), else the word for ``hp``."""
+    unit = state.units.get(unit_id)
+    if unit is None:
+        return health_part(unit_id, exact)
+    return health_words(health_owners(state, unit_id), exact, hp, max_hp(state, unit))

@@ -25,7 +25,17 @@ from service.rulesets.aeonis_combat import events as ev
 from service.rulesets.aeonis_combat.fields import UnitKind
 from service.rulesets.aeonis_combat.options import AeonisOptions
 from service.rulesets.aeonis_combat.rules import short, side_name
-from service.rulesets.aeonis_combat.state import Battle, Hex, Side, Stage, State, Unit, max_hp
+from service.rulesets.aeonis_combat.state import (
+    Battle,
+    Hex,
+    LordAbility,
+    LordSheet,
+    Side,
+    Stage,
+    State,
+    Unit,
+    max_hp,
+)
 from service.secrecy import Audience, HealthView, health_view
 
 _NOTHING: frozenset[str] = frozenset()
@@ -140,6 +150,59 @@ class PlayerUnit(msgspec.Struct, frozen=True, kw_only=True):
     health: HealthView
 
 
+class PlayerSheet(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A Lord Sheet as players see it: its hit points only where the Lord's health is
+    exact for them (docs/secrecy.md, "NPC health"), the rest as written."""
+
+    name: str
+    attack_die: str
+    defense_die: str
+    hp: int | None = None
+    movement: int
+    abilities: tuple[LordAbility, ...] = ()
+
+
+class PlayerSide(msgspec.Struct, frozen=True, kw_only=True):
+    """A side as players see it: as it is, with its Lord Sheet through ``PlayerSheet``."""
+
+    name: str
+    ap: int = 0
+    renown: int = 0
+    vp: int = 0
+    home_city: str | None = None
+    lord: str
+    sheet: PlayerSheet
+    lord_captured_by: str | None = None
+    abilities_used: dict[str, int] = {}
+
+
+assert set(PlayerSide.__struct_fields__) == set(Side.__struct_fields__)
+assert set(PlayerSheet.__struct_fields__) == set(LordSheet.__struct_fields__)
+
+
+def _side(audience: Audience, side_id: str, side: Side) -> PlayerSide:
+    sheet = side.sheet
+    exact = any(audience.shows_exact_health(o) for o in (side_id, side.lord))
+    return PlayerSide(
+        name=side.name,
+        ap=side.ap,
+        renown=side.renown,
+        vp=side.vp,
+        home_city=side.home_city,
+        lord=side.lord,
+        sheet=PlayerSheet(
+            name=sheet.name,
+            attack_die=sheet.attack_die,
+            defense_die=sheet.defense_die,
+            hp=sheet.hp if exact else None,
+            movement=sheet.movement,
+            abilities=sheet.abilities,
+        ),
+        lord_captured_by=side.lord_captured_by,
+        abilities_used=dict(side.abilities_used),
+    )
+
+
 class PlayerState(msgspec.Struct, frozen=True, kw_only=True):
     """The Aeonis state for players: the map, sides and battles as they are, and units
     with health per the table's setting."""
@@ -148,7 +211,7 @@ class PlayerState(msgspec.Struct, frozen=True, kw_only=True):
     round: int = 0
     stage: Stage = "setup"
     hexes: dict[str, Hex] = {}
-    sides: dict[str, Side] = {}
+    sides: dict[str, PlayerSide] = {}
     units: dict[str, PlayerUnit] = {}
     battles: dict[str, Battle] = {}
 
@@ -175,7 +238,7 @@ def player_state(state: State, audience: Audience) -> PlayerState:
         round=state.round,
         stage=state.stage,
         hexes=dict(state.hexes),
-        sides=dict(state.sides),
+        sides={sid: _side(audience, sid, side) for sid, side in state.sides.items()},
         units={uid: _unit(state, audience, uid, u) for uid, u in state.units.items()},
         battles=dict(state.battles),
     )

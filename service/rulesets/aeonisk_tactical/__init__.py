@@ -45,6 +45,7 @@ from service.rulesets.aeonisk_tactical.decide import decide
 from service.rulesets.aeonisk_tactical.events import EVENT_TYPES, Event
 from service.rulesets.aeonisk_tactical.evolve import evolve
 from service.rulesets.aeonisk_tactical.examples import EXAMPLES
+from service.rulesets.aeonisk_tactical.health import HEALTH_FIELDS, NOT_HEALTH
 from service.rulesets.aeonisk_tactical.narrate import narrate
 from service.rulesets.aeonisk_tactical.options import OPTION_NOTES, AeoniskOptions
 from service.rulesets.aeonisk_tactical.state import State, initial_state, round_of
@@ -91,6 +92,8 @@ RULESET: Ruleset[State, Command, Event, AeoniskOptions] = Ruleset(
     shown_when_secret=SHOWN_WHEN_SECRET,
     narrate_secret=narrate_secret,
     player_state=player_state,
+    health_fields=HEALTH_FIELDS,
+    not_health=NOT_HEALTH,
     combat_facts=combat_facts,
     examples=EXAMPLES,
 )

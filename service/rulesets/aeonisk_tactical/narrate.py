@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from typing import assert_never
 
+from service.health_text import health_part, health_words
 from service.rulesets.aeonisk_tactical import events as ev
 from service.rulesets.aeonisk_tactical import narrate_parts
-from service.rulesets.aeonisk_tactical.fields import TOKEN_NAMES, title
+from service.rulesets.aeonisk_tactical.fields import FATAL_WOUNDS, TOKEN_NAMES, title
+from service.rulesets.aeonisk_tactical.health import SHEET_HEALTH
 from service.rulesets.aeonisk_tactical.narrate_parts import (
     Names,
     action,
+    damage_verdict,
     declared,
     rolls,
     spend,
@@ -35,10 +38,12 @@ def narrate(state: State, event: ev.Event) -> str:
         case ev.CharacterAdded():
             traits = ", ".join(f"{title(k)} {v}" for k, v in event.attributes.items())
             kind = "PC" if event.pc else "NPC"
-            return (
-                f"{event.name} ({kind}, {event.side}) joins: {traits}; Soak {event.soak}, Void "
-                f"{event.void}"
+            # The sheet is what the players' state hides of an NPC: its numbers tell how
+            # much it takes to wound it and whether it survives (AEK-67, AEK-68).
+            sheet = health_part(
+                event.character, f": {traits}; Soak {event.soak}, Void {event.void}"
             )
+            return f"{event.name} ({kind}, {event.side}) joins{sheet}"
         case ev.CharacterRemoved():
             return f"{n(event.character)} leaves the encounter"
         case ev.BandSet():
@@ -125,20 +130,7 @@ def narrate(state: State, event: ev.Event) -> str:
             verb = "hits" if event.outcome == "hit" else "misses"
             return f"{rolls(state, event.rolls)}: {n(event.attacker)} {verb} {n(event.target)}"
         case ev.DamageRolled():
-            target = state.characters[event.target]
-            over = event.damage - event.soak
-            verdict = (
-                (
-                    f"{over} over Soak {event.soak}: {event.wounds} "
-                    f"Wound{'s' if event.wounds != 1 else ''}"
-                )
-                if event.wounds
-                else f"below Soak {event.soak}: no Wound"
-            )
-            return (
-                f"{rolls(state, event.rolls)}; {verdict} "
-                f"({target.name} {target.wounds} -> {event.wounds_after} Wounds)"
-            )
+            return f"{rolls(state, event.rolls)}; {damage_verdict(state, event)}"
         case ev.FatalCheck():
             if event.outcome == "success":
                 fate = "survives"
@@ -215,10 +207,16 @@ def narrate(state: State, event: ev.Event) -> str:
             return f"GM ruling: {line.lower()}, because {event.reason}" if event.reason else line
         case ev.ValueSet():
             was = "unset" if event.previous is None else str(event.previous)
+            change = f" set to {event.value} (was {was})"
+            if event.field == "wounds":  # the word the players' state gives (view.py)
+                left = max(0, FATAL_WOUNDS - event.value)
+                change = health_words(
+                    event.character, change, left, FATAL_WOUNDS, " changed ({word})", " changed"
+                )
+            elif event.field in SHEET_HEALTH:
+                change = health_part(event.character, change, " changed", " changed")
             return (
-                f"GM ruling: {n(event.character)}'s {event.field} set to {event.value} (was "
-                f"{was}), "
-                f"because {event.reason}"
+                f"GM ruling: {n(event.character)}'s {event.field}{change}, because {event.reason}"
             )
         case ev.OutcomeOverridden():
             what = next(

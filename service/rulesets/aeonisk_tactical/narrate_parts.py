@@ -8,8 +8,9 @@ from typing import assert_never
 
 from service.dice.announce import announce, announce_hidden
 from service.dice.model import RollRecord
+from service.health_text import health_part
 from service.rulesets.aeonisk_tactical import events as ev
-from service.rulesets.aeonisk_tactical.fields import TOKEN_NAMES, title
+from service.rulesets.aeonisk_tactical.fields import FATAL_WOUNDS, TOKEN_NAMES, title
 from service.rulesets.aeonisk_tactical.plan import (
     AnyAction,
     Attack,
@@ -27,6 +28,7 @@ from service.rulesets.aeonisk_tactical.plan import (
     Task,
 )
 from service.rulesets.aeonisk_tactical.state import State
+from service.secrecy import health_word
 
 
 class Names:
@@ -162,3 +164,20 @@ def breakaway_closed(state: State, event: ev.BreakawayClosed) -> str:
         return f"Every free strike at {name(event.mover)} has been taken"
     foes = ", ".join(name(f) for f in waiting)
     return f"The chance of a free strike at {name(event.mover)} has passed for {foes}"
+
+
+def damage_verdict(state: State, event: ev.DamageRolled) -> str:
+    """What a hit did: the Wounds it is worth for everyone (the damage roll is public), its
+    Soak and the Wounds after for readers who may see the target's numbers, the word for
+    them under ``npc_health = "descriptor"`` (service/health_text.py)."""
+    target = state.characters[event.target]
+    plural = "s" if event.wounds != 1 else ""
+    wounds = f"{event.wounds} Wound{plural}" if event.wounds else "no Wound"
+    over = event.damage - event.soak
+    exact = (
+        f"{over} over Soak {event.soak}: {wounds}"
+        if event.wounds
+        else f"below Soak {event.soak}: {wounds}"
+    ) + f" ({target.name} {target.wounds} -> {event.wounds_after} Wounds)"
+    word = health_word(max(0, FATAL_WOUNDS - event.wounds_after), FATAL_WOUNDS)
+    return health_part(event.target, exact, f"{wounds} ({target.name} {word})", wounds)

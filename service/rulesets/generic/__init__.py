@@ -29,6 +29,7 @@ from service.rulesets.generic.decide import decide
 from service.rulesets.generic.events import EVENT_TYPES, Event
 from service.rulesets.generic.evolve import evolve
 from service.rulesets.generic.examples import EXAMPLES
+from service.rulesets.generic.health import HEALTH_FIELDS
 from service.rulesets.generic.narrate import narrate
 from service.rulesets.generic.options import OPTION_NOTES, GenericOptions
 from service.rulesets.generic.state import State, initial_state, round_of
@@ -61,6 +62,7 @@ RULESET: Ruleset[State, Command, Event, GenericOptions] = Ruleset(
     shown_when_secret=SHOWN_WHEN_SECRET,
     narrate_secret=narrate_secret,
     player_state=player_state,
+    health_fields=HEALTH_FIELDS,
     combat_facts=combat_facts,
     examples=EXAMPLES,
 )

@@ -18,6 +18,7 @@ from typing import Any
 
 from service.dice.announce import announce, announce_hidden
 from service.dice.model import RollRecord
+from service.health_text import health_part, health_words
 from service.rulesets.generic.events import (
     EVENT_TYPES,
     AttackRolled,
@@ -46,10 +47,17 @@ def narrate(state: State, event: Event) -> str:
 
 
 def _combatant_added(state: State, event: CombatantAdded) -> str:
+    # The players' state shows an NPC's stats only with its exact health: one statblock.
     stats = ", ".join(f"{k} {v}" for k, v in sorted(event.stats.items()))
-    side = f", side {event.side}" if event.side else ""
-    details = f"{event.hp}/{event.max_hp} hp{side}" + (f"; {stats}" if stats else "")
-    return f"{event.name} joins the encounter ({details})"
+    hp = f"{event.hp}/{event.max_hp} hp"
+    sheet = health_words(
+        event.combatant,
+        f" ({hp}" + (f"; {stats}" if stats else "") + ")",
+        event.hp,
+        event.max_hp,
+    )
+    side = f" on side {event.side}" if event.side else ""
+    return f"{event.name} joins the encounter{side}{sheet}"
 
 
 def _combatant_removed(state: State, event: CombatantRemoved) -> str:
@@ -92,25 +100,36 @@ def _rolled(state: State, event: AttackRolled | CheckRolled) -> str:
     return _rolls(state, event.rolls)
 
 
+def _change(state: State, target: str, hp_after: int) -> str:
+    """`` (7 -> 1 hp)`` for readers who see ``target``'s numbers, else its word."""
+    who = state.combatants[target]
+    return health_words(target, f" ({who.hp} -> {hp_after} hp)", hp_after, who.max_hp)
+
+
 def _damaged(state: State, event: Damaged) -> str:
-    before = state.combatants[event.target].hp
-    change = f"{before} -> {event.hp_after} hp"
+    change = _change(state, event.target, event.hp_after)
     source = f" from {event.source}" if event.source else ""
-    line = f"{_name(state, event.target)} takes {event.amount} damage{source} ({change})"
+    line = f"{_name(state, event.target)} takes {event.amount} damage{source}{change}"
     return f"{_rolls(state, event.rolls)}; {line}" if event.rolls else line
 
 
 def _healed(state: State, event: Healed) -> str:
-    before = state.combatants[event.target].hp
-    change = f"{before} -> {event.hp_after} hp"
+    change = _change(state, event.target, event.hp_after)
     source = f" from {event.source}" if event.source else ""
-    line = f"{_name(state, event.target)} regains {event.amount} hp{source} ({change})"
+    line = f"{_name(state, event.target)} regains {event.amount} hp{source}{change}"
     return f"{_rolls(state, event.rolls)}; {line}" if event.rolls else line
 
 
 def _value_set(state: State, event: ValueSet) -> str:
     was = "unset" if event.previous is None else str(event.previous)
-    line = f"{_name(state, event.combatant)}'s {event.field} set to {event.value} (was {was})"
+    change = f" set to {event.value} (was {was})"
+    who = state.combatants.get(event.combatant)
+    if event.field in ("hp", "max_hp") and who is not None:
+        hp, top = (event.value, who.max_hp) if event.field == "hp" else (who.hp, event.value)
+        change = health_words(event.combatant, change, hp, top, " changed ({word})")
+    else:  # a stat: the statblock players see only with the exact health
+        change = health_part(event.combatant, change, " changed", " changed")
+    line = f"{_name(state, event.combatant)}'s {event.field}{change}"
     return _ruling(line, event.reason)
 
 

@@ -33,6 +33,7 @@ from service.rulesets.scentfinder.decide import decide
 from service.rulesets.scentfinder.events import EVENT_TYPES, Event
 from service.rulesets.scentfinder.evolve import evolve
 from service.rulesets.scentfinder.examples import EXAMPLES
+from service.rulesets.scentfinder.health import HEALTH_FIELDS
 from service.rulesets.scentfinder.narrate import narrate
 from service.rulesets.scentfinder.options import OPTION_NOTES, ScentfinderOptions
 from service.rulesets.scentfinder.state import State, initial_state, round_of
@@ -72,6 +73,7 @@ RULESET: Ruleset[State, Command, Event, ScentfinderOptions] = Ruleset(
     shown_when_secret=SHOWN_WHEN_SECRET,
     narrate_secret=narrate_secret,
     player_state=player_state,
+    health_fields=HEALTH_FIELDS,
     combat_facts=combat_facts,
     examples=EXAMPLES,
 )

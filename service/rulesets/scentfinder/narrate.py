@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import assert_never
 
+from service.health_text import health_part, health_words
 from service.ruleset import rolls_of
 from service.rulesets.scentfinder import events as ev
 from service.rulesets.scentfinder.fields import CONDITION_WORD, DEGREE_WORD
 from service.rulesets.scentfinder.narrate_parts import (
     condition_name,
     condition_text,
+    hp_change,
     name_of,
     resolved_line,
     roll_text,
@@ -66,7 +68,10 @@ def narrate(state: State, event: ev.Event) -> str:
             if event.max_fp:
                 fp += f" (at most {event.max_fp})"
             where = area_name(state, event.area)
-            return f"{event.name}{kind} takes the field in {where}: {event.hp} HP{fp}."
+            hp = health_words(
+                event.combatant, f": {event.hp} HP{fp}", event.hp, event.max_hp, ": {word}"
+            )
+            return f"{event.name}{kind} takes the field in {where}{hp}."
         case ev.CombatantRemoved():
             return f"{n(event.combatant)} leaves the fight."
         case ev.InitiativeSet():
@@ -161,8 +166,6 @@ def narrate(state: State, event: ev.Event) -> str:
                 f"{event.save} Save against {event.die}."
             )
         case ev.SaveMade():
-            who = state.combatants.get(event.combatant)
-            hp = who.hp if who else event.hp_after + event.damage
             roll = f"{roll_text(event.rolls[0])}, " if event.rolls else ""
             howmuch = {
                 "triumph": "avoids it all",
@@ -177,16 +180,14 @@ def narrate(state: State, event: ev.Event) -> str:
             if event.in_force:
                 line += " (in force: " + "; ".join(event.in_force) + ")"
             if event.damage or event.rolls:
-                line += f": {roll}{event.damage} damage, {hp} -> {event.hp_after} HP"
+                change = hp_change(state, event.combatant, event.hp_after, ", {}")
+                line += f": {roll}{event.damage} damage{change}"
             return line + "."
         case ev.TurnEnded():
             parts = []
             if event.persistent_damage:
-                who = state.combatants.get(event.combatant)
-                hp = who.hp if who else event.hp_after + event.persistent_damage
-                parts.append(
-                    f"{event.persistent_damage} persistent damage ({hp} -> {event.hp_after} HP)"
-                )
+                change = hp_change(state, event.combatant, event.hp_after, " ({})")
+                parts.append(f"{event.persistent_damage} persistent damage{change}")
             who = state.combatants.get(event.combatant)
             words = {c.id: condition_name(state, c) for c in who.conditions} if who else {}
             for t in event.ticked:
@@ -214,10 +215,8 @@ def narrate(state: State, event: ev.Event) -> str:
                     f"{n(event.combatant)} stays at Death's Door and will regain "
                     f"{event.dd_action_loss} fewer action(s) per turn ({event.reason})."
                 )
-            return (
-                f"{n(event.combatant)} is out of Death's Door at {event.hp_after} HP "
-                f"({event.reason})."
-            )
+            at = health_part(event.combatant, f" at {event.hp_after} HP")
+            return f"{n(event.combatant)} is out of Death's Door{at} ({event.reason})."
         case ev.ActionsGranted():
             return (
                 f"{n(event.minion)} gains {event.actions} actions to spend during "
@@ -225,8 +224,8 @@ def narrate(state: State, event: ev.Event) -> str:
             )
         case ev.Ruling():
             changes = []
-            if event.hp is not None:
-                changes.append(f"HP {event.hp}")
+            if event.hp is not None and event.combatant is not None:
+                changes.append(health_part(event.combatant, f"HP {event.hp}", "HP changed"))
             if event.fp is not None:
                 changes.append(f"FP {event.fp}")
             if event.deaths_door is not None:

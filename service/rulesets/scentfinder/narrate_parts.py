@@ -4,6 +4,7 @@ and the longer lines of an action taken and an action resolved."""
 from __future__ import annotations
 
 from service.dice.model import RollRecord
+from service.health_text import health_part, health_words
 from service.rulesets.scentfinder import events as ev
 from service.rulesets.scentfinder.fields import ACTIONS, CONDITION_WORD, DEGREE_WORD
 from service.rulesets.scentfinder.rules import area_name
@@ -177,10 +178,19 @@ def resolved_line(state: State, event: ev.ActionResolved) -> str:
     if event.rolls:
         line += " - " + "; ".join(roll_text(r) for r in event.rolls)
     if event.damage:
-        target = state.combatants.get(event.target or event.actor)
-        before = target.hp if target else None
+        hurt = event.target or event.actor
         if event.effect != f"{event.damage} damage":
             line += f", {event.damage} damage"
         if event.hp_after is not None:
-            line += f" ({n(event.target or event.actor)} {before} -> {event.hp_after} HP)"
+            line += hp_change(state, hurt, event.hp_after, f" ({n(hurt)} {{}})")
     return line + "."
+
+
+def hp_change(state: State, combatant: str, hp_after: int, template: str) -> str:
+    """``40 -> 36 HP`` in ``template`` for readers who may see ``combatant``'s numbers,
+    else its word; nothing under ``npc_health = "hidden"`` (service/health_text.py)."""
+    who = state.combatants.get(combatant)
+    if who is None:  # not in the fight any more: no word to give, the numbers stay the GM's
+        return health_part(combatant, template.format(f"{hp_after} HP"))
+    exact = template.format(f"{who.hp} -> {hp_after} HP")
+    return health_words(combatant, exact, hp_after, who.max_hp, template.format("{word}"))

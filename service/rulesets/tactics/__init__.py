@@ -32,6 +32,7 @@ from service.rulesets.tactics.decide import decide
 from service.rulesets.tactics.events import EVENT_TYPES, Event
 from service.rulesets.tactics.evolve import evolve
 from service.rulesets.tactics.examples import EXAMPLE_OPTIONS, EXAMPLES
+from service.rulesets.tactics.health import HEALTH_FIELDS, NOT_HEALTH
 from service.rulesets.tactics.narrate import narrate, narrate_secret
 from service.rulesets.tactics.options import OPTION_NOTES, TacticsOptions
 from service.rulesets.tactics.state import State, initial_state, round_of
@@ -71,6 +72,8 @@ RULESET: Ruleset[State, Command, Event, TacticsOptions] = Ruleset(
     shown_when_secret=SHOWN_WHEN_SECRET,
     narrate_secret=narrate_secret,
     player_state=player_state,
+    health_fields=HEALTH_FIELDS,
+    not_health=NOT_HEALTH,
     combat_facts=combat_facts,
     examples=EXAMPLES,
 )

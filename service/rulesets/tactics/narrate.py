@@ -7,6 +7,7 @@ from typing import assert_never
 
 from service.dice.announce import announce, announce_hidden
 from service.dice.model import RollRecord
+from service.health_text import health_part, health_words
 from service.ruleset import rolls_of
 from service.rulesets.tactics import events as ev
 from service.rulesets.tactics.rules import BAND_NAMES, name
@@ -162,18 +163,19 @@ def narrate(state: State, event: ev.Event) -> str:
             why = f" from {event.source} (GM: {event.reason})" if event.reason else ""
             line = (
                 f"{n(event.combatant)} takes {event.wounds} wound{'s' if event.wounds != 1 else ''}"
-                f"{why}: {event.total_after}/{state.options.wound_limit}"
+                f"{why}{_total(state, event.combatant, event.total_after, ': {}')}"
             )
-            if event.status_after == "incapacitated":
-                line += f". {n(event.combatant)} is incapacitated"
-            elif event.status_after == "dead":
-                line += f". {n(event.combatant)} is dead"
+            if event.status_after in ("incapacitated", "dead"):
+                # The status is the players' word for the wounds under "descriptor" (the
+                # state shows it), nothing under "hidden".
+                said = f". {n(event.combatant)} is {event.status_after}"
+                line += health_part(event.combatant, said, said)
             return line
         case ev.WoundsHealed():
             return (
                 f"GM ruling: {n(event.combatant)} loses {event.wounds} wound"
-                f"{'s' if event.wounds != 1 else ''}, now {event.total_after}/"
-                f"{state.options.wound_limit} ({event.reason})"
+                f"{'s' if event.wounds != 1 else ''}"
+                f"{_total(state, event.combatant, event.total_after, ', now {}')} ({event.reason})"
             )
         case ev.HitResolved():
             return f"{n(event.target)}: Press {event.press} is resolved ({_hit(event)})"
@@ -192,10 +194,8 @@ def narrate(state: State, event: ev.Event) -> str:
                 )
             return line
         case ev.ValueSet():
-            return (
-                f"GM ruling: {n(event.combatant)}'s {event.field} {event.previous} -> "
-                f"{event.value} ({event.reason})"
-            )
+            change = health_part(event.combatant, f" {event.previous} -> {event.value}")
+            return f"GM ruling: {n(event.combatant)}'s {event.field}{change} ({event.reason})"
         case ev.StatusSet():
             return f"GM ruling: {n(event.combatant)} is now {event.status} ({event.reason})"
         case ev.SceneStarted():
@@ -281,3 +281,16 @@ def _count(number: int, noun: str) -> str:
 
 def _move(ids: tuple[str, ...]) -> str:
     return "moves" if len(ids) == 1 else "move"
+
+
+def _total(state: State, combatant: str, total: int, template: str) -> str:
+    """A creature's wounds against the table's wound limit (``6/20``) for readers who may
+    see its numbers; else the word for the wounds it can still take."""
+    limit = state.options.wound_limit
+    return health_words(
+        combatant,
+        template.format(f"{total}/{limit}"),
+        limit - total,
+        limit,
+        template.format("{word}"),
+    )

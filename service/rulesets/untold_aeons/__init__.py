@@ -40,6 +40,7 @@ from service.rulesets.untold_aeons.decide import decide
 from service.rulesets.untold_aeons.events import EVENT_TYPES, Event
 from service.rulesets.untold_aeons.evolve import evolve
 from service.rulesets.untold_aeons.examples import EXAMPLES
+from service.rulesets.untold_aeons.health import HEALTH_FIELDS
 from service.rulesets.untold_aeons.narrate import narrate, narrate_secret
 from service.rulesets.untold_aeons.options import OPTION_NOTES, UntoldOptions
 from service.rulesets.untold_aeons.state import State, initial_state, round_of
@@ -82,6 +83,7 @@ RULESET: Ruleset[State, Command, Event, UntoldOptions] = Ruleset(
     shown_when_secret=SHOWN_WHEN_SECRET,
     narrate_secret=narrate_secret,
     player_state=player_state,
+    health_fields=HEALTH_FIELDS,
     combat_facts=combat_facts,
     examples=EXAMPLES,
 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from service.dice.model import RollRecord
+from service.health_text import health_part
 from service.ruleset import rolls_of
 from service.rulesets.untold_aeons import events as ev
 from service.rulesets.untold_aeons.narrate_parts import (
@@ -20,6 +21,8 @@ from service.rulesets.untold_aeons.narrate_parts import (
     limit_line,
     resolved_line,
     rolls_line,
+    stress_part,
+    wounds_part,
 )
 from service.rulesets.untold_aeons.narrate_secret import secret_line
 from service.rulesets.untold_aeons.rolls import spoken_parts, title
@@ -47,11 +50,17 @@ def _narrate(state: State, event: ev.Event) -> str:
             skills = ", ".join(f"{title(k)} {v}" for k, v in event.skills.items())
             weapons = ", ".join(event.weapons) or "bare hands"
             kind = "investigator" if event.pc else "NPC"
+            who = event.character
+            # Toughness and Willpower give the wound and Stress Limits away (UAE-02).
             return (
-                f"{event.name} ({kind}, {event.side}) joins: Dexterity {event.dexterity}, "
-                f"Toughness {event.toughness}, Willpower {event.willpower}, Intellect "
-                f"{event.intellect}; Stress Limit {event.stress_limit}, wound limit "
-                f"{event.wound_limit}, Move {event.move_speed} yards"
+                f"{event.name} ({kind}, {event.side}) joins: Dexterity {event.dexterity}"
+                + health_part(who, f", Toughness {event.toughness}, Willpower {event.willpower}")
+                + f", Intellect {event.intellect}"
+                + health_part(
+                    who,
+                    f"; Stress Limit {event.stress_limit}, wound limit {event.wound_limit}",
+                )
+                + f", Move {event.move_speed} yards"
                 + (f"; {skills}" if skills else "")
                 + f"; armed with {weapons}"
                 + _starting(event)
@@ -97,7 +106,8 @@ def _narrate(state: State, event: ev.Event) -> str:
         case ev.LimitChecked():
             return limit_line(n, event)
         case ev.Bled():
-            return f"{n(event.character)} bleeds: 1 damage (total {event.damage_after})"
+            total = wounds_part(state, event.character, event.damage_after, " (total {})")
+            return f"{n(event.character)} bleeds: 1 damage{total}"
         case ev.CheckCalled():
             trait = title(event.trait)
             if event.knowledge_for:
@@ -142,8 +152,9 @@ def _narrate(state: State, event: ev.Event) -> str:
             return (
                 f"Sanity check ({event.category}) for {n(event.character)}, {event.cause}: "
                 + rolls_line(n, event.rolls)
-                + f". Stress +{event.gained} ({how} = {event.computed}{hard}), now "
-                f"{event.stress_after}{effect}"
+                + f". Stress +{event.gained} ({how} = {event.computed}{hard})"
+                + stress_part(state, event.character, event.stress_after, ", now {}")
+                + effect
             )
         case ev.NotchGained():
             return (
@@ -157,7 +168,10 @@ def _narrate(state: State, event: ev.Event) -> str:
             half = " (above the limit: half the successes)" if event.halved else ""
             return (
                 rolls_line(n, event.rolls)
-                + f". {n(event.character)} recovers {event.amount} {what}{half}: now {event.after}"
+                + f". {n(event.character)} recovers {event.amount} {what}{half}"
+                + (stress_part if event.track == "stress" else wounds_part)(
+                    state, event.character, event.after, ": now {}"
+                )
                 + (
                     "; no longer Shaken"
                     if event.track == "stress"
@@ -175,8 +189,13 @@ def _narrate(state: State, event: ev.Event) -> str:
         case ev.ValueSet():
             who = f"{n(event.character)}'s " if event.character else ""
             field = event.field.replace("_", " ")
+            change = f" {event.previous} -> {event.value}"
+            if event.character is not None and event.field in ("damage", "stress"):
+                track = wounds_part if event.field == "damage" else stress_part
+                template = f" {event.previous} -> {{}}"
+                change = track(state, event.character, event.value, template, ": {}")
             return (
-                f"The Narrator rules: {who}{field} {event.previous} -> {event.value}"
+                f"The Narrator rules: {who}{field}{change}"
                 + ("; no longer Shaken" if event.shaken_after is False else "")
                 + f" ({event.reason})"
             )

@@ -9,6 +9,7 @@ import re
 from service.dice.announce import announce
 from service.dice.model import RollRecord
 from service.dice.pool import plural
+from service.health_text import health_part, health_words
 from service.rulesets.untold_aeons import events as ev
 from service.rulesets.untold_aeons.state import State
 
@@ -78,17 +79,18 @@ def resolved_line(n: Names, event: ev.AttackResolved) -> str:
     else:
         striker = n(event.target) if event.result == "fought_back" else n(event.attacker)
         parts = []
+        struck = event.struck or event.target
         for h in event.hits:
             crit = "critical: " if h.critical else ""
+            # What Toughness took off tells the Toughness, and with it the wound limit.
+            soaked = health_part(struck, f", -{h.reduction} Toughness: {h.taken}")
             parts.append(
-                f"{crit}{h.base} base + {plural(h.successes, 'success')} = {h.dealt}, "
-                f"-{h.reduction} Toughness: {h.taken}"
+                f"{crit}{h.base} base + {plural(h.successes, 'success')} = {h.dealt}{soaked}"
             )
         times = f" {len(event.hits)} times" if len(event.hits) > 1 else ""
-        line += (
-            f"{striker} hits {n(event.struck)}{times} ({'; '.join(parts)}): total damage "
-            f"{event.damage_after}"
-        )
+        line += f"{striker} hits {n(event.struck)}{times} ({'; '.join(parts)})"
+        if event.damage_after is not None:
+            line += wounds_part(n.state, struck, event.damage_after, ": total damage {}")
     if event.prone:
         line += "; " + ", ".join(n(p) for p in event.prone) + " ends prone"
     return line
@@ -128,3 +130,30 @@ def karma_line(n: Names, event: ev.KarmaSpent) -> str:
         f"{who} spends a karma point {use}{note} (players {event.karma_players}, "
         f"Narrator {event.karma_narrator})"
     )
+
+
+def wounds_part(
+    state: State, character: str, damage: int, template: str, word_template: str | None = None
+) -> str:
+    """A character's damage in ``template`` for readers who may see its numbers, else the
+    word the players' state gives for it (against twice the wound limit, UAE-16), in
+    ``word_template`` (default ``template``)."""
+    return _track(state, character, damage, (template, word_template or template), "wounds")
+
+
+def stress_part(
+    state: State, character: str, stress: int, template: str, word_template: str | None = None
+) -> str:
+    """As ``wounds_part``, for stress against the Stress Limit (UAE-18)."""
+    return _track(state, character, stress, (template, word_template or template), "stress")
+
+
+def _track(state: State, character: str, value: int, templates: tuple[str, str], track: str) -> str:
+    who = state.characters.get(character)
+    template, word_template = templates
+    exact = template.format(value)
+    if who is None:
+        return health_part(character, exact)
+    # The word the players' state gives (view.py): the track against twice its limit.
+    top = 2 * (who.wound_limit if track == "wounds" else who.stress_limit)
+    return health_words(character, exact, top - value, top, word_template.format("{word}"))

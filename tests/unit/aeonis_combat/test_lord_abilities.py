@@ -28,7 +28,7 @@ from tests.unit.aeonis_combat.fixtures import (
     state_after,
     world,
 )
-from tests.unit.deciders import given
+from tests.unit.deciders import given, line_for
 
 RALLY = LordAbilitySpec(
     name="Rally",
@@ -123,7 +123,7 @@ def test_using_an_ability_records_it_for_the_gm() -> None:
             uses=1,
         )
     ]
-    assert RULESET.narrate(state_after(_with_sheet()), events[0]) == (
+    assert line_for(RULESET, state_after(_with_sheet()), events[0]) == (
         "Blue's Lord Aster uses Counsel (before Red's attack) [Action Phase]: look at the top "
         "card of the event deck; the GM applies it"
     )

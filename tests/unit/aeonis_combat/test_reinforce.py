@@ -19,7 +19,7 @@ from tests.unit.aeonis_combat.fixtures import (
     state_after,
     strikes,
 )
-from tests.unit.deciders import given
+from tests.unit.deciders import given, line_for
 
 RED = {"side": "red", "hex": TARGET}
 BLUE = {"side": "blue", "hex": TARGET}
@@ -181,10 +181,10 @@ def test_a_target_the_enemy_then_keeps_in_reserve_falls_back() -> None:
 def test_the_log_says_whom_a_side_promotes() -> None:
     state = state_after(_under_cap())
     assert (
-        RULESET.narrate(state, ReinforceChosen(hex=TARGET, side="red", promote=("a-inf-2",)))
+        line_for(RULESET, state, ReinforceChosen(hex=TARGET, side="red", promote=("a-inf-2",)))
         == "Red will promote a-inf-2 in Reinforce at 0,0"
     )
     assert (
-        RULESET.narrate(state, ReinforceChosen(hex=TARGET, side="blue"))
+        line_for(RULESET, state, ReinforceChosen(hex=TARGET, side="blue"))
         == "Blue will promote nobody in Reinforce at 0,0"
     )

@@ -37,7 +37,7 @@ from tests.unit.aeonis_combat.fixtures import (
     state_after,
     world,
 )
-from tests.unit.deciders import given
+from tests.unit.deciders import given, line_for
 
 FORTRESS = {"0_0": {"kind": "fortress"}}
 CITY = {"0_0": {"kind": "city"}}
@@ -151,7 +151,7 @@ def test_the_siege_marker_goes_with_the_capture() -> None:
     battle = state.battles[TARGET]
     assert not battle.siege and battle.step == "occupation"  # no marker; occupation next
     assert state.hexes[TARGET].controller == "red"
-    line = RULESET.narrate(state_after(history + events[:-1]), events[-1])
+    line = line_for(RULESET, state_after(history + events[:-1]), events[-1])
     assert line == "Red wins 0,0 and takes control; the Siege marker is removed"
 
 

@@ -85,7 +85,17 @@ def test_players_see_their_side_exactly_and_the_other_side_in_words() -> None:
 def test_the_player_view_keeps_the_map_and_drops_hit_points() -> None:
     view = player_state(_wounded(), Audience())
     assert isinstance(view, PlayerState)
-    assert view.hexes == FINAL_STATE.hexes and view.sides == FINAL_STATE.sides
+    assert view.hexes == FINAL_STATE.hexes and view.sides.keys() == FINAL_STATE.sides.keys()
     assert view.round == FINAL_STATE.round and view.stage == FINAL_STATE.stage
     data = msgspec.json.decode(msgspec.json.encode(view))
     assert all("hp" not in unit for unit in data["units"].values())
+    # A Lord Sheet's hit points are its Lord's maximum: no player side, none shown.
+    for side_id, side in data["sides"].items():
+        assert "hp" not in side["sheet"]
+        assert side["sheet"]["name"] == FINAL_STATE.sides[side_id].sheet.name
+    exact = msgspec.json.decode(
+        msgspec.json.encode(player_state(_wounded(), Audience(npc_health="exact")))
+    )
+    assert {s: d["sheet"]["hp"] for s, d in exact["sides"].items()} == {
+        s: side.sheet.hp for s, side in FINAL_STATE.sides.items()
+    }

@@ -24,7 +24,7 @@ from service.rulesets.aeonisk_tactical.commands import (
 )
 from service.rulesets.aeonisk_tactical.fields import Band
 from service.rulesets.aeonisk_tactical.state import Pairing, Weapon
-from tests.unit.deciders import given
+from tests.unit.deciders import given, line_for
 
 __all__ = ["RULESET", "Table", "alice", "goblin", "gunner", "kaelia", "nyx", "rolls_of"]
 
@@ -170,7 +170,7 @@ class Table:
         ).state
         lines = []
         for event in events:
-            lines.append(RULESET.narrate(state, event))
+            lines.append(line_for(RULESET, state, event))
             state = RULESET.evolve(state, event)
         return lines
 

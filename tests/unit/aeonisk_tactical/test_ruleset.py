@@ -29,6 +29,7 @@ from service.rulesets.aeonisk_tactical.examples import (
 )
 from service.rulesets.aeonisk_tactical.plan import Reload
 from tests.unit.aeonisk_tactical.fixtures import Table, alice, goblin
+from tests.unit.deciders import line_for
 
 
 def test_option_defaults_and_notes_specific_to_aeonisk() -> None:
@@ -101,7 +102,7 @@ def test_every_example_narrates() -> None:
     for state, events in example_stories():
         lines = []
         for event in events:
-            lines.append(RULESET.narrate(state, event))
+            lines.append(line_for(RULESET, state, event))
             state = RULESET.evolve(state, event)
         stories.append(lines)
     main, zones, duel = stories

@@ -26,7 +26,7 @@ from service.rulesets.generic.events import (
 )
 from service.rulesets.generic.options import GenericOptions
 from service.rulesets.generic.state import State
-from tests.unit.deciders import fold, given
+from tests.unit.deciders import fold, given, line_for
 from tests.unit.generic.fixtures import RULESET, alice, bob, everyone_in_combat, goblin
 
 
@@ -34,7 +34,7 @@ def lines(state: State, events: list[Event]) -> list[str]:
     """Narrate each event against the state before it, as the replay log does."""
     out = []
     for event in events:
-        out.append(RULESET.narrate(state, event))
+        out.append(line_for(RULESET, state, event))
         state = RULESET.evolve(state, event)
     return out
 
@@ -120,7 +120,7 @@ def test_healing_and_rulings() -> None:
         "GM ruling: Goblin's hp set to 2 (was 7), because fire",
     ]
     add = ConditionAdded(combatant="goblin", condition="stunned", reason="critical")
-    assert RULESET.narrate(ruled.state, add) == "GM ruling: Goblin is stunned, because critical"
+    assert line_for(RULESET, ruled.state, add) == "GM ruling: Goblin is stunned, because critical"
 
 
 def test_a_secret_roll_is_told_only_as_having_happened() -> None:

@@ -7,6 +7,7 @@ from service.rulesets.scentfinder import ScentfinderOptions
 from service.rulesets.scentfinder import events as ev
 from service.rulesets.scentfinder.commands import Adjudicate, ConditionSpec, EndTurn, Resolve, Save
 from service.rulesets.scentfinder.rules import staggered_by_terrain
+from tests.unit.deciders import line_for
 from tests.unit.scentfinder.fixtures import act, alice, bob, fight, goblin, ogre
 
 
@@ -234,6 +235,6 @@ def test_scf_18_a_modified_obstacle_is_announced() -> None:
     )
     before = table.state
     (taken,) = table.do(act("bob", "shift", area="torrent"))
-    assert RULESET.narrate(before, taken) == (
+    assert line_for(RULESET, before, taken) == (
         "Bob uses Shift into the Torrent (Might, Impaired), spending 1 action."
     )

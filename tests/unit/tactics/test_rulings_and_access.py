@@ -6,6 +6,7 @@ from __future__ import annotations
 from service.rulesets.tactics import RULESET
 from service.rulesets.tactics import commands as cmd
 from service.rulesets.tactics import events as ev
+from tests.unit.deciders import line_for
 from tests.unit.tactics.fixtures import ZONES, at, end, fighter, of, play, shot, state_of, table
 
 
@@ -58,7 +59,7 @@ def test_gm_rulings_are_recorded_with_their_reason() -> None:
     assert state_of(events).scene == 2
     state = state_of(events)
     assert (
-        RULESET.narrate(state, of(events, ev.SceneStarted)[0])
+        line_for(RULESET, state, of(events, ev.SceneStarted)[0])
         == "GM ruling: scene 2 begins (the ship jumps)"
     )
 

@@ -9,6 +9,7 @@ import pytest
 from service.rulesets.tactics import RULESET
 from service.rulesets.tactics import events as ev
 from service.rulesets.tactics.options import OPTION_NOTES, TacticsOptions
+from tests.unit.deciders import line_for
 from tests.unit.tactics.fixtures import at, end, of, resolve, shot, state_of, table
 
 
@@ -43,7 +44,7 @@ def test_tac_12_14_the_worked_example_reads_aloud() -> None:
     state = state_of(before)
     lines = []
     for event in at(before).when(resolve("vex"), manual=[[7], [10]]).events:
-        lines.append(RULESET.narrate(state, event))
+        lines.append(line_for(RULESET, state, event))
         state = RULESET.evolve(state, event)
     assert lines == [
         "Vex rolls 1d20 for Agility against Rex's pistol (Precision 13): d20 [7] +2 Agility = "

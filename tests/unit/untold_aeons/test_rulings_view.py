@@ -12,7 +12,7 @@ from service.rulesets.untold_aeons import events as ev
 from service.rulesets.untold_aeons.examples import play as story
 from service.rulesets.untold_aeons.narrate import narrate, narrate_secret
 from service.secrecy import Audience
-from tests.unit.deciders import given
+from tests.unit.deciders import given, line_for
 from tests.unit.untold_aeons.fixtures import play, round_one, state_of, table
 
 
@@ -122,7 +122,7 @@ def test_worked_story_narrates_like_a_narrator() -> None:
     state = RULESET.initial_state(RULESET.options_type())
     lines = []
     for event in s.events:
-        lines.append(RULESET.narrate(state, event))
+        lines.append(line_for(RULESET, state, event))
         state = RULESET.evolve(state, event)
     log = "\n".join(lines)
     for expected in (
@@ -244,7 +244,7 @@ def test_every_example_narrates_even_against_an_empty_table() -> None:
     events = [e for e in RULESET.examples if type(e) in RULESET.event_types]
     assert {type(e) for e in events} == set(RULESET.event_types)
     for event in events:
-        assert RULESET.narrate(empty, event)
+        assert line_for(RULESET, empty, event)
         assert RULESET.narrate_secret is not None and RULESET.narrate_secret(empty, event)
     commands = [e for e in RULESET.examples if type(e) in RULESET.command_types]
     assert {type(c) for c in commands} == set(RULESET.command_types)
