@@ -146,11 +146,12 @@ def log_lines(
     new: Sequence[EventT],
     options: OptionsT | None = None,
 ) -> list[str]:
-    """The replay log's lines of ``new``, each narrated in the state it happened in."""
+    """The replay log's lines of ``new`` as the GM reads them, each narrated in the state
+    it happened in."""
     state = fold(ruleset, before, options)
     lines = []
     for event in new:
-        lines.append(ruleset.narrate(state, event))
+        lines.append(render_health(ruleset.narrate(state, event), None))
         state = ruleset.evolve(state, event)
     return lines
 

@@ -16,5 +16,9 @@ HEALTH_FIELDS: Mapping[str, tuple[HealthField, ...]] = {
     "scentfinder.save_made": (HealthField("hp_after", ("combatant",)),),
     "scentfinder.turn_ended": (HealthField("hp_after", ("combatant",)),),
     "scentfinder.deaths_door_changed": (HealthField("hp_after", ("combatant",)),),
-    "scentfinder.ruling": (HealthField("hp", ("combatant",)),),
+    "scentfinder.ruling": (
+        HealthField("hp", ("combatant",)),
+        # A ruling may set any piece of the sheet, its maximum Hit Points among them.
+        HealthField("sheet.max_hp", ("combatant",)),
+    ),
 }

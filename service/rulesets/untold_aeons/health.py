@@ -17,6 +17,9 @@ HEALTH_FIELDS: Mapping[str, tuple[HealthField, ...]] = {
         # The limits are derived from these (UAE-02): either gives them away.
         HealthField("toughness", ("character",)),
         HealthField("willpower", ("character",)),
+        # Where the character starts on its tracks.
+        HealthField("stress", ("character",)),
+        HealthField("damage", ("character",)),
     ),
     "untold-aeons.attack_resolved": (
         HealthField("damage_after", ("struck",)),

@@ -223,18 +223,23 @@ def _narrate(state: State, event: ev.Event) -> str:
 
 
 def _starting(event: ev.CharacterAdded) -> str:
-    """What a character joining mid-story already carries."""
-    parts = []
-    if event.stress:
-        parts.append(f"{event.stress} stress")
-    if event.damage:
-        parts.append(f"{event.damage} damage")
-    for category, h in event.hardened.items():
-        parts.append(
-            f"hardened {category.title()} {h.level} ({h.notches} notch"
-            f"{'es' if h.notches != 1 else ''})"
-        )
-    return f"; starts with {', '.join(parts)}" if parts else ""
+    """What a character joining mid-story already carries.  Stress and damage are tracks
+    against the limits, so they are health and follow npc_health."""
+    tracks = ", ".join(
+        f"{amount} {track}"
+        for amount, track in ((event.stress, "stress"), (event.damage, "damage"))
+        if amount
+    )
+    hardened = ", ".join(
+        f"hardened {category.title()} {h.level} ({h.notches} notch"
+        f"{'es' if h.notches != 1 else ''})"
+        for category, h in event.hardened.items()
+    )
+    if not tracks:
+        return f"; starts with {hardened}" if hardened else ""
+    if not hardened:
+        return health_part(event.character, f"; starts with {tracks}")
+    return "; starts with " + health_part(event.character, f"{tracks}, ") + hardened
 
 
 def _burst(state: State, event: ev.AttackDeclared) -> str:
