@@ -231,8 +231,7 @@ def _starting(event: ev.CharacterAdded) -> str:
         if amount
     )
     hardened = ", ".join(
-        f"hardened {category.title()} {h.level} ({h.notches} notch"
-        f"{'es' if h.notches != 1 else ''})"
+        f"hardened {category.title()} {h.level} ({h.notches} notch{'es' if h.notches != 1 else ''})"
         for category, h in event.hardened.items()
     )
     if not tracks:
