@@ -28,6 +28,19 @@ def _duel(band: str = "near") -> Table:
     return table
 
 
+def _token_on_goblin() -> Table:
+    """Alice 28, the Goblin 12 and an Orc 11: Alice allocates her token to the Goblin."""
+    table = Table()
+    table.setup(
+        alice(), goblin(), goblin(id="orc", name="Orc"), bands={("alice", "goblin"): "near"}
+    )
+    table.start_round(12, 4, 3)
+    table.do(Declare(character="orc"))
+    table.do(Declare(character="goblin"))
+    table.do(Declare(character="alice", defence_token="goblin"))
+    return table
+
+
 def test_aek_13_aek_31_allocating_the_token_after_the_declare_phase_is_refused() -> None:
     table = _duel()
     table.do(Declare(character="goblin"))
@@ -42,14 +55,7 @@ def test_aek_13_aek_31_allocating_the_token_after_the_declare_phase_is_refused()
 
 
 def test_aek_37_a_second_allocation_is_refused_as_one_token_is_held() -> None:
-    table = Table()
-    table.setup(
-        alice(), goblin(), goblin(id="orc", name="Orc"), bands={("alice", "goblin"): "near"}
-    )
-    table.start_round(12, 4, 3)
-    table.do(Declare(character="orc"))
-    table.do(Declare(character="goblin"))
-    table.do(Declare(character="alice", defence_token="goblin"))
+    table = _token_on_goblin()
     refused = table.refuse(
         Declare(character="alice", defence_token="orc"),
         r"^Alice holds one Defence Token, already allocated to Goblin for the entire round "
@@ -61,14 +67,7 @@ def test_aek_37_a_second_allocation_is_refused_as_one_token_is_held() -> None:
 def test_two_rules_forbidding_a_reallocation_are_both_named() -> None:
     """In the Fast Phase, moving the allocated token breaks two rules: when it is
     allocated, and that one is held for the round."""
-    table = Table()
-    table.setup(
-        alice(), goblin(), goblin(id="orc", name="Orc"), bands={("alice", "goblin"): "near"}
-    )
-    table.start_round(12, 4, 3)
-    table.do(Declare(character="orc"))
-    table.do(Declare(character="goblin"))
-    table.do(Declare(character="alice", defence_token="goblin"))
+    table = _token_on_goblin()
     table.do(NextPhase())
     refused = table.refuse(
         Declare(character="alice", defence_token="orc"),
