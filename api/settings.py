@@ -40,7 +40,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     chain_key: str | None = None
     """AEON_CHAIN_KEY: signs every stream head (docs/tamper-evidence.md).  Kept in the
     service's environment, never in the database; unset means heads go unsigned and
-    verify reports ``signed: false``."""
+    verify says a database administrator can rewrite the history undetected, except
+    under the embedded default, which keeps a key of its own (api/embedded.py)."""
     rate_limit_per_minute: int = 600
     """Requests per minute per token (or per client address without one); 0 turns it off."""
     trusted_proxies: tuple[str, ...] = ()

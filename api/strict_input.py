@@ -64,8 +64,8 @@ async def _refuse_foreign_command(request: Request[Any, Any, Any], body: bytes) 
     try:
         command = msgspec.json.decode(body).get("command")
         tag = command.get("type") if isinstance(command, dict) else None
-    except (msgspec.DecodeError, AttributeError):
-        return
+    except (msgspec.DecodeError, AttributeError, RecursionError):
+        return  # not an object, or nested past the decoder: the 400 says what is wrong
     if not isinstance(tag, str) or (owner := ruleset_of_command(tag)) is None:
         return
     services: Services = request.app.state.services
