@@ -24,6 +24,7 @@ from litestar.params import HeaderParameter
 from api.responses import json_bytes, read_answer_head
 from api.state import Services
 from api.writes import answer_headers
+from projections.audience import players_audience
 from projections.player_view import (
     audience_of,
     encounter_as_seen,
@@ -31,9 +32,11 @@ from projections.player_view import (
     public_encounter,
 )
 from projections.queries import LogEntry, log_entries
+from projections.redaction import redact_health
 from service.commands import CommandResult
 from service.loading import load_at
-from service.registry import codec_for
+from service.registry import RULESETS, codec_for
+from service.ruleset import tag_of
 from service.tokens import Viewer
 
 Prefer = Annotated[
@@ -78,6 +81,8 @@ async def answer(
 ) -> Response[CommandResult]:
     """The command's answer: as stored, or with ``state`` and ``log`` when preferred."""
     headers = answer_headers(stored)
+    if not viewer.is_gm:
+        stored = await _health_as_players_read(services, stored)
     if not wants_representation(prefer):
         return json_bytes(stored, headers=headers)
     head = read_answer_head(stored)
@@ -90,6 +95,33 @@ async def answer(
     headers["Preference-Applied"] = APPLIED
     headers["Vary"] = "Prefer"
     return json_bytes(body, headers=headers)
+
+
+_RULESET_OF_TAG = {tag_of(t): r for r in RULESETS.values() for t in r.event_types}
+"""Which ruleset an event tag is of: an answer without a health field needs no query."""
+
+
+async def _health_as_players_read(services: Services, stored: bytes) -> bytes:
+    """A player's own answer with the health numbers players may not see left out of its
+    events (docs/secrecy.md, "NPC health"): a player's attack on an NPC must not tell the
+    player its hit points after.  Read after the write, only for answers whose events
+    carry health."""
+    body = msgspec.json.decode(stored)
+    events = body.get("events") if isinstance(body, dict) else None
+    if not events:
+        return stored
+    ruleset = next(
+        (_RULESET_OF_TAG[e["type"]] for e in events if e["type"] in _RULESET_OF_TAG), None
+    )
+    if ruleset is None or not any(e["type"] in ruleset.health_fields for e in events):
+        return stored
+    audience = await players_audience(services.pool, read_answer_head(stored).encounter_id, ruleset)
+    changed = False
+    for event in events:
+        data = redact_health(ruleset, event["type"], event["data"], audience)
+        changed |= data is not event["data"]
+        event["data"] = data
+    return msgspec.json.encode(body) if changed else stored
 
 
 async def _state(services: Services, viewer: Viewer, encounter_id: UUID, version: int) -> bytes:

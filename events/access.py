@@ -100,18 +100,18 @@ async def health_audience(
     ``player_combatants``) and, when asked, its stored state, in one statement: what a
     read of the log, the events or the statistics needs to show health to players."""
     row = await db.fetchrow(
-        """SELECT coalesce(s.state->>'npc_health', 'descriptor') AS npc_health,
-                  CASE WHEN $2 THEN s.state::text END AS state,
+        """SELECT (SELECT state->>'npc_health' FROM encounter_state
+                   WHERE encounter_id = $1) AS npc_health,
+                  (SELECT state::text FROM encounter_state
+                   WHERE encounter_id = $1 AND $2) AS state,
                   ARRAY(SELECT DISTINCT unnest(combatants) FROM access_tokens
                         WHERE encounter_id = $1 AND role = 'player'
-                          AND revoked_at IS NULL) AS players
-           FROM (SELECT $1::uuid AS id) AS e
-           LEFT JOIN encounter_state AS s ON s.encounter_id = e.id""",
+                          AND revoked_at IS NULL) AS players""",
         encounter_id,
         with_state,
     )
     assert row is not None
-    return str(row["npc_health"]), frozenset(row["players"]), row["state"]
+    return row["npc_health"] or "descriptor", frozenset(row["players"]), row["state"]
 
 
 async def encounters_of_token(db: Database, token_id: str, secret_sha256: bytes) -> list[UUID]:

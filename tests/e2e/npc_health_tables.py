@@ -42,7 +42,7 @@ class Table:
     player character's number there is not the track's."""
 
 
-def _generic(ident: str, hp: int) -> dict[str, Any]:
+def generic_combatant(ident: str, hp: int) -> dict[str, Any]:
     return {"type": "generic.add_combatant", "id": ident, "name": ident.title(), "hp": hp}
 
 
@@ -51,8 +51,8 @@ GENERIC = Table(
     pc="aria",
     npc="grak",
     steps=(
-        Step(_generic("aria", 611)),
-        Step(_generic("grak", 913)),
+        Step(generic_combatant("aria", 611)),
+        Step(generic_combatant("grak", 913)),
         Step({"type": "generic.damage", "target": "grak", "notation": "1d6"}, [[4]]),
         Step({"type": "generic.damage", "target": "aria", "notation": "1d6"}, [[5]]),
     ),

@@ -22,7 +22,7 @@ from api.settings import Settings
 from service.registry import get_ruleset
 from tests.conftest import create_database, drop_database
 from tests.e2e.helpers import Client, GmTokens, command
-from tests.e2e.npc_health_tables import TABLES, Table
+from tests.e2e.npc_health_tables import TABLES, Table, generic_combatant
 from tests.support.receiver import Receiver, receiving
 
 SERVICE_KEY = "npc-health-service-key"
@@ -221,3 +221,25 @@ async def test_a_combatant_is_a_player_character_on_every_path_or_on_none(
     for where, body in unbound.items():
         for number in table.pc_numbers:
             assert not _has_number(body, number), (where, number, body)
+
+
+async def test_a_players_own_attack_does_not_answer_with_the_npcs_hit_points(
+    table_client: Client, receiver: Receiver
+) -> None:
+    """The answer to a player's own command is a path too: an attack on the NPC answers
+    with the damage the public roll shows, not the NPC's hit points after."""
+    client = table_client
+    eid = await _play(client, TABLES[0], "hidden", receiver)
+    claws = {"claws": {"notation": "1d20+100", "damage": "1d4"}}
+    await command(client, eid, {**generic_combatant("vex", 611), "attacks": claws})
+    await command(client, eid, {**generic_combatant("brute", 913), "stats": {"ac": 10}})
+    player, _ = await _player_and_spectator(client, eid, "vex")
+    attack = {"type": "generic.attack", "attacker": "vex", "target": "brute", "using": "claws"}
+    for prefer in ({}, {"Prefer": "return=representation"}):
+        answered = await client.post(
+            f"/encounters/{eid}/commands", json={"command": attack}, headers={**player, **prefer}
+        )
+        assert answered.status_code == 200, answered.text
+        damaged = [e for e in answered.json()["events"] if e["type"] == "generic.damaged"]
+        assert damaged and all("hp_after" not in e["data"] for e in damaged), answered.text
+        assert not any(_has_number(answered.text, hp) for hp in range(900, 914)), answered.text
