@@ -19,7 +19,7 @@ from projections.redaction import HIDDEN_SEQUEL, PRIVATE_NOTE
 from projections.rows import LogRow, ReadModelRows, RollRow, StateRow
 from projections.sealed_narration import opened_line, sealed_line, unhidden
 from service.codec import EventCodec
-from service.core_events import EncounterForked, NoteAdded, Sealed
+from service.core_events import EncounterForked, NoteAdded, Sealed, SeedCommitted
 from service.encounter import AppliedEvent, schema_version
 from service.ruleset import rolls_of
 
@@ -55,6 +55,8 @@ def read_model_rows(codec: EventCodec, applied: Sequence[AppliedEvent]) -> ReadM
         gm_text: str | None = None
         command_id = rec.metadata.get("command_id") if secret else None
         hidden: list[str] = secret.get(command_id, []) if secret else []
+        if hidden and type(event) is SeedCommitted:
+            hidden = []  # a fork's own dice commitment derives from no secret: public
         if hidden:
             # Everything this command decided derives from its secret roll: players read
             # the line that says only what was attempted (the command's first event), the

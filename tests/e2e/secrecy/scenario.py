@@ -17,3 +17,6 @@ class Scenario:
     secret: tuple[dict[str, Any], list[list[int]]]
     """The hidden GM command and its manual dice: distinctive faces, so that a leak of a
     face or a total is easy to see."""
+    player_move: dict[str, Any] | None = None
+    """A command the bound player may send from their sheet (server dice), for the
+    noninterference test; None: it sends the GM's command and is refused the same way."""
