@@ -23,6 +23,7 @@ def _generic() -> Scenario:
 
     attack = {"type": "generic.attack", "attacker": "goblin", "target": "aria",
               "notation": "1d20+4", "damage": "2d6+3"}  # fmt: skip
+    sword = {"type": "generic.attack", "attacker": "aria", "target": "goblin", "using": "sword"}
     return Scenario(
         options={},
         setup=[add("aria", 37), add("goblin", 23)],
