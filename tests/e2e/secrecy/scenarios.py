@@ -29,12 +29,7 @@ def _generic() -> Scenario:
         setup=[add("aria", 37), add("goblin", 23)],
         player=["aria"],
         secret=(attack, [[17], [6, 5]]),
-        player_move={
-            "type": "generic.attack",
-            "attacker": "aria",
-            "target": "goblin",
-            "using": "sword",
-        },  # fmt: skip
+        player_move=sword,
     )
 
 
