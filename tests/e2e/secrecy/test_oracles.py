@@ -16,8 +16,8 @@ import msgspec
 from events.hashing import event_hash
 from tests.e2e.helpers import Client, command
 
-ARIA = {"type": "generic.add_combatant", "id": "aria", "name": "Aria", "hp": 5,
-        "stats": {"ac": 10}, "attacks": {"sword": {"notation": "1d20+3", "damage": "1d8"}}}  # fmt: skip
+ARIA = {"type": "generic.add_combatant", "id": "aria", "name": "Aria", "hp": 5, "stats": {"ac": 10},
+        "attacks": {"sword": {"notation": "1d20+3", "damage": "1d8"}}}  # fmt: skip
 GRAK = {"type": "generic.add_combatant", "id": "grak", "name": "Grak", "hp": 30,
         "stats": {"ac": 12}}  # fmt: skip
 GRAK_ATTACKS = {"type": "generic.attack", "attacker": "grak", "target": "aria",
