@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.helpers import Client, command
+from tests.e2e.helpers import Client, command, inner_events
 
 GEAR: dict[str, dict[str, Any]] = {
     "pistol": {"damage": 14, "precision": 13, "range": "close"},
@@ -247,7 +247,7 @@ async def test_three_rounds_of_tactics_over_http(client: Client) -> None:
         },
     )
     assert secret.status_code == 200, secret.text
-    roll = secret.json()["events"][0]["data"]["rolls"][0]
+    roll = inner_events(secret.json()["events"])[0]["data"]["rolls"][0]
     await do(end("sniper"))
 
     # Round 3: Rex dodges the maul on a tie; the brute's shields regenerate.

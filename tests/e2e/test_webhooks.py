@@ -32,7 +32,7 @@ from service.commit import CommandWrite, Written
 from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import AddCombatant
 from tests.conftest import create_database, drop_database
-from tests.e2e.helpers import Client, GmTokens, combatant, command
+from tests.e2e.helpers import Client, GmTokens, combatant, command, inner_events
 from tests.support.receiver import Received, Receiver, receiving
 
 SERVICE_KEY = "webhook-service-key"
@@ -266,7 +266,7 @@ async def test_player_webhooks_see_what_players_see_and_gm_webhooks_see_all(
         hidden = await hooks.post(
             f"/encounters/{eid}/commands", json={"command": ATTACK, "hidden": True}
         )
-        roll = hidden.json()["events"][0]["data"]["rolls"][0]
+        roll = inner_events(hidden.json()["events"])[0]["data"]["rolls"][0]
         secret_version = hidden.json()["events"][0]["stream_version"]
         await hooks.post(
             f"/encounters/{eid}/notes", json={"text": "Grak has 2 HP", "gm_only": True}

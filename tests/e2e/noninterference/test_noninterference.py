@@ -135,7 +135,11 @@ def _steps(scenario: Scenario) -> st.SearchStrategy[list[Step]]:
     dice = scenario.secret[1]
     secret = st.tuples(st.just("secret"), st.tuples(_faces(dice), _faces(dice)))
     plain = st.sampled_from([("gm", None), ("player", None), ("note", None), ("undo", None)])
-    return st.lists(st.one_of(secret, plain), min_size=1, max_size=6)
+    moves = [secret, plain]
+    if scenario.quiet_secret is not None:
+        quiet = scenario.quiet_secret[1]
+        moves.append(st.tuples(st.just("quiet"), st.tuples(_faces(quiet), _faces(quiet))))
+    return st.lists(st.one_of(*moves), min_size=1, max_size=6)
 
 
 class Transcript:
@@ -202,6 +206,9 @@ async def _play(
     for kind, argument in steps:
         if kind == "secret":
             await _send(client, eid, secret_cmd, argument[world], True)
+        elif kind == "quiet":
+            assert scenario.quiet_secret is not None
+            await _send(client, eid, scenario.quiet_secret[0], argument[world], True)
         elif kind == "gm":
             await _send(client, eid, secret_cmd, public_dice, False)
         elif kind == "player":
