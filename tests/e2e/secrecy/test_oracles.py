@@ -196,3 +196,18 @@ async def test_a_fork_shows_its_own_seed_commitment(client: Client) -> None:
     committed = next(e for e in events if e["stream_version"] == 2)
     assert committed["type"] == "dice.seed_committed"
     assert committed["data"]["commitment"] == fork.json()["dice_commitment"]
+
+
+async def test_an_undo_takes_back_the_one_envelope_and_frees_the_table(client: Client) -> None:
+    """Undo is not held back by a secret: it takes back the sealed command as one, and
+    with it the hold on the players' commands."""
+    table = await _table(client)
+    gm = await table.hidden(GRAK_ATTACKS, [[17], [4]])
+    undone = await client.post(f"/encounters/{table.eid}/undo", json={})
+    assert undone.status_code == 200, undone.text
+    (event,) = undone.json()["events"]
+    span = event["data"]["commands"][0]
+    assert span["first"] == span["last"] == gm["events"][0]["stream_version"]
+    response = await table.as_player(SWORD)
+    assert response.status_code == 200, response.text
+    assert response.json()["events"][0]["type"] == "generic.attack_rolled"
