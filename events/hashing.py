@@ -2,6 +2,12 @@
 
 Canonical bytes are compact JSON with sorted keys, so they survive a round trip through
 jsonb (which reorders keys and drops whitespace) and anyone can recompute them.
+
+A sealed event (a secret command's one envelope, ``encounter.sealed``) is chained by its
+public form: its data without the salt and the inner events, but with the commitment to
+them (``seal_commitment``).  So a player can check the whole chain while the secret is
+sealed, cannot test guesses of the secret against a hash (the salt has 256 bits), and
+after the reveal checks the commitment against the published salt and inner events.
 """
 
 from __future__ import annotations
@@ -14,6 +20,35 @@ from uuid import UUID
 import msgspec
 
 _encoder = msgspec.json.Encoder(order="sorted")
+
+SEALED = "encounter.sealed"
+"""The type of a secret command's envelope (service/core_events.py, ``Sealed``)."""
+SEALED_CONTENTS = ("salt", "events")
+"""The data fields of an envelope the chain does not cover: what the GM alone reads
+until the reveal; the ``commitment`` stands for them."""
+
+
+def public_form(type: str, data: dict[str, Any]) -> dict[str, Any]:
+    """The data the chain covers: all of it, except a sealed event's contents."""
+    if type != SEALED:
+        return data
+    return {k: v for k, v in data.items() if k not in SEALED_CONTENTS}
+
+
+def seal_commitment(salt: str, events: Any) -> str:
+    """sha256(salt || canonical bytes of the inner events): binds the envelope to its
+    contents without showing them (``salt`` is hex, at least 128 bits)."""
+    return hashlib.sha256(bytes.fromhex(salt) + _encoder.encode(events)).hexdigest()
+
+
+def commitment_fault(type: str, data: dict[str, Any]) -> str | None:
+    """Why an opened envelope's salt and contents do not match its commitment, or None
+    (also for any other event, and for an envelope whose contents are not shown)."""
+    if type != SEALED or "salt" not in data or "events" not in data:
+        return None
+    if seal_commitment(data["salt"], data["events"]) != data.get("commitment"):
+        return "sealed contents do not match their commitment (altered)"
+    return None
 
 
 def event_hash(
@@ -34,7 +69,7 @@ def event_hash(
             "stream_version": stream_version,
             "type": type,
             "type_version": type_version,
-            "data": data,
+            "data": public_form(type, data),
             "metadata": metadata,
             "recorded_at": recorded_at.isoformat(),
         }
@@ -82,4 +117,4 @@ def link_fault(event: Link, *, stream_id: UUID, prev: str, expected_version: int
     )
     if recomputed != event.hash:
         return "content does not match its hash (altered)"
-    return None
+    return commitment_fault(event.type, event.data)

@@ -17,8 +17,9 @@ import msgspec
 from projections.narration import narrate, narrate_secret
 from projections.redaction import HIDDEN_SEQUEL, PRIVATE_NOTE
 from projections.rows import LogRow, ReadModelRows, RollRow, StateRow
+from projections.sealed_narration import opened_line, sealed_line, unhidden
 from service.codec import EventCodec
-from service.core_events import EncounterForked, NoteAdded
+from service.core_events import EncounterForked, NoteAdded, Sealed, SeedCommitted
 from service.encounter import AppliedEvent, schema_version
 from service.ruleset import rolls_of
 
@@ -47,10 +48,15 @@ def read_model_rows(codec: EventCodec, applied: Sequence[AppliedEvent]) -> ReadM
     for step in applied:
         rec, event = step.recorded, step.event
         version = rec.stream_version
+        if type(event) is Sealed:
+            _sealed_rows(ruleset, step, log, rolls)
+            continue
         round_no = round_of(step.after.game)
         gm_text: str | None = None
         command_id = rec.metadata.get("command_id") if secret else None
         hidden: list[str] = secret.get(command_id, []) if secret else []
+        if hidden and type(event) is SeedCommitted:
+            hidden = []  # a fork's own dice commitment derives from no secret: public
         if hidden:
             # Everything this command decided derives from its secret roll: players read
             # the line that says only what was attempted (the command's first event), the
@@ -61,7 +67,7 @@ def read_model_rows(codec: EventCodec, applied: Sequence[AppliedEvent]) -> ReadM
             else:
                 text = narrate_secret(ruleset, step.before, event)
                 told.add(command_id)
-            gm_text = narrate(ruleset, step.before, _unhidden(event))
+            gm_text = narrate(ruleset, step.before, unhidden(event))
         else:
             text = narrate(ruleset, step.before, event)
         made = rolls_of(event)
@@ -92,6 +98,8 @@ def secret_rolls_by_command(applied: Sequence[AppliedEvent]) -> dict[Any, list[s
     any: every event of such a command is secret until all of them are revealed."""
     secret: dict[Any, list[str]] = {}
     for step in applied:
+        if type(step.event) is Sealed:  # one event, its own rows (_sealed_rows)
+            continue
         if type(step.event) is EncounterForked and step.event.secret_rolls:
             secret[step.recorded.metadata.get("command_id")] = list(step.event.secret_rolls)
         for roll in rolls_of(step.event):
@@ -100,10 +108,31 @@ def secret_rolls_by_command(applied: Sequence[AppliedEvent]) -> dict[Any, list[s
     return secret
 
 
-def _unhidden(event: Any) -> Any:
-    """The event with its secret rolls shown: the GM's line, and everyone's once revealed."""
-    made = rolls_of(event)
-    if not made:
-        return event
-    rolls = tuple(msgspec.structs.replace(r, hidden=False) for r in made)
-    return msgspec.structs.replace(event, rolls=rolls)
+def _sealed_rows(ruleset: Any, step: AppliedEvent, log: list[LogRow], rolls: list[RollRow]) -> None:
+    """An envelope's rows: one log line that stays sealed until all it waits for is
+    revealed, and in the ledger a marker record for the envelope (what players see of
+    it while sealed: one record, whatever it rolled) before its own rolls.
+
+    Its round is the one before it: a sealed turn that starts a round must not say so."""
+    event: Sealed = step.event
+    assert step.before is not None
+    version = step.recorded.stream_version
+    round_no = ruleset.round_of(step.before.game)
+    marker = {"roll_id": event.seal_id, "roller": None, "source": "sealed", "hidden": True}
+    rolls.append(_row(RollRow, (event.seal_id, version, round_no, _encode(marker).decode())))
+    for roll in event.rolls:
+        rolls.append(_row(RollRow, (roll.roll_id, version, round_no, _encode(roll).decode())))
+    text = sealed_line(ruleset, step.before, event)
+    gm_text = opened_line(ruleset, step.before, event)
+    waits = [event.seal_id, *(w for w in event.waits_for if w != event.seal_id)]
+    row = (
+        version,
+        round_no,
+        step.recorded.type,
+        text,
+        gm_text,
+        waits,
+        False,
+        step.recorded.recorded_at,
+    )
+    log.append(_row(LogRow, row))

@@ -19,6 +19,7 @@ from service.core_events import (
     RequestAnswered,
     RequestMade,
     RollsRevealed,
+    Sealed,
     SeedCommitted,
     SeedRevealed,
     Undone,
@@ -54,6 +55,14 @@ def narrate(
             )
         case NoteAdded():
             return f"GM note{' (GM only)' if event.gm_only else ''}: {event.text}"
+        case RequestMade() if event.held_because:
+            fields = ", ".join(f"{k} {v}" for k, v in event.command.items() if k != "type")
+            return (
+                f"Request {event.request_id}: a player's {event.command.get('type')}"
+                f" ({fields}) waits for the GM. {event.held_because}."
+            )
+        case Sealed():
+            return f"The GM's {event.command_type} is sealed as {event.seal_id}."
         case RequestMade():
             why = f" ({event.note})" if event.note else ""
             return (

@@ -17,7 +17,7 @@ import msgspec
 from events.access import player_combatants
 from events.db import Database
 from projections.audience import players_audience
-from projections.queries import current_state, read_marks
+from projections.queries import current_state, is_sealed_roll, read_marks
 from service.codec import EventCodec
 from service.encounter import Encounter
 from service.loading import load_at, load_public
@@ -43,10 +43,21 @@ def game_as_seen(codec: EventCodec, encounter: Encounter[Any], audience: Audienc
     return NO_PLAYER_VIEW if view is None else view(encounter.game, audience)
 
 
+SECRET_DICE = ("next_secret_index", "secret_server_rolls", "ended_secrets")
+"""Dice counters that count secret dice: how many a secret command drew is an outcome
+(a hit draws its damage die, a miss does not), so players never see them."""
+
+
 def encounter_as_seen(codec: EventCodec, encounter: Encounter[Any], audience: Audience) -> bytes:
-    """The state JSON a player reads: the wrapper as is (name, version, dice counters,
-    the ids of secret rolls), the game through the ruleset's player view."""
-    wrapper = msgspec.structs.replace(encounter, game=game_as_seen(codec, encounter, audience))
+    """The state JSON a player reads: the wrapper (name, version, the public dice
+    counters, the ids of secret commands and their seals without their rolls), the game
+    through the ruleset's player view."""
+    wrapper = msgspec.to_builtins(
+        msgspec.structs.replace(encounter, game=game_as_seen(codec, encounter, audience))
+    )
+    wrapper["dice"] = {k: v for k, v in wrapper["dice"].items() if k not in SECRET_DICE}
+    wrapper["secret_rolls"] = [r for r in wrapper["secret_rolls"] if not is_sealed_roll(r)]
+    wrapper["sealed"] = {k: {"waits_for": v["waits_for"]} for k, v in wrapper["sealed"].items()}
     return msgspec.json.encode(wrapper)
 
 

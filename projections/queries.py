@@ -213,11 +213,14 @@ async def log_entries(
     marks = await read_marks(db, encounter_id, up_to_version=up_to_version, secrets=not gm)
     audience = None if gm else await players_audience(db, encounter_id)
     sequels = marks.secret_sequels()
+    secret = marks.secret_versions() if not gm else frozenset()
     entries = []
     for r in rows:
         rolls = _decode_any.decode(r["rolls"])
         shows_all = gm or (not r["gm_only"] and marks.revealed.issuperset(r["hidden_rolls"]))
         if not gm:
+            if r["version"] in secret:
+                rolls = [roll for roll in rolls if not is_sealed_roll(roll["roll_id"])]
             rolls = [redact_roll(roll, marks.revealed) for roll in rolls]
         entries.append(
             LogEntry(
@@ -246,19 +249,29 @@ async def rolls(
 ) -> list[dict[str, Any]]:
     """The roll ledger; for players (``gm=False``) secret rolls not yet revealed are
     redacted."""
+    sealed: list[int] = []
+    if not gm:
+        # A sealed command shows players its one marker record (its seal id), not how
+        # many rolls it made: its own records are left out in the query, so a page of
+        # the ledger holds the same records whatever the secret rolled.
+        marks = await read_marks(db, encounter_id, up_to_version=up_to_version, secrets=True)
+        sealed = sorted(marks.secret_versions())
     rows = await db.fetch(
         """SELECT version, round, record FROM roll_ledger
            WHERE encounter_id = $1 AND version > $2
              AND ($4::int IS NULL OR version <= $4)
+             AND NOT (version = ANY($5::int[]) AND roll_id LIKE 's%.%')
            ORDER BY version, length(roll_id), roll_id LIMIT $3""",
         encounter_id,
         after_version,
         limit,
         up_to_version,
+        sealed,
     )
     if not rows:
         return []
-    marks = await read_marks(db, encounter_id, up_to_version=up_to_version)
+    if gm:
+        marks = await read_marks(db, encounter_id, up_to_version=up_to_version)
     found = []
     for r in rows:
         undone = marks.undone.get(r["version"])
@@ -270,6 +283,11 @@ async def rolls(
         }
         found.append(record if gm else redact_roll(record, marks.revealed))
     return found
+
+
+def is_sealed_roll(roll_id: str) -> bool:
+    """A roll of a sealed command (``s3.1``), not its marker (``s3``) nor a public roll."""
+    return roll_id.startswith("s") and "." in roll_id
 
 
 class ReaderRow(msgspec.Struct, frozen=True):

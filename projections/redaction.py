@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from events.hashing import SEALED, public_form
 from service.ruleset import HealthField, Ruleset
 from service.secrecy import Audience
 
@@ -87,6 +88,8 @@ def redact_event_data(
     """An event's data as a player sees it (see ``redact_event``)."""
     if event_type == "encounter.note_added" and data.get("gm_only"):
         return {"gm_only": True, "redacted": True}
+    if event_type == SEALED:  # exactly what its hash covers until it opens
+        return public_form(event_type, data) if secret else data
     if secret:
         if event_type == "encounter.forked":
             kept = {k: v for k, v in data.items() if k in _FORK_SHOWN}

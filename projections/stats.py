@@ -22,12 +22,13 @@ from uuid import UUID
 import msgspec
 
 from events.db import Database
+from events.envelope import RecordedEvent
 from events.store import read_stream
 from projections.audience import players_audience
 from projections.queries import read_marks
 from service.combat_facts import CombatFact, Damage, Healing
 from service.combat_stats import EncounterStats, Tally
-from service.core_events import Redone, Undone
+from service.core_events import Redone, Sealed, Undone
 from service.encounter import Encounter, evolve
 from service.history import reverted_versions
 from service.loading import ruleset_of
@@ -55,7 +56,7 @@ async def encounter_stats(
         audience = await players_audience(db, encounter_id)
     tally = Tally()
     state: Encounter[Any] | None = None
-    for stored, event in zip(recorded, events, strict=True):
+    for stored, event in _opened(recorded, events, secret):
         version = stored.stream_version
         if version in secret:
             state = evolve(ruleset, state, event, reverted=True)
@@ -96,3 +97,17 @@ def _seen(
         if not isinstance(f, Damage | Healing)
         or any(audience.shows_exact_health(o) for o in ruleset.health_owners(game, f.target))
     ]
+
+
+def _opened(
+    recorded: list[RecordedEvent], events: list[Any], secret: frozenset[int]
+) -> list[tuple[RecordedEvent, Any]]:
+    """The events with each envelope the reader may see in full replaced by its inner
+    events (the statistics count what a sealed command did once it opens)."""
+    out: list[tuple[RecordedEvent, Any]] = []
+    for stored, event in zip(recorded, events, strict=True):
+        if type(event) is Sealed and stored.stream_version not in secret:
+            out += [(stored, inner) for inner in event.inner]
+        else:
+            out.append((stored, event))
+    return out

@@ -15,7 +15,7 @@ import msgspec
 
 from events.envelope import NewEvent, RecordedEvent
 from events.upcasting import Upcasters
-from service.core_events import CORE_EVENT_TYPES
+from service.core_events import CORE_EVENT_TYPES, Sealed
 from service.encounter import Encounter
 from service.ruleset import Ruleset, RuleViolation, tag_of
 
@@ -46,17 +46,34 @@ class EventCodec:
     def to_new_event(self, event: msgspec.Struct) -> NewEvent:
         data = msgspec.to_builtins(event)
         tag = data.pop("type")
+        if type(event) is Sealed:
+            del data["inner"]  # the typed twin of ``events``, for the fold only
         return NewEvent(type=tag, data=data, type_version=self.upcasters.current_version(tag))
+
+    def stored_form(self, event: msgspec.Struct) -> dict[str, Any]:
+        """An inner event of an envelope as stored: type, type_version and data."""
+        new = self.to_new_event(event)
+        return {"type": new.type, "type_version": new.type_version, "data": new.data}
 
     def from_recorded(self, recorded: RecordedEvent) -> Any:
         """Converted into the Struct its type names, not into the union of all of them:
         the same result, about 25 times faster (bench/README.md); only a type this
         codec does not know goes through the union, for its error message."""
-        data = self.upcasters.upcast(recorded.type, recorded.type_version, recorded.data)
-        known = self._event_types_by_tag.get(recorded.type)
+        return self._typed(recorded.type, recorded.type_version, recorded.data)
+
+    def _typed(self, event_type: str, type_version: int, stored: dict[str, Any]) -> Any:
+        data = self.upcasters.upcast(event_type, type_version, stored)
+        known = self._event_types_by_tag.get(event_type)
+        if known is Sealed:
+            return self._opened(msgspec.convert(data, Sealed))
         if known is not None:
             return msgspec.convert(data, known)
-        return msgspec.convert({**data, "type": recorded.type}, self.event_union)
+        return msgspec.convert({**data, "type": event_type}, self.event_union)
+
+    def _opened(self, sealed: Sealed) -> Sealed:
+        """The envelope with its inner events typed, for the fold."""
+        inner = tuple(self._typed(e["type"], e["type_version"], e["data"]) for e in sealed.events)
+        return msgspec.structs.replace(sealed, inner=inner)
 
     def decode_stored(self, event_type: str, type_version: int, data_json: str | bytes) -> Any:
         """The typed event of a stored row's ``data`` JSON text: what ``from_recorded``
@@ -71,7 +88,8 @@ class EventCodec:
         if known is None or type_version < known[1]:
             data = self.upcasters.upcast(event_type, type_version, msgspec.json.decode(data_json))
             return msgspec.convert({**data, "type": event_type}, self.event_union)
-        return known[0].decode(data_json)
+        decoded = known[0].decode(data_json)
+        return self._opened(decoded) if type(decoded) is Sealed else decoded
 
     def encode_state(self, encounter: Encounter[Any]) -> bytes:
         return self._encoder.encode(encounter)

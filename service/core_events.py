@@ -124,6 +124,10 @@ class RequestMade(
     asked_by: str | None = None
     """The asking token's id: how many requests each token has waiting is capped."""
 
+    held_because: str | None = None
+    """Set when the service held a player's command for the GM because secret commands
+    were open (service/sealing.py): why, naming them."""
+
 
 class RequestAmended(
     msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="encounter.request_amended"
@@ -154,6 +158,42 @@ class DiceUnused(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", ta
     of its command's own events; secret when the command is."""
 
     rolls: tuple[RollRecord, ...]
+
+
+class Sealed(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="encounter.sealed"):
+    """A secret command's one stored event, whatever it decided (docs/secrecy.md).
+
+    Players see its public form: who issued what (``command_type``, ``shown``), which
+    secrets it waits for and the ``commitment``; the chain covers exactly that
+    (events/hashing.py).  ``salt`` and ``events`` (the inner events it decided, as
+    stored: type, type_version, data) reach players only when it opens, so neither the
+    number of events or rolls nor any hash depends on the secret.  The fold evolves the
+    inner events in order; the public fold skips the envelope until it opens."""
+
+    seal_id: str
+    """``s1``, ``s2`` ...: the envelope's name, and the namespace of its rolls (``s3.1``)."""
+    command_type: str
+    shown: dict[str, Any] = {}
+    """The fields of the command's first event its ruleset shows of a secret one."""
+    hidden: bool
+    """The GM rolled in secret (its own secret); False: a GM command sealed only because
+    it reads what open secrets may have changed."""
+    taints: bool = True
+    """While unrevealed, later commands may read what it changed (the ruleset's
+    ``secret_changes_nothing`` says, from the command alone, when not)."""
+    waits_for: tuple[str, ...]
+    """The seal ids that must all be revealed before it opens (its own first if hidden)."""
+    commitment: str
+    salt: str
+    """Hex of 32 random bytes: what makes the commitment hiding."""
+    events: tuple[dict[str, Any], ...]
+    inner: tuple[Any, ...] = ()
+    """The typed inner events, for the fold; never stored (the codec fills it in)."""
+
+    @property
+    def rolls(self) -> tuple[RollRecord, ...]:
+        """Every roll record of the inner events (the ledger, fairness)."""
+        return tuple(r for e in self.inner for r in getattr(e, "rolls", ()))
 
 
 class CommandSpan(msgspec.Struct, frozen=True, kw_only=True):
@@ -198,5 +238,6 @@ CORE_EVENT_TYPES: tuple[type[msgspec.Struct], ...] = (
     Undone,
     Redone,
     DiceUnused,
+    Sealed,
 )
 CORE_TAG_PREFIXES = ("encounter.", "dice.", "history.")

@@ -22,6 +22,7 @@ from service.core_events import (
     RequestAnswered,
     RequestMade,
     RollsRevealed,
+    Sealed,
     SeedCommitted,
     SeedRevealed,
 )
@@ -33,9 +34,9 @@ S = TypeVar("S")
 
 _CORE_TYPES = frozenset(CORE_EVENT_TYPES)
 
-CORE_SCHEMA_VERSION = 4
+CORE_SCHEMA_VERSION = 5
 """2: forks (``forked_from``); 3: secret rolls and the NPC health setting; 4: who asked
-each waiting request."""
+each waiting request; 5: sealed secret commands."""
 
 
 class DiceCounters(msgspec.Struct, frozen=True, kw_only=True):
@@ -72,6 +73,15 @@ class PendingRequest(msgspec.Struct, frozen=True, kw_only=True):
     """The asking token's id (None: the service key)."""
 
 
+class Seal(msgspec.Struct, frozen=True, kw_only=True):
+    """An envelope not opened yet (core_events.Sealed): what it still waits for."""
+
+    waits_for: tuple[str, ...]
+    """Seal ids not revealed yet that must be before it opens."""
+    rolls: tuple[str, ...] = ()
+    """Its roll ids, revealed with it."""
+
+
 class Encounter(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
     name: str = ""
     ruleset: str = ""
@@ -87,6 +97,14 @@ class Encounter(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
     requests: dict[str, PendingRequest] = {}
     """Players' requests waiting for the GM, by id (q1, q2 ...)."""
     requests_made: int = 0
+    seals_made: int = 0
+    """Envelopes so far (undone ones too): the next is ``s{seals_made + 1}``."""
+    sealed: dict[str, Seal] = {}
+    """Envelopes not opened yet, by seal id."""
+    open_seals: tuple[str, ...] = ()
+    """Secret commands in effect and not revealed that later commands may read from:
+    every later command that reads the state is sealed (GM) or held (player) while
+    there is one (service/taint.py).  Public: it counts envelopes, never what is in them."""
     game: S
 
 
@@ -244,6 +262,8 @@ def evolve(
             dice=count_rolls(enc.dice, event.rolls),
             secret_rolls=enc.secret_rolls + tuple(r.roll_id for r in event.rolls if r.hidden),
         )
+    elif isinstance(event, Sealed):
+        enc = _sealed(ruleset, enc, event, reverted)
     elif isinstance(event, RollsRevealed):
         shown = frozenset(event.roll_ids)
         ended = {
@@ -256,11 +276,45 @@ def evolve(
             secret_server_rolls=tuple(r for r in enc.dice.secret_server_rolls if r not in shown),
             ended_secrets=ended,
         )
+        sealed = {
+            seal_id: msgspec.structs.replace(seal, waits_for=waits)
+            for seal_id, seal in enc.sealed.items()
+            if (waits := tuple(w for w in seal.waits_for if w not in shown))
+        }
         enc = msgspec.structs.replace(
-            enc, dice=dice, secret_rolls=tuple(r for r in enc.secret_rolls if r not in shown)
+            enc,
+            dice=dice,
+            secret_rolls=tuple(r for r in enc.secret_rolls if r not in shown),
+            sealed=sealed,
+            open_seals=tuple(s for s in enc.open_seals if s not in shown),
         )
     # Undone, Redone and NoteAdded change nothing here but the version.
     return msgspec.structs.replace(enc, version=enc.version + 1)
+
+
+def _sealed(
+    ruleset: Ruleset[Any, Any, Any, Any], enc: Encounter[S], event: Sealed, reverted: bool
+) -> Encounter[S]:
+    """Fold an envelope: its inner events in order (the version is the caller's).
+
+    Its rolls are numbered in its own namespace, so ``rolls_made`` (public roll ids)
+    does not move; its secret dice are counted as any secret dice are."""
+    inner = enc
+    for event_in in event.inner:
+        inner = evolve(ruleset, inner, event_in, reverted=reverted)
+    rolls = tuple(r.roll_id for r in event.rolls)
+    own = (event.seal_id, *rolls) if event.hidden else ()
+    seal = Seal(waits_for=event.waits_for, rolls=rolls)
+    taints = event.hidden and event.taints and not reverted
+    return msgspec.structs.replace(
+        inner,
+        version=enc.version,
+        dice=msgspec.structs.replace(inner.dice, rolls_made=enc.dice.rolls_made),
+        secret_rolls=enc.secret_rolls + own,
+        seals_made=enc.seals_made + 1,
+        sealed={**enc.sealed, event.seal_id: seal},
+        open_seals=(*enc.open_seals, event.seal_id) if taints else enc.open_seals,
+    )
 
 
 class AppliedEvent(msgspec.Struct, frozen=True):

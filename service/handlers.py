@@ -50,6 +50,7 @@ from service.requests import (
     request_made,
 )
 from service.ruleset import RuleViolation, refuse_dice_not_rolled
+from service.sealing import held, next_seal_id, opened_by, sealed, seals
 from service.secrecy import NpcHealth
 from service.state_cache import Seeds
 
@@ -139,13 +140,33 @@ def ruleset_command(
     player: frozenset[str] | None,
 ) -> Decision:
     """A command of the encounter's ruleset, decided by it; ``player`` is what a player
-    token is bound to (None: the GM)."""
+    token is bound to (None: the GM).  While secret commands are open a player's command
+    is held for the GM, and a GM's is sealed (service/sealing.py)."""
     codec.ensure_owns(envelope.command)
     if player is not None:
         authorize_player(codec.ruleset, encounter, envelope, player)
-    dice = dice_for(seeds, encounter_id, encounter, envelope)
+        if encounter.open_seals:
+            return Decision(events=(held(codec, encounter, envelope),))
+    return _decided_command(seeds, encounter_id, encounter, codec, envelope, ())
+
+
+def _decided_command(
+    seeds: Seeds,
+    encounter_id: UUID,
+    encounter: Encounter[Any],
+    codec: EventCodec,
+    envelope: CommandEnvelope,
+    after: tuple[Any, ...],
+) -> Decision:
+    """The command's events, then ``after``; in one envelope when it is sealed."""
+    sealing = seals(encounter, envelope)
+    dice = dice_for(seeds, encounter_id, encounter, envelope, in_envelope=sealing)
     events = decided(codec, encounter, envelope, dice)
-    return Decision(events=events, roll_source=roll_source(dice, envelope))
+    if not sealing:
+        return Decision(events=(*events, *after), roll_source=roll_source(dice, envelope))
+    # The metadata is public: which source, from the command alone, not whether it rolled.
+    source = "manual" if envelope.manual_dice is not None else "server"
+    return Decision(events=(sealed(codec, encounter, envelope, events), *after), roll_source=source)
 
 
 def reveal_seed(
@@ -174,11 +195,16 @@ async def reveal_rolls(
     """Show the table secret GM rolls, with the secret seeds of the epochs whose last
     hidden roll this reveals."""
     secret = encounter.secret_rolls
-    if missing := [r for r in roll_ids if r not in secret]:
-        raise RuleViolation(
-            f"roll {missing[0]!r} is not a secret roll still hidden in this encounter"
-            " (no such roll, not a secret one, or already revealed)"
+    legacy = [r for r in roll_ids if not r.startswith("s")]
+    if missing := [r for r in legacy if r not in secret]:
+        raise _not_secret(missing[0])
+    opened = opened_by(encounter, [r for r in roll_ids if r.startswith("s")])
+    if opened is None:
+        refused = next(
+            r for r in roll_ids if r.startswith("s") and opened_by(encounter, [r]) is None
         )
+        raise _not_secret(refused)
+    roll_ids = [*legacy, *opened]
     shown = frozenset(roll_ids)
     done = [
         epoch for epoch, rolls in encounter.dice.ended_secrets.items() if shown.issuperset(rolls)
@@ -189,6 +215,14 @@ async def reveal_rolls(
         secret_seeds={str(epoch): seed.hex() for epoch, seed in seeds.items()},
     )
     return Decision(events=(event,))
+
+
+def _not_secret(roll_id: str) -> RuleViolation:
+    return RuleViolation(
+        f"roll {roll_id!r} is not a secret roll still hidden in this encounter"
+        " (no such roll, not a secret one, already revealed, or a command sealed only"
+        " until the secrets it waits for are revealed)"
+    )
 
 
 def request(
@@ -237,10 +271,8 @@ def answer_request(
     if refuse_because is not None:
         return Decision(events=(refusal(encounter, request_id, refuse_because),))
     envelope = approved_envelope(codec, encounter, request_id, manual_dice)
-    dice = dice_for(seeds, encounter_id, encounter, envelope)
-    events = decided(codec, encounter, envelope, dice)
     answered = RequestAnswered(request_id=request_id, approved=True)
-    return Decision(events=(*events, answered), roll_source=roll_source(dice, envelope))
+    return _decided_command(seeds, encounter_id, encounter, codec, envelope, (answered,))
 
 
 def add_note(note: NoteAdded) -> Decision:
@@ -287,13 +319,21 @@ def roll_source(dice: RollingDice, envelope: CommandEnvelope) -> str | None:
 
 
 def dice_for(
-    seeds: Seeds, encounter_id: UUID, encounter: Encounter[Any], envelope: CommandEnvelope
+    seeds: Seeds,
+    encounter_id: UUID,
+    encounter: Encounter[Any],
+    envelope: CommandEnvelope,
+    *,
+    in_envelope: bool = False,
 ) -> RollingDice:
+    """The command's dice.  A command ``in_envelope`` draws from the secret seed and are
+    numbered in its envelope's namespace (``s3.1``): neither the public die index nor the
+    public roll ids may count them."""
     dice = encounter.dice
     if envelope.manual_dice is not None:
         faces: ManualFaces | ServerFaces | UnseededFaces = ManualFaces(envelope.manual_dice)
     else:
-        secret = envelope.hidden and dice.secret_commitment is not None
+        secret = (envelope.hidden or in_envelope) and dice.secret_commitment is not None
         seed = seeds.get((encounter_id, -dice.epoch if secret else dice.epoch))
         index = dice.next_secret_index if secret else dice.next_index
         faces = (
@@ -301,6 +341,9 @@ def dice_for(
             if seed is None  # imported from an archive without its seeds
             else ServerFaces(seed, dice.client_seed, dice.epoch, index)
         )
+    if in_envelope:
+        prefix = f"{next_seal_id(encounter)}."
+        return RollingDice(faces, next_roll_number=1, hidden=True, id_prefix=prefix)
     return RollingDice(faces, next_roll_number=dice.rolls_made + 1, hidden=envelope.hidden)
 
 

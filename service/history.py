@@ -27,6 +27,7 @@ from typing import Literal
 
 import msgspec
 
+from events.hashing import SEALED
 from service.core_events import CommandSpan, HistoryEvent, Redone, Undone
 
 Kind = Literal["core", "game", "undo", "redo"]
@@ -53,6 +54,8 @@ def kind_of(event_type: str) -> Kind:
         return "undo"
     if event_type == "history.redone":
         return "redo"
+    if event_type == SEALED:  # a sealed command is a game command, taken back as one
+        return "game"
     if event_type.startswith(("encounter.", "dice.")):
         return "core"
     return "game"

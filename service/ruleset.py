@@ -52,6 +52,12 @@ def rolls_of(event: object) -> tuple[RollRecord, ...]:
     return rolls
 
 
+def changes_something(command: Any) -> bool:
+    """The default secrecy rule: a secret command may change anything later commands
+    read, so it holds them until revealed."""
+    return False
+
+
 def tag_of(struct_type: type[msgspec.Struct]) -> str:
     """The stable tag of a command or event Struct (``generic.attack``)."""
     return str(struct_type.__struct_config__.tag)
@@ -170,6 +176,11 @@ class Ruleset(Generic[StateT, CommandT, EventT, OptionsT]):
     narrate_secret: Callable[[StateT, EventT], str] | None = None
     """The log line players read for a secret event, given the state before it: says
     what happened and to whom, never a number, outcome or order derived from the roll."""
+    secret_changes_nothing: Callable[[CommandT], bool] = changes_something
+    """From the command alone: True when a secret run of it writes nothing any later
+    command reads (a roll or check that only records its dice), so it does not seal
+    the GM's later commands nor hold the players' (service/sealing.py).  Only where the
+    noninterference test proves it."""
     player_state: Callable[[StateT, Audience], Any] | None = None
     """The state as a player or spectator sees it (a msgspec Struct or plain data): health
     per ``Audience`` (service.secrecy.health_view) and nothing remembered of rolls."""

@@ -18,10 +18,12 @@ from api.routes.base import EncounterRoutes
 from api.routes.reads import ensure_version
 from api.schemas import VerifyReport
 from api.state import Services
+from events.hashing import SEALED
 from events.provenance import provenance_report, read_provenance
 from events.store import read_stream, signed_head
 from events.upcasting import MissingUpcaster
 from events.verify import verify_chain, verify_head, verify_pin
+from projections.queries import read_marks
 from projections.verify import verify_read_models
 from service.fairness import DiceReport, verify_dice
 from service.loading import ruleset_of
@@ -114,6 +116,12 @@ class EncounterVerify(EncounterRoutes):
                 pin = await verify_pin(conn, encounter_id, chain, version, hash)
             codec = codec_for(await ruleset_of(conn, encounter_id))
             events = await read_stream(conn, encounter_id)
+            if not viewer.is_gm:
+                # A sealed command's rolls are counted only once it opens: how many it
+                # made is an outcome (docs/secrecy.md).
+                marks = await read_marks(conn, encounter_id, secrets=True)
+                sealed = marks.secret_versions()
+                events = [e for e in events if e.stream_version not in sealed or e.type != SEALED]
             try:
                 dice = verify_dice([codec.from_recorded(e) for e in events])
             except (msgspec.ValidationError, MissingUpcaster) as exc:

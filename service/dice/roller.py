@@ -37,10 +37,20 @@ class RollingDice:
     manual dice (``not_rolled``).
     """
 
-    def __init__(self, faces: FaceSource, *, next_roll_number: int, hidden: bool = False) -> None:
+    def __init__(
+        self,
+        faces: FaceSource,
+        *,
+        next_roll_number: int,
+        hidden: bool = False,
+        id_prefix: str = "r",
+    ) -> None:
         self.faces = faces
         self.next_roll_number = next_roll_number
         self.hidden = hidden
+        self.id_prefix = id_prefix
+        """``r`` for public rolls; a sealed command numbers its own (``s3.1``), so public
+        roll ids never count secret rolls."""
         self._records: list[RollRecord] = []
         self._no_rolls: list[NoRoll] = []
 
@@ -87,7 +97,7 @@ class RollingDice:
         for faces in self.faces.unused():
             records.append(
                 RollRecord(
-                    roll_id=f"r{self.next_roll_number}",
+                    roll_id=f"{self.id_prefix}{self.next_roll_number}",
                     roller=None,
                     purpose="thrown at the table, not needed by the command",
                     notation="",
@@ -114,7 +124,7 @@ class RollingDice:
             dice = tuple(every[len(short.given) :])
         return NeededDice(
             roll=short.roll,
-            roll_id=f"r{self.next_roll_number}",
+            roll_id=f"{self.id_prefix}{self.next_roll_number}",
             roller=roller,
             purpose=purpose,
             notation=expression.text,
@@ -155,7 +165,7 @@ class RollingDice:
             signs = [t.sign for t in expression.dice_terms]
             total = sum(signs[d.term] * d.face for d in dice if d.kept) + bonus
         record = RollRecord(
-            roll_id=f"r{self.next_roll_number}",
+            roll_id=f"{self.id_prefix}{self.next_roll_number}",
             roller=roller,
             purpose=purpose,
             notation=expression.text,

@@ -73,3 +73,15 @@ def combatant(ident: str, hp: int, **stats: int) -> dict[str, Any]:
         "hp": hp,
         "stats": stats,
     }
+
+
+def inner_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Events as their commands decided them: a sealed command's envelope
+    (``encounter.sealed``) in place of the inner events it holds, for the GM's eyes."""
+    out: list[dict[str, Any]] = []
+    for event in events:
+        if event["type"] == "encounter.sealed" and "events" in event["data"]:
+            out += event["data"]["events"]
+        else:
+            out.append(event)
+    return out

@@ -11,7 +11,7 @@ import msgspec
 
 from projections.rebuild import rebuild_stream
 from service.loading import load
-from tests.e2e.helpers import Client, combatant, command, create
+from tests.e2e.helpers import Client, combatant, command, create, inner_events
 
 
 async def test_complete_generic_encounter(client: Client, database_url: str) -> None:
@@ -248,7 +248,7 @@ async def test_hidden_gm_roll_is_shown_to_the_gm_only(client: Client) -> None:
     }
     response = await client.post(f"/encounters/{eid}/commands", json=body)
     assert response.status_code == 200, response.text
-    roll = response.json()["events"][0]["data"]["rolls"][0]
+    roll = inner_events(response.json()["events"])[0]["data"]["rolls"][0]
     assert roll["hidden"] is True and roll["source"] == "server" and roll["dice"][0]["face"] >= 1
     gm_log = (await client.get(f"/encounters/{eid}/log.txt")).text
     assert f"= {roll['total']} vs 15" in gm_log and "secretly" not in gm_log

@@ -21,7 +21,7 @@ from litestar import Litestar
 from api.app import create_app
 from api.serving import CoalescingHttpToolsProtocol
 from api.settings import Settings
-from tests.e2e.helpers import Client, combatant, command, create, gm_token
+from tests.e2e.helpers import Client, combatant, command, create, gm_token, inner_events
 from tests.reliability.processes import free_port
 from tests.scaleout.sse import Message, follow, parse
 
@@ -92,18 +92,21 @@ async def test_a_player_stream_redacts_secret_gm_rolls_until_revealed(client: Cl
     )
     assert secret.status_code == 200, secret.text
     version = secret.json()["version"]
-    roll = secret.json()["events"][0]["data"]["rolls"][0]
+    roll = inner_events(secret.json()["events"])[0]["data"]["rolls"][0]
+
+    def the_envelope(messages: list[Message]) -> dict[str, Any]:
+        sealed = [m for m in messages if m.data["type"] == "encounter.sealed"]
+        assert [m.id for m in sealed] == [version]
+        found: dict[str, Any] = sealed[0].data["data"]
+        return found
 
     def the_roll(messages: list[Message]) -> dict[str, Any]:
-        rolled = [m for m in messages if m.data["data"].get("rolls")]
-        assert [m.id for m in rolled] == [version]
-        found: dict[str, Any] = rolled[0].data["data"]["rolls"][0]
+        found: dict[str, Any] = the_envelope(messages)["events"][0]["data"]["rolls"][0]
         return found
 
     query = f"after_version=5&until_version={version}"
-    seen = the_roll(await _live(client, eid, query, **bearer(player)))
-    assert seen["redacted"] is True and seen["roll_id"] == roll["roll_id"]
-    assert "dice" not in seen and "total" not in seen and "outcome" not in seen
+    seen = the_envelope(await _live(client, eid, query, **bearer(player)))
+    assert "events" not in seen and "salt" not in seen  # the public form alone
     assert the_roll(await _live(client, eid, query))["total"] == roll["total"]  # the GM
 
     reveal = await client.post(

@@ -237,14 +237,12 @@ async def test_four_rounds_of_scentfinder_over_http(client: Client) -> None:
     events = (await client.get(f"/encounters/{eid}/events", headers=tokens["tobin"])).json()[
         "events"
     ]
-    rolled = next(e for e in events if e["type"] == "scentfinder.gm_rolled")
-    assert (
-        rolled["data"]["rolls"][0]["redacted"] is True and "total" not in rolled["data"]["rolls"][0]
-    )
+    rolled = next(e for e in events if e["type"] == "encounter.sealed")
+    assert "events" not in rolled["data"] and "total" not in str(rolled["data"])
     player_log = (await client.get(f"/encounters/{eid}/log", headers=tokens["tobin"])).json()[
         "entries"
     ]
-    entry = next(e for e in player_log if e["type"] == "scentfinder.gm_rolled")
+    entry = next(e for e in player_log if e["type"] == "encounter.sealed")
     assert "17" not in entry["text"] and "total" not in entry["rolls"][0]
 
     response = await client.get(f"/encounters/{eid}/log.txt")

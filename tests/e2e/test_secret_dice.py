@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 
 from service.dice.fair import die_face
-from tests.e2e.helpers import Client, combatant, command, create
+from tests.e2e.helpers import Client, combatant, command, create, inner_events
 
 ATTACK = {"type": "generic.attack", "attacker": "grak", "target": "aria", "notation": "1d20"}
 
@@ -25,7 +25,7 @@ async def test_secret_rolls_stay_secret_when_the_public_seed_is_revealed(client:
     secret_answer = await client.post(
         f"/encounters/{eid}/commands", json={"command": ATTACK, "hidden": True}
     )
-    secret = secret_answer.json()["events"][0]["data"]["rolls"][0]
+    secret = inner_events(secret_answer.json()["events"])[0]["data"]["rolls"][0]
     # Both are the epoch's first die of their own seed.
     assert public["events"][0]["data"]["rolls"][0]["index"] == 0 and secret["index"] == 0
 
@@ -59,7 +59,7 @@ async def test_the_epoch_publishes_its_secret_seed_when_nothing_of_it_is_hidden(
     secret = await client.post(
         f"/encounters/{eid}/commands", json={"command": ATTACK, "hidden": True}
     )
-    roll_id = secret.json()["events"][0]["data"]["rolls"][0]["roll_id"]
+    roll_id = inner_events(secret.json()["events"])[0]["data"]["rolls"][0]["roll_id"]
     await client.post(f"/encounters/{eid}/rolls/reveal", json={"roll_ids": [roll_id]})
     ended = await client.post(f"/encounters/{eid}/dice/reveal", json={})
     assert ended.json()["events"][0]["data"]["secret_seed"]

@@ -104,7 +104,7 @@ async def test_a_player_sees_no_figure_of_a_secret_roll_until_it_is_revealed(
     assert _by_combatant(seen)["orc"]["attacks"] == 1
     assert _by_combatant(seen)["bob"]["damage_taken"] == 7
     assert seen["dice"]["server"] == [] and seen["rolls"] == 12
-    roll_ids = [r["roll_id"] for e in secret.json()["events"] for r in e["data"].get("rolls", [])]
+    roll_ids = [secret.json()["events"][0]["data"]["seal_id"]]
     reveal = await client.post(f"/encounters/{eid}/rolls/reveal", json={"roll_ids": roll_ids})
     assert reveal.status_code == 200, reveal.text
     after = (await client.get(f"/encounters/{eid}/stats", headers=player)).json()

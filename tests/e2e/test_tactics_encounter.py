@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.helpers import Client, command
+from tests.e2e.helpers import Client, command, inner_events
 
 GEAR: dict[str, dict[str, Any]] = {
     "pistol": {"damage": 14, "precision": 13, "range": "close"},
@@ -247,7 +247,7 @@ async def test_three_rounds_of_tactics_over_http(client: Client) -> None:
         },
     )
     assert secret.status_code == 200, secret.text
-    roll = secret.json()["events"][0]["data"]["rolls"][0]
+    roll = inner_events(secret.json()["events"])[0]["data"]["rolls"][0]
     await do(end("sniper"))
 
     # Round 3: Rex dodges the maul on a tie; the brute's shields regenerate.
@@ -268,16 +268,15 @@ async def test_three_rounds_of_tactics_over_http(client: Client) -> None:
     events = (
         await client.get(f"/encounters/{eid}/events", headers={"Authorization": f"Bearer {ana}"})
     ).json()
-    seen = next(e for e in events["events"] if e["type"] == "tactics.check_rolled")
-    shown = seen["data"]["rolls"][0]
-    assert shown["redacted"] is True and "total" not in shown and "outcome" not in shown
-    assert "total" not in seen["data"] and "success" not in seen["data"]
+    seen = next(e for e in events["events"] if e["type"] == "encounter.sealed")
+    assert "events" not in seen["data"] and "salt" not in seen["data"]  # its public form
+    assert "total" not in str(seen["data"]) and "success" not in str(seen["data"])
     player_log = (
         await client.get(f"/encounters/{eid}/log", headers={"Authorization": f"Bearer {ana}"})
     ).json()
-    line = next(e for e in player_log["entries"] if e["type"] == "tactics.check_rolled")
-    assert (
-        line["text"] == "The GM rolls Acumen to see through the squad's feint for Sniper in secret"
+    line = next(e for e in player_log["entries"] if e["type"] == "encounter.sealed")
+    assert line["text"] == (
+        "The GM rolls Acumen to see through the squad's feint for Sniper in secret (sealed as s1)"
     )
     assert f"= {roll['total']} vs 14" not in line["text"] and "redacted" in str(line["rolls"][0])
     gm_log = (await client.get(f"/encounters/{eid}/log.txt")).text

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.helpers import Client, command, create
+from tests.e2e.helpers import Client, command, create, inner_events
 
 P = "untold-aeons."
 
@@ -219,16 +219,16 @@ async def test_three_rounds_of_untold_aeons_over_http(client: Client) -> None:
     )
     await player("mara", {"type": P + "roll_check", "character": "mara"}, [5, 3])
     secret = await gm({"type": P + "roll_difficulty", "character": "mara"}, [1, 3], hidden=True)
-    roll = secret["events"][0]["data"]["rolls"][0]
+    roll = inner_events(secret["events"])[0]["data"]["rolls"][0]
     assert roll["hidden"] is True and roll["outcome"] == "success with Drawback"
 
     async def seen_by_player() -> tuple[str, str, str]:
         events = (
             await client.get(f"/encounters/{eid}/events", headers=bearer(tokens["mara"]))
         ).json()["events"]
-        mine = next(e for e in events if e["type"] == P + "difficulty_rolled")
+        mine = next(e for e in events if e["type"] == "encounter.sealed")
         log = await client.get(f"/encounters/{eid}/log", headers=bearer(tokens["mara"]))
-        line = next(e for e in log.json()["entries"] if e["type"] == P + "difficulty_rolled")
+        line = next(e for e in log.json()["entries"] if e["type"] == "encounter.sealed")
         return str(mine), line["text"], str(line["rolls"])
 
     event_view, line, log_rolls = await seen_by_player()
@@ -237,7 +237,16 @@ async def test_three_rounds_of_untold_aeons_over_http(client: Client) -> None:
         assert "Drawback" not in text
     assert line == (
         "The Narrator rolls the difficulty dice for Mara's spotting the sigil behind the screen"
+        " (sealed as s1)"
     )
+    # While it is sealed the players' commands wait for the Narrator (the difficulty roll
+    # changes what they may do): the Narrator reveals it before play goes on.
+    reveal = await client.post(
+        f"/encounters/{eid}/rolls/reveal", json={"roll_ids": [roll["roll_id"]]}
+    )
+    assert reveal.status_code == 200, reveal.text
+    event_view, line, _ = await seen_by_player()
+    assert "success with Drawback" in line and "success with Drawback" in event_view
 
     helpless = await player("mara", attack("mara", "cultist", "revolver"), [4, 3, 6, 3, 6])
     assert helpless["events"][1]["data"]["result"] == "miss"  # he cannot react: no dive
@@ -277,12 +286,6 @@ async def test_three_rounds_of_untold_aeons_over_http(client: Client) -> None:
     assert undo.status_code == 200, undo.text
     assert (await client.get(f"/encounters/{eid}")).json()["state"]["game"] == before
 
-    reveal = await client.post(
-        f"/encounters/{eid}/rolls/reveal", json={"roll_ids": [roll["roll_id"]]}
-    )
-    assert reveal.status_code == 200, reveal.text
-    event_view, line, _ = await seen_by_player()
-    assert "success with Drawback" in line and "success with Drawback" in event_view
     await gm({"type": P + "end_encounter"})
 
     game = (await client.get(f"/encounters/{eid}")).json()["state"]["game"]

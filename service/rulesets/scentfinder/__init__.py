@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from service.ruleset import Ruleset
 from service.rulesets.scentfinder.access import acts_for
-from service.rulesets.scentfinder.commands import COMMAND_TYPES, Command
+from service.rulesets.scentfinder.commands import COMMAND_TYPES, Command, GmRoll
 from service.rulesets.scentfinder.decide import decide
 from service.rulesets.scentfinder.events import EVENT_TYPES, Event
 from service.rulesets.scentfinder.evolve import evolve
@@ -54,6 +54,14 @@ SUMMARY = (
     "resolves them with the degree."
 )
 
+
+def _records_only(command: Command) -> bool:
+    """A GM's free roll only records its dice: its event folds to the same state, so
+    a hidden one holds no later command back (the noninterference test plays one before
+    public commands of the GM and the players)."""
+    return isinstance(command, GmRoll)
+
+
 RULESET: Ruleset[State, Command, Event, ScentfinderOptions] = Ruleset(
     name="scentfinder",
     title="Scentfinder (areas, three actions, degrees)",
@@ -71,6 +79,7 @@ RULESET: Ruleset[State, Command, Event, ScentfinderOptions] = Ruleset(
     round_of=round_of,
     acts_for=acts_for,
     shown_when_secret=SHOWN_WHEN_SECRET,
+    secret_changes_nothing=_records_only,
     narrate_secret=narrate_secret,
     player_state=player_state,
     health_fields=HEALTH_FIELDS,

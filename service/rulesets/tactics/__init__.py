@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from service.ruleset import Ruleset
 from service.rulesets.tactics.access import acts_for
-from service.rulesets.tactics.commands import COMMAND_TYPES, Command
+from service.rulesets.tactics.commands import COMMAND_TYPES, Check, Command
 from service.rulesets.tactics.decide import decide
 from service.rulesets.tactics.events import EVENT_TYPES, Event
 from service.rulesets.tactics.evolve import evolve
@@ -53,6 +53,14 @@ SUMMARY = (
     "press_penalty_step is required when creating an encounter."
 )
 
+
+def _records_only(command: Command) -> bool:
+    """A GM's check (TAC-A14) only records its dice: its event folds to the same state, so
+    a hidden one holds no later command back (the noninterference test plays one before
+    public commands of the GM and the players)."""
+    return isinstance(command, Check)
+
+
 RULESET: Ruleset[State, Command, Event, TacticsOptions] = Ruleset(
     name="tactics",
     title="TACTICS (defender-rolls d20)",
@@ -70,6 +78,7 @@ RULESET: Ruleset[State, Command, Event, TacticsOptions] = Ruleset(
     round_of=round_of,
     acts_for=acts_for,
     shown_when_secret=SHOWN_WHEN_SECRET,
+    secret_changes_nothing=_records_only,
     narrate_secret=narrate_secret,
     player_state=player_state,
     health_fields=HEALTH_FIELDS,

@@ -17,3 +17,10 @@ class Scenario:
     secret: tuple[dict[str, Any], list[list[int]]]
     """The hidden GM command and its manual dice: distinctive faces, so that a leak of a
     face or a total is easy to see."""
+    player_move: dict[str, Any] | None = None
+    """A command the bound player may send from their sheet (server dice), for the
+    noninterference test; None: it sends the GM's command and is refused the same way."""
+    quiet_secret: tuple[dict[str, Any], list[list[int]]] | None = None
+    """A hidden GM command its ruleset says changes nothing later commands read
+    (``secret_changes_nothing``): the noninterference test plays public commands after it
+    unsealed, which proves the ruleset right."""

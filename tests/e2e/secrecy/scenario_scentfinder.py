@@ -49,4 +49,12 @@ _SETUP = [
 _STRIKE = {"type": "scentfinder.act", "actor": "chief", "action": "strike", "target": "mara",
            "weapon": "axe", "degree": "success"}  # fmt: skip
 
-SCENARIO = Scenario(options={}, setup=_SETUP, player=["mara"], secret=(_STRIKE, [[9, 8]]))
+_NERVE = {"type": "scentfinder.gm_roll", "label": "the chief's nerve", "notation": "1d20"}
+
+SCENARIO = Scenario(
+    options={},
+    setup=_SETUP,
+    player=["mara"],
+    secret=(_STRIKE, [[9, 8]]),
+    quiet_secret=(_NERVE, [[17]]),
+)

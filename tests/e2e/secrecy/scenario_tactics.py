@@ -54,4 +54,14 @@ SCENARIO = Scenario(
     ],
     player=["rex"],
     secret=({"type": "tactics.resolve", "combatant": "vex"}, [[11], [13]]),
+    quiet_secret=(
+        {
+            "type": "tactics.check",
+            "combatant": "vex",
+            "attribute": "acumen",
+            "target": 14,
+            "label": "Acumen against a feint",
+        },
+        [[15]],
+    ),
 )

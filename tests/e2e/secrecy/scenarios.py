@@ -17,16 +17,19 @@ from tests.e2e.secrecy.scenario import Dice, Scenario
 def _generic() -> Scenario:
     def add(ident: str, hp: int) -> tuple[dict[str, Any], Dice]:
         cmd = {"type": "generic.add_combatant", "id": ident, "name": ident.title(), "hp": hp,
-               "stats": {"ac": 10}}  # fmt: skip
+               "stats": {"ac": 10},
+               "attacks": {"sword": {"notation": "1d20+3", "damage": "1d8+1"}}}  # fmt: skip
         return cmd, None
 
     attack = {"type": "generic.attack", "attacker": "goblin", "target": "aria",
               "notation": "1d20+4", "damage": "2d6+3"}  # fmt: skip
+    sword = {"type": "generic.attack", "attacker": "aria", "target": "goblin", "using": "sword"}
     return Scenario(
         options={},
         setup=[add("aria", 37), add("goblin", 23)],
         player=["aria"],
         secret=(attack, [[17], [6, 5]]),
+        player_move=sword,
     )
 
 

@@ -15,6 +15,8 @@ After the reveal, players read the GM's lines.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from typing import Any
 
@@ -25,7 +27,7 @@ from tests.e2e.helpers import Client, command
 from tests.e2e.secrecy.scenarios import SCENARIOS, Scenario
 from tests.scaleout.sse import parse
 
-_SECRET_KEYS = {"rolls", "secret"}
+_PUBLIC_FORM = {"seal_id", "command_type", "shown", "hidden", "taints", "waits_for", "commitment"}
 _ROLL_KEYS = {"roll_id", "roller", "source", "hidden", "redacted", "version", "round",
               "undone"}  # fmt: skip
 
@@ -56,8 +58,20 @@ class Table:
         return response.json() if "json" in response.headers["content-type"] else response.text
 
     @property
+    def inner(self) -> list[dict[str, Any]]:
+        """The events the secret command decided: inside its one envelope."""
+        (envelope,) = self.secret_events
+        assert envelope["type"] == "encounter.sealed"
+        events: list[dict[str, Any]] = envelope["data"]["events"]
+        return events
+
+    @property
+    def seal_id(self) -> str:
+        return str(self.secret_events[0]["data"]["seal_id"])
+
+    @property
     def rolls(self) -> list[dict[str, Any]]:
-        return [r for e in self.secret_events for r in e["data"].get("rolls", [])]
+        return [r for e in self.inner for r in e["data"].get("rolls", [])]
 
     def numbers(self) -> set[str]:
         """Faces and totals of the secret rolls, as they would be written in a line."""
@@ -114,44 +128,42 @@ async def test_the_state_players_see_is_the_state_before_the_secret(table: Table
     head = now["version"]
     assert (await table.get(f"?at={head}"))["state"]["game"] == before["state"]["game"]
     gm = await table.get("", player=False)
-    assert gm["state"]["secret_rolls"] == [r["roll_id"] for r in table.rolls]
+    assert gm["state"]["secret_rolls"] == [table.seal_id, *(r["roll_id"] for r in table.rolls)]
+    # Players see that the secret exists, never how many rolls or dice it made.
+    assert now["state"]["secret_rolls"] == [table.seal_id]
+    assert "next_secret_index" not in now["state"]["dice"]
+    assert now["state"]["dice"]["rolls_made"] == before["state"]["dice"]["rolls_made"]
 
 
 async def test_events_show_only_the_rulesets_whitelist(table: Table) -> None:
     ruleset = get_ruleset((await table.get("", player=False))["ruleset"])
     page = await table.get(f"/events?after_version={table.before}")
-    assert [e["stream_version"] for e in page["events"]] == [
-        e["stream_version"] for e in table.secret_events
-    ]
-    # Which events a roll leads to (damage only after a hit) is an outcome too: only the
-    # command's first event shows its type.
-    assert all(e["type"] == "secret" for e in page["events"][1:])
-    assert page["events"][0]["type"] == table.secret_events[0]["type"]
-    for seen in page["events"]:
-        shown = ruleset.shown_when_secret.get(seen["type"], frozenset())
-        assert seen["data"]["secret"] is True
-        assert set(seen["data"]) <= shown | _SECRET_KEYS, seen
-        for roll in seen["data"].get("rolls", []):
-            assert set(roll) <= _ROLL_KEYS, roll
-        assert "idempotency_key" not in seen["metadata"]
+    # One envelope, whatever the command decided: its public form and nothing else.
+    (seen,) = page["events"]
+    assert seen["stream_version"] == table.secret_events[0]["stream_version"]
+    assert seen["type"] == "encounter.sealed"
+    assert set(seen["data"]) == _PUBLIC_FORM, seen
+    shown = ruleset.shown_when_secret.get(table.inner[0]["type"], frozenset())
+    assert set(seen["data"]["shown"]) <= shown - {"rolls"}
+    assert "idempotency_key" not in seen["metadata"]
 
 
 async def test_log_lines_and_the_ledger_say_nothing_the_roll_decided(table: Table) -> None:
     numbers = table.numbers()
     entries = (await table.get(f"/log?after_version={table.before}"))["entries"]
     gm_entries = (await table.get(f"/log?after_version={table.before}", player=False))["entries"]
-    assert len(entries) == len(gm_entries) == len(table.secret_events)
-    assert all(e["type"] == "secret" for e in entries[1:])
-    assert len({e["text"] for e in entries[1:]}) <= 1  # the same line whatever followed
+    assert len(entries) == len(gm_entries) == 1
     for seen, gm in zip(entries, gm_entries, strict=True):
         assert seen["text"] != gm["text"]
         assert not _mentions(seen["text"], numbers), seen["text"]
-        for roll in seen["rolls"]:
-            assert roll["redacted"] is True and "total" not in roll and "dice" not in roll
+        # One marker record for the envelope, however many rolls it made.
+        (marker,) = seen["rolls"]
+        assert marker["roll_id"] == table.seal_id and marker["redacted"] is True
     text = await table.get(f"/log.txt?after_version={table.before}")
     assert not _mentions(re.sub(r"^#\d+\s+\[[^]]*\]", "", text, flags=re.M), numbers), text
     ledger = (await table.get(f"/rolls?after_version={table.before}"))["rolls"]
-    assert ledger and all(set(r) <= _ROLL_KEYS for r in ledger)
+    assert [r["roll_id"] for r in ledger] == [table.seal_id]
+    assert all(set(r) <= _ROLL_KEYS for r in ledger)
 
 
 async def test_the_statistics_and_the_markdown_log_count_nothing_of_the_secret(
@@ -197,10 +209,8 @@ async def test_the_live_stream_is_redacted_like_the_events(table: Table) -> None
         messages += parse(response.text.splitlines())
     assert messages
     for message in messages:
-        assert message.data["data"]["secret"] is True
+        assert set(message.data["data"]) == _PUBLIC_FORM
         assert "idempotency_key" not in message.data["metadata"]
-        for roll in message.data["data"].get("rolls", []):
-            assert "total" not in roll
 
 
 async def test_a_fork_keeps_the_origins_secrets(table: Table) -> None:
@@ -218,7 +228,7 @@ async def test_a_fork_keeps_the_origins_secrets(table: Table) -> None:
     forked = first["events"][0]["data"]
     assert forked["secret"] is True and "public_game" not in forked
     gm_state = (await table.client.get(f"/encounters/{fid}")).json()["state"]
-    assert gm_state["secret_rolls"] == [r["roll_id"] for r in table.rolls]
+    assert gm_state["secret_rolls"] == [table.seal_id, *(r["roll_id"] for r in table.rolls)]
 
 
 async def test_the_gms_key_replays_nothing_for_a_player(table: Table, client: Client) -> None:
@@ -234,7 +244,7 @@ async def test_the_gms_key_replays_nothing_for_a_player(table: Table, client: Cl
 
 
 async def test_after_the_reveal_players_read_the_gms_lines(table: Table) -> None:
-    ids = [r["roll_id"] for r in table.rolls]
+    ids = [table.seal_id]
     revealed = await table.client.post(
         f"/encounters/{table.eid}/rolls/reveal", json={"roll_ids": ids}
     )
@@ -254,3 +264,29 @@ async def test_after_the_reveal_players_read_the_gms_lines(table: Table) -> None
             numbers = table.numbers()
             assert _mentions(mine["text"], numbers) == _mentions(theirs["text"], numbers)
             assert mine["type"] == theirs["type"]
+
+
+async def test_a_player_checks_the_chain_while_sealed_and_the_commitment_after(
+    table: Table,
+) -> None:
+    """The chain covers the envelope's public form, so it verifies for players while the
+    secret is sealed; after the reveal they read the salt and the inner events and check
+    them against the commitment themselves."""
+    (sealed,) = (await table.get(f"/events?after_version={table.before}"))["events"]
+    assert (await table.get("/verify"))["ok"] is True
+    revealed = await table.client.post(
+        f"/encounters/{table.eid}/rolls/reveal", json={"roll_ids": [table.seal_id]}
+    )
+    assert revealed.status_code == 200, revealed.text
+    (opened,) = (await table.get(f"/events?after_version={table.before}&limit=1"))["events"]
+    (gm,) = (await table.get(f"/events?after_version={table.before}&limit=1", player=False))[
+        "events"
+    ]
+    assert opened["data"] == gm["data"] and opened["type"] == gm["type"]
+    assert opened["hash"] == sealed["hash"] and opened["prev_hash"] == sealed["prev_hash"]
+    data = opened["data"]
+    assert len(bytes.fromhex(data["salt"])) >= 16
+    contents = json.dumps(data["events"], sort_keys=True, separators=(",", ":"))
+    digest = hashlib.sha256(bytes.fromhex(data["salt"]) + contents.encode()).hexdigest()
+    assert digest == data["commitment"]
+    assert (await table.get("/verify"))["ok"] is True

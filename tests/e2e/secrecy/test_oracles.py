@@ -1,0 +1,213 @@
+"""Each side channel a hostile player used against secret rolls, tried again the way it
+was made (docs/secrecy.md): two tables that differ only in a secret, read with a player
+token, must give the player nothing to tell them apart.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+import msgspec
+
+from events.hashing import event_hash
+from tests.e2e.helpers import Client, command
+
+ARIA = {"type": "generic.add_combatant", "id": "aria", "name": "Aria", "hp": 5, "stats": {"ac": 10},
+        "attacks": {"sword": {"notation": "1d20+3", "damage": "1d8"}}}  # fmt: skip
+GRAK = {"type": "generic.add_combatant", "id": "grak", "name": "Grak", "hp": 30,
+        "stats": {"ac": 12}}  # fmt: skip
+GRAK_ATTACKS = {"type": "generic.attack", "attacker": "grak", "target": "aria",
+                "notation": "1d20+4", "damage": "1d6+2"}  # fmt: skip
+SWORD = {"type": "generic.attack", "attacker": "aria", "target": "grak", "using": "sword"}
+
+
+class Table:
+    def __init__(self, client: Client, eid: str, player: str) -> None:
+        self.client, self.eid = client, eid
+        self.player = {"Authorization": f"Bearer {player}"}
+
+    async def read(self, path: str = "") -> Any:
+        response = await self.client.get(f"/encounters/{self.eid}{path}", headers=self.player)
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    async def hidden(self, cmd: dict[str, Any], dice: list[list[int]]) -> dict[str, Any]:
+        response = await self.client.post(
+            f"/encounters/{self.eid}/commands",
+            json={"command": cmd, "manual_dice": dice, "hidden": True},
+        )
+        assert response.status_code == 200, response.text
+        answer: dict[str, Any] = response.json()
+        return answer
+
+    async def as_player(self, cmd: dict[str, Any]) -> Any:
+        return await self.client.post(
+            f"/encounters/{self.eid}/commands", json={"command": cmd}, headers=self.player
+        )
+
+
+async def _table(client: Client, *, initiative: bool = False) -> Table:
+    created = await client.post("/encounters", json={"ruleset": "generic", "name": "Oracles"})
+    eid = created.json()["encounter_id"]
+    await command(client, eid, ARIA)
+    await command(client, eid, GRAK)
+    if initiative:  # Aria first, then Grak
+        await command(client, eid, {"type": "generic.roll_initiative"}, manual=[[18], [3]])
+    minted = await client.post(f"/encounters/{eid}/tokens", json={"combatants": ["aria"]})
+    return Table(client, eid, minted.json()["token"])
+
+
+def _without_ids(value: Any, eid: str) -> Any:
+    """A player's read with the encounter's own id, times and token ids left out, which
+    differ between any two encounters, secret or not."""
+    text = msgspec.json.encode(value).decode().replace(eid, "<encounter>")
+    text = re.sub("[0-9a-f]{64}", "<seed hash>", text)  # each encounter's own seeds
+    decoded = msgspec.json.decode(text)
+
+    def strip(node: Any) -> Any:
+        if isinstance(node, dict):
+            drop = {"recorded_at", "hash", "prev_hash", "global_position", "metadata",
+                    "commitment", "client_seed", "created_at", "updated_at",
+                    "secret_commitment"}  # fmt: skip
+            return {k: strip(v) for k, v in node.items() if k not in drop}
+        if isinstance(node, list):
+            return [strip(v) for v in node]
+        return node
+
+    return strip(decoded)
+
+
+async def test_a_player_cannot_brute_force_a_secret_from_its_hash(client: Client) -> None:
+    """The attack: read the secret event's hash and everything but its data, then hash
+    candidate data (faces, modifier, outcome) until one matches.  Now the hash covers
+    only the public form, which the player reads whole, and the commitment binds the
+    contents under a 256-bit salt the player does not have: the true contents, tried
+    without the salt, do not match it, so no candidate can."""
+    table = await _table(client)
+    gm = await table.hidden(GRAK_ATTACKS, [[17], [4]])
+    (envelope,) = gm["events"]
+    page = await table.read(f"/events?after_version={envelope['stream_version'] - 1}")
+    (seen,) = page["events"]
+    assert "salt" not in seen["data"] and "events" not in seen["data"]
+    recomputed = event_hash(
+        seen["prev_hash"],
+        stream_id=UUID(table.eid),
+        stream_version=seen["stream_version"],
+        type=seen["type"],
+        type_version=seen["type_version"],
+        data=seen["data"],
+        metadata=envelope["metadata"],
+        recorded_at=datetime.fromisoformat(seen["recorded_at"]),
+    )
+    assert recomputed == seen["hash"]  # a function of what the player already reads
+    truth = msgspec.json.Encoder(order="sorted").encode(envelope["data"]["events"])
+    commitment = seen["data"]["commitment"]
+    for guess in range(1, 21):  # even the true contents, without the salt
+        candidate = truth.replace(b'"face":17', b'"face":%d' % guess)
+        assert hashlib.sha256(candidate).hexdigest() != commitment
+
+
+async def test_counters_versions_and_the_ledger_are_the_same_for_a_hit_and_a_miss(
+    client: Client,
+) -> None:
+    """The attack: count what a secret command moved (dice counters, events, roll
+    records) in a hit, which draws its damage die, and a miss, which leaves it unused."""
+    hit, miss = await _table(client), await _table(client)
+    await hit.hidden(GRAK_ATTACKS, [[19], [6]])
+    await miss.hidden(GRAK_ATTACKS, [[1], [6]])
+    for path in ("", "/events?after_version=0", "/rolls?after_version=0", "/log?after_version=0"):
+        assert _without_ids(await hit.read(path), hit.eid) == _without_ids(
+            await miss.read(path), miss.eid
+        ), path
+    state = (await hit.read())["state"]
+    assert "next_secret_index" not in state["dice"] and state["dice"]["rolls_made"] == 0
+    ledger = (await hit.read("/rolls?after_version=0"))["rolls"]
+    assert [(r["roll_id"], r["roller"], r["redacted"]) for r in ledger] == [("s1", None, True)]
+    # After the reveal the next public roll is r1 in both: public ids count public rolls.
+    for table in (hit, miss):
+        await client.post(f"/encounters/{table.eid}/rolls/reveal", json={"roll_ids": ["s1"]})
+        done = await command(client, table.eid, {"type": "generic.check", "combatant": "grak",
+                                                 "label": "Morale", "notation": "1d20"},
+                                manual=[[10]])  # fmt: skip
+        assert done["events"][0]["data"]["rolls"][0]["roll_id"] == "r1"
+
+
+async def test_a_players_command_after_hidden_damage_is_held_in_both_worlds(
+    client: Client,
+) -> None:
+    """The attack: after hidden damage to Aria, attack with her and read the refusal
+    ("Aria is at 0 hit points and cannot attack") while her state still shows 5/5.  Now
+    her command waits for the GM with the same words whatever the damage was."""
+    downed, scratched = await _table(client), await _table(client)
+    damage = {"type": "generic.damage", "target": "aria", "notation": "1d4+10"}
+    await downed.hidden(damage, [[4]])
+    await scratched.hidden({**damage, "notation": "1d4"}, [[1]])
+    answers = []
+    for table in (downed, scratched):
+        response = await table.as_player(SWORD)
+        assert response.status_code == 200, response.text
+        (held,) = response.json()["events"]
+        assert held["type"] == "encounter.request_made"
+        assert "s1 is still hidden: the GM decides this one" in held["data"]["held_because"]
+        answers.append(_without_ids(response.json(), table.eid))
+    # The damage notation is the GM's command, shown to nobody; the answers are equal.
+    assert answers[0] == answers[1]
+    assert (await downed.read())["state"]["game"] == (await scratched.read())["state"]["game"]
+
+
+async def test_the_turn_order_does_not_show_who_a_secret_downed(client: Client) -> None:
+    """The attack: after a hidden attack on Aria, watch whether the GM's public
+    next_turn skips her.  Now that next_turn is sealed until the attack is revealed."""
+    down, up = await _table(client, initiative=True), await _table(client, initiative=True)
+    await down.hidden(GRAK_ATTACKS, [[20], [6]])
+    await up.hidden(GRAK_ATTACKS, [[1], [6]])
+    for table in (down, up):
+        turn = await command(client, table.eid, {"type": "generic.next_turn"})
+        (sealed,) = turn["events"]
+        assert sealed["type"] == "encounter.sealed"
+        assert sealed["data"]["waits_for"] == ["s1"] and sealed["data"]["hidden"] is False
+    for path in ("", "/events?after_version=0", "/log?after_version=0", "/rolls?after_version=0"):
+        assert _without_ids(await down.read(path), down.eid) == _without_ids(
+            await up.read(path), up.eid
+        ), path
+    log = (await down.read("/log?after_version=0"))["entries"]
+    assert log[-1]["text"] == "The GM's generic.next_turn is sealed as s2 until s1 is revealed."
+    # Revealing the attack opens both: the next turn too.
+    await client.post(f"/encounters/{down.eid}/rolls/reveal", json={"roll_ids": ["s1"]})
+    opened = (await down.read("/events?after_version=0"))["events"][-2:]
+    assert all("salt" in e["data"] for e in opened if e["type"] == "encounter.sealed")
+
+
+async def test_a_fork_shows_its_own_seed_commitment(client: Client) -> None:
+    """The attack: fork while a secret is open and read the fork's own dice commitment,
+    which players were shown as "secret"."""
+    table = await _table(client)
+    await table.hidden(GRAK_ATTACKS, [[17], [4]])
+    fork = await client.post(f"/encounters/{table.eid}/fork", json={})
+    assert fork.status_code == 201, fork.text
+    fid = fork.json()["encounter_id"]
+    minted = await client.post(f"/encounters/{fid}/tokens", json={"combatants": ["aria"]})
+    player = {"Authorization": f"Bearer {minted.json()['token']}"}
+    events = (await client.get(f"/encounters/{fid}/events", headers=player)).json()["events"]
+    committed = next(e for e in events if e["stream_version"] == 2)
+    assert committed["type"] == "dice.seed_committed"
+    assert committed["data"]["commitment"] == fork.json()["dice_commitment"]
+
+
+async def test_an_undo_takes_back_the_one_envelope_and_frees_the_table(client: Client) -> None:
+    """Undo is not held back by a secret: it takes back the sealed command as one, and
+    with it the hold on the players' commands."""
+    table = await _table(client)
+    gm = await table.hidden(GRAK_ATTACKS, [[17], [4]])
+    undone = await client.post(f"/encounters/{table.eid}/undo", json={})
+    assert undone.status_code == 200, undone.text
+    (event,) = undone.json()["events"]
+    span = event["data"]["commands"][0]
+    assert span["first"] == span["last"] == gm["events"][0]["stream_version"]
+    response = await table.as_player(SWORD)
+    assert response.status_code == 200, response.text
+    assert response.json()["events"][0]["type"] == "generic.attack_rolled"
