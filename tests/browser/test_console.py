@@ -353,11 +353,12 @@ async def test_the_browser_check_catches_a_forged_face(service: Service, browser
 
 @pytest.mark.parametrize("ruleset", sorted(RULESETS))
 async def test_every_ruleset_opens_for_the_gm_and_its_player(
-    ruleset: str, service: Service, browser: Browser
+    ruleset: str, service: Service, browser: Browser, screenshots: Path
 ) -> None:
     """The tracker reads each ruleset's state by its shape: after the secrecy suite's
     scenario (a table, then a hidden GM roll), the GM's page and the player's open without
-    a script error, name every combatant, and the player's ledger hides the secret roll."""
+    a script error, name every combatant, show the ruleset's own view, offer the player
+    only commands that act for them, and the player's ledger hides the secret roll."""
     scenario = SCENARIOS[ruleset]
     async with httpx.AsyncClient(base_url=service.url) as http:
         created = await http.post(
@@ -386,6 +387,12 @@ async def test_every_ruleset_opens_for_the_gm_and_its_player(
             await expect(page.locator("#tracker")).to_contain_text(name)
     await expect(player.locator("#ledger")).to_contain_text("GM rolls secretly")
     await expect(gm.locator("#ledger")).not_to_contain_text("GM rolls secretly")
+    if ruleset != "generic":  # generic holds nothing beyond its tracker rows
+        await expect(gm.locator(".view-part").first).to_be_visible()
+    gm_commands = await gm.get_by_label("Command", exact=True).locator("option").count()
+    player_commands = await player.get_by_label("Command", exact=True).locator("option").count()
+    assert 0 < player_commands < gm_commands
+    await gm.locator("#tracker").screenshot(path=screenshots / f"console-{ruleset}.png")
 
 
 async def test_the_page_resumes_the_stream_after_the_service_restarts(
@@ -472,3 +479,36 @@ async def test_a_player_asks_and_the_gm_allows_or_refuses(
     await gm.get_by_role("button", name="Refuse q2").click()
     await expect(player.locator("[data-request=q2]")).to_have_count(0)
     await expect(player.locator("#log")).to_contain_text("the brazier is bolted down")
+
+
+async def test_tactics_is_created_from_the_console_with_its_required_option(
+    service: Service, browser: Browser
+) -> None:
+    """TACTICS needs press_penalty_step (TAC-A5, no default): the create form lists the
+    ruleset's options with their defaults and reasons, opens itself on the required one,
+    and sends only what the GM set; then a zone and a combatant are added from the form."""
+    gm = await open_context(browser, f"{service.url}/console/", DESKTOP)
+    await gm.get_by_label("Ruleset").select_option("tactics")
+    penalty = gm.get_by_label("press penalty step")
+    await expect(penalty).to_be_visible()
+    await expect(gm.locator("#opt-press_penalty_step-hint")).to_contain_text("TAC-A5")
+    await expect(gm.get_by_label("shield mode")).to_have_attribute("placeholder", "default gate")
+    await penalty.fill("2")
+    await gm.get_by_label("Name", exact=True).fill("Boarding action")
+    await gm.get_by_role("button", name="Create").click()
+    await expect(gm.locator("#encounter-title")).to_contain_text("Boarding action")
+    await expect(gm.locator("#status")).to_contain_text("live")
+    await send(gm, "Add zone", {"id": "deck"})
+    await expect(gm.locator("#tracker")).to_contain_text("deck")
+    await choose(gm, "Add combatant")
+    await fill(gm, {"id": "rex", "name": "Rex", "zone": "deck"})
+    await gm.get_by_role("button", name="Send").click()
+    await expect(gm.locator(".combatant", has_text="Rex")).to_contain_text("zone deck")
+    eid = gm.url.split("#e=")[1].split("&")[0]
+    token = gm.url.split("&t=")[1]
+    async with httpx.AsyncClient(base_url=service.url) as http:
+        state = (
+            await http.get(f"/encounters/{eid}", headers={"Authorization": f"Bearer {token}"})
+        ).json()["state"]
+    assert state["game"]["options"]["press_penalty_step"] == 2
+    assert state["game"]["options"]["shield_mode"] == "gate"

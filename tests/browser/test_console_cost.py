@@ -18,8 +18,8 @@ RESOURCES = """() => performance.getEntriesByType("resource")
 
 
 async def table(http: httpx.AsyncClient, name: str, commands: int) -> tuple[str, str, str]:
-    """A generic encounter with two combatants and ``commands`` more commands (damage
-    and healing by turns); its id, the GM token and a player token for Aria."""
+    """A generic encounter with two combatants and ``commands`` more commands (attacks,
+    damage and healing); its id, the GM token and a player token for Aria."""
     created = (await http.post("/encounters", json={"ruleset": "generic", "name": name})).json()
     eid, token = created["encounter_id"], created["gm_token"]
     http.headers["Authorization"] = f"Bearer {token}"
@@ -35,8 +35,14 @@ async def table(http: httpx.AsyncClient, name: str, commands: int) -> tuple[str,
 
 
 async def command(http: httpx.AsyncClient, eid: str, i: int) -> int:
-    kind = "generic.damage" if i % 2 == 0 else "generic.heal"
-    body = {"command": {"type": kind, "target": "grak", "amount": 1 + i % 5}}
+    """Every fourth command an attack from the sheet (server dice, a roll in the ledger),
+    the others damage and healing."""
+    if i % 4 == 3:
+        attack = {"type": "generic.attack", "attacker": "aria", "target": "grak", "using": "sword"}
+        body: dict[str, object] = {"command": attack}
+    else:
+        kind = "generic.damage" if i % 2 == 0 else "generic.heal"
+        body = {"command": {"type": kind, "target": "grak", "amount": 1 + i % 5}}
     answer = await http.post(f"/encounters/{eid}/commands", json=body)
     assert answer.is_success, answer.text
     return int(answer.json()["events"][-1]["stream_version"])

@@ -37,7 +37,7 @@ export function commandForm(command, context) {
     const text = label + (field.required ? "" : " (optional)");
     const caption = editor.input ? el("label", { for: id }, text) : el("span", { class: "label", id: `${id}-label` }, text);
     if (!editor.input) editor.node.setAttribute("aria-labelledby", `${id}-label`);
-    const wrap = el("div", { class: "field", "data-field": field.name }, caption, editor.node);
+    const wrap = el("div", { class: field.required ? "field" : "field optional", "data-field": field.name }, caption, editor.node);
     const hint = hintOf(field, example);
     if (hint) {
       (editor.input || editor.node).setAttribute("aria-describedby", `${id}-hint`);

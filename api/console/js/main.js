@@ -4,84 +4,18 @@
 
 import { Api } from "./api.js";
 import { buildPicker, syncActions, wireCommands } from "./commands.js";
-import { $, el } from "./dom.js";
+import { $ } from "./dom.js";
 import { available, epochs, verifyRoll } from "./fairness.js";
 import { follow } from "./live.js";
-import { optionsForm } from "./options.js";
 import { applyOverlay } from "./overlay.js";
-import { ctx, guarded, isGm, linkFor, setStatus } from "./page.js";
+import { ctx, guarded, isGm, setStatus } from "./page.js";
 import { badge, ledger, log, requests, stats } from "./render.js";
 import { commandsOf } from "./schema.js";
 import { drawHistory, updateSlider, wireTimeline } from "./timeline.js";
 import { trackerRows } from "./tracker.js";
 import { rulesetView } from "./views.js";
+import { create, fragment, guardedStart, join, keepLink, loadRulesets } from "./start.js";
 import { wireInvites } from "./invites.js";
-
-// --- opening a table ------------------------------------------------------------------
-
-const start = { rulesets: [], options: null };
-
-function fragment() {
-  const params = new URLSearchParams(location.hash.slice(1));
-  return { encounter: params.get("e"), token: params.get("t") };
-}
-
-function showOptions() {
-  const ruleset = start.rulesets.find((r) => r.name === $("#create-ruleset").value);
-  start.options = ruleset ? optionsForm(ruleset) : null;
-  $("#create-options").replaceChildren(...(start.options ? [start.options.node] : []));
-}
-
-async function loadRulesets() {
-  const select = $("#create-ruleset");
-  start.rulesets = await new Api(null, null).get("/rulesets");
-  select.replaceChildren(...start.rulesets.map((r) => el("option", { value: r.name }, `${r.title} (${r.name})`)));
-  select.onchange = showOptions;
-  showOptions();
-}
-
-async function create(event) {
-  event.preventDefault();
-  const form = event.currentTarget;
-  await guardedStart(async () => {
-    const key = form.elements.namedItem("service_key").value.trim();
-    const api = new Api(null, key || null);
-    const created = await api.request("POST", "/encounters", {
-      ruleset: form.elements.namedItem("ruleset").value,
-      name: form.elements.namedItem("name").value,
-      npc_health: form.elements.namedItem("npc_health").value,
-      allow_player_dice: form.elements.namedItem("allow_player_dice").checked,
-      options: start.options ? start.options.read() : {},
-    });
-    sessionStorage.setItem("aeon-new-table", created.encounter_id);
-    location.hash = `e=${created.encounter_id}&t=${encodeURIComponent(created.gm_token)}`;
-  });
-}
-
-function join(event) {
-  event.preventDefault();
-  const form = event.currentTarget;
-  const link = form.elements.namedItem("link").value.trim();
-  if (link) {
-    try {
-      location.hash = new URL(link).hash;
-    } catch {
-      setStatus("That link is not a console link: paste it whole, or the id and token below.");
-    }
-    return;
-  }
-  const encounter = form.elements.namedItem("encounter").value.trim();
-  const token = form.elements.namedItem("token").value.trim();
-  location.hash = `e=${encounter}&t=${encodeURIComponent(token)}`;
-}
-
-async function guardedStart(action) {
-  try {
-    await action();
-  } catch (error) {
-    setStatus(`Could not open the table: ${error.message}`);
-  }
-}
 
 function roleName() {
   const who = ctx.who;
@@ -89,17 +23,6 @@ function roleName() {
   if (who.role === "player") return `Player of ${who.combatants.join(", ")}`;
   if (who.role === "spectator") return "Spectator";
   return "Game master";
-}
-
-/** The GM's link is the only copy of their token: say so, with the link to keep. */
-function keepLink() {
-  const fresh = sessionStorage.getItem("aeon-new-table") === ctx.api.encounterId;
-  const box = $("#keep-link");
-  box.hidden = !isGm();
-  if (!isGm()) return;
-  const link = linkFor(ctx.api.encounterId, ctx.api.token);
-  $("#gm-link").value = link;
-  box.open = fresh;
 }
 
 async function open() {
@@ -117,10 +40,12 @@ async function open() {
     const who = await api.get(api.path("/whoami"));
     const view = await api.get(api.path(""));
     const info = await api.get(`/rulesets/${encodeURIComponent(view.ruleset)}`);
+    const phone = matchMedia("(max-width: 40rem)").matches;
     Object.assign(ctx, {
       api, who, at: null, head: view.version, commands: commandsOf(info), game: view.state.game || {}, picked: null,
       fullLog: [], fullRolls: [], logHead: 0, events: null, eventsHead: 0, chain: null, verdicts: new Map(),
-      logShown: PAGE, rollsShown: PAGE, rewrites: 0, rewritesRead: 0,
+      // A phone shows fewer entries at first, so a player's page stays short.
+      logShown: phone ? PAGE / 2 : PAGE, rollsShown: phone ? 5 : PAGE, rewrites: 0, rewritesRead: 0,
     });
     document.body.dataset.role = who.role === "service" ? "gm" : who.role;
     document.body.dataset.ruleset = view.ruleset;
@@ -187,7 +112,7 @@ function drawLog() {
 }
 
 function drawLedger() {
-  const onMore = () => { ctx.rollsShown += PAGE; drawLedger(); };
+  const onMore = () => { ctx.rollsShown += PAGE; drawLedger(); ctx.reload(); };
   const revealable = isGm() && ctx.at == null ? ctx.secretRolls : new Set();
   $("#ledger").replaceChildren(...ledger(ctx.shownRolls, { verdicts: ctx.verdicts, revealable, onReveal: revealRoll, shown: ctx.rollsShown, onMore }).filter(Boolean));
 }
