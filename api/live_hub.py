@@ -15,7 +15,7 @@ from uuid import UUID
 
 from api.live_feed import Audience, Encode, Feed, Subscriber, Watch, none_to_watch
 from api.live_heads import KnownHeads
-from api.live_transport import Connection
+from api.uvicorn_internals import Connection
 from events.db import Database
 from events.replicas import Reader
 

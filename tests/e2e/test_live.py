@@ -19,8 +19,8 @@ import uvicorn
 from litestar import Litestar
 
 from api.app import create_app
-from api.serving import CoalescingHttpToolsProtocol
 from api.settings import Settings
+from api.uvicorn_internals import CoalescingHttpToolsProtocol
 from tests.e2e.helpers import Client, combatant, command, create, gm_token
 from tests.reliability.processes import free_port
 from tests.scaleout.sse import Message, follow, parse
@@ -131,7 +131,7 @@ async def serving(
 ) -> AsyncIterator[str]:
     """The app on a spare loopback port, served by uvicorn in this event loop; with
     ``http`` the protocol ``aeon-ledger serve`` uses, so caught-up live streams are
-    written by their feed (api/live_transport.py), else uvicorn's own, so they are not."""
+    written by their feed (api/uvicorn_internals.py), else uvicorn's own, so they are not."""
     port = free_port()
     config = uvicorn.Config(
         app,

@@ -19,9 +19,9 @@ import httpx
 
 from api.app import create_app
 from api.routes.live import _stream
-from api.serving import CoalescingHttpToolsProtocol
 from api.settings import Settings
 from api.state import Services
+from api.uvicorn_internals import CoalescingHttpToolsProtocol
 from projections.inline import read_model_rows
 from service.commands import Actor
 from service.core_events import NoteAdded

@@ -17,9 +17,9 @@ import httpx
 from api.app import create_app
 from api.live_feed import Subscriber
 from api.live_follow import Follow
-from api.serving import CoalescingHttpToolsProtocol
 from api.settings import Settings
 from api.state import Services
+from api.uvicorn_internals import CoalescingHttpToolsProtocol
 from tests.e2e.helpers import combatant
 from tests.e2e.test_live import bearer, serving
 from tests.e2e.test_live_fanout import HIT, _command, _eventually, _open, _raw_stream, _read_until
