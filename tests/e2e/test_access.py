@@ -11,8 +11,8 @@ from litestar.testing import AsyncTestClient
 from api.app import create_app
 from api.settings import Settings
 from tests.e2e.helpers import Client, combatant, command, create, gm_token
-from tests.e2e.test_live import serving
 from tests.scaleout.sse import parse
+from tests.support.live import serving
 
 ATTACK = {"type": "generic.attack", "attacker": "aria", "target": "grak", "using": "sword"}
 SWORD = {"sword": {"notation": "1d20+5", "damage": "1d8"}}

@@ -17,8 +17,8 @@ from api.app import create_app
 from api.request_log import command_outcome
 from api.settings import Settings
 from tests.e2e.helpers import combatant
-from tests.e2e.test_live import serving
 from tests.scaleout.sse import follow
+from tests.support.live import serving
 
 
 class Scrape:

@@ -12,8 +12,8 @@ import httpx
 from api.app import create_app
 from api.settings import Settings
 from tests.e2e.helpers import Client, combatant, command, create
-from tests.e2e.test_live import serving
 from tests.scaleout.sse import follow
+from tests.support.live import serving
 
 ATTACK = {"type": "generic.attack", "attacker": "aria", "target": "grak", "using": "sword"}
 
