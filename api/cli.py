@@ -9,10 +9,25 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
+from functools import partial
+from typing import TYPE_CHECKING
+
+import msgspec
 
 from api.serving import run_uvicorn
 from api.settings import Settings
 from telemetry.multiprocess import prepare_directory
+
+if TYPE_CHECKING:
+    from litestar import Litestar
+
+
+def _app(settings: Settings) -> Litestar:
+    """The service's app, built in each worker from the settings the command line gave
+    (uvicorn pickles this, as a partial, into every worker it starts)."""
+    from api.app import create_app
+
+    return create_app(settings)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -28,13 +43,14 @@ def _serve(args: argparse.Namespace) -> int:
             flush=True,
         )
         handle, database_url = start_embedded_postgres(data_dir)
-    os.environ["DATABASE_URL"] = database_url
-    redis_url = args.redis_url or settings.redis_url
-    if redis_url:
-        os.environ["REDIS_URL"] = redis_url
-    else:
-        os.environ.pop("REDIS_URL", None)
     host, port = args.host or settings.host, args.port or settings.port
+    settings = msgspec.structs.replace(
+        settings,
+        database_url=database_url,
+        redis_url=args.redis_url or settings.redis_url,
+        host=host,
+        port=port,
+    )
     print(f"aeon-ledger: serving on http://{host}:{port} (API docs at /schema)", flush=True)
     if handle is not None:
         # uvicorn re-raises SIGTERM after its graceful shutdown, and a closed terminal sends
@@ -45,7 +61,7 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         # Before any worker imports prometheus_client (telemetry/multiprocess.py).
         with prepare_directory(args.workers):
-            run_uvicorn(host, port, args.workers, args.log_level)
+            run_uvicorn(host, port, args.workers, args.log_level, partial(_app, settings))
     finally:
         if handle is not None:
             handle.cleanup()

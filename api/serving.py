@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import socket
 import sys
+from collections.abc import Callable
 from typing import cast
 
 import uvicorn
@@ -20,9 +21,14 @@ from api.uvicorn_internals import http_protocol
 
 
 def run_uvicorn(
-    host: str, port: int, workers: int, log_level: str, factory: str = "api.app:create_app"
+    host: str,
+    port: int,
+    workers: int,
+    log_level: str,
+    factory: str | Callable[[], object] = "api.app:create_app",
 ) -> None:
-    """``uvicorn.run`` on an app factory (the service's, or bench.floor's), except that with
+    """``uvicorn.run`` on an app factory (the service's, built from the command line's
+    settings, or bench.floor's, by name), except that with
     several workers each worker listens on its own socket where the system balances them.
 
     uvicorn binds one socket in the parent and lets every worker accept from it: whichever
