@@ -14,8 +14,8 @@ from litestar.testing import AsyncTestClient
 
 from api.app import create_app
 from api.settings import Settings
-from tests.conftest import create_database, drop_database
 from tests.e2e.helpers import Client, combatant, command, create
+from tests.support.databases import create_database, drop_database
 
 ATTACK = {
     "type": "generic.attack",

@@ -19,8 +19,8 @@ from projections.inline import read_model_rows
 from service.commands import Actor, CommandEnvelope
 from service.pipeline import CREATE_NAMESPACE, CommandPipeline
 from service.rulesets.generic.commands import AddCombatant, Damage, RollInitiative
-from tests.citus.cluster import DISTRIBUTION_COLUMN
-from tests.integration.test_pipeline import new_encounter
+from tests.support.citus import DISTRIBUTION_COLUMN
+from tests.support.pipeline import new_encounter
 
 GM = Actor(role="gm")
 

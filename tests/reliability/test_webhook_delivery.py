@@ -11,9 +11,9 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import create_database, drop_database
 from tests.reliability.http import Table, command_mix, send_command, setup_table
 from tests.reliability.processes import running_service
+from tests.support.databases import create_database, drop_database
 from tests.support.receiver import Received, Receiver, receiving
 
 TABLES = 3
