@@ -118,7 +118,3 @@ class Hub:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-
-    @property
-    def subscriber_count(self) -> int:
-        return sum(len(f.subscribers) for f in self.feeds.values())
