@@ -42,7 +42,7 @@ def run_uvicorn(
     The listening sockets are declared as TCP, on Linux or not: uvicorn's
     ``Config.bind_socket`` leaves the socket's ``proto`` at 0; accepted sockets inherit it,
     asyncio then never sets TCP_NODELAY on them, and every keep-alive response after the
-    first waits ~40 ms for the client's delayed ACK (uvicorn issue 3149; measured here:
+    first waits ~40 ms for the client's delayed ACK (a uvicorn shortcoming; measured here:
     48 ms per command with --workers 2 against 3 ms with one worker).
     """
     config = uvicorn.Config(
