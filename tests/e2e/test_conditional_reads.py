@@ -1,4 +1,4 @@
-"""Conditional reads of the current state (issue 27): a 304 while the client's ETag is the
+"""Conditional reads of the current state: a 304 while the client's ETag is the
 encounter's version, for the GM and for players, and never for a token that no longer
 opens the encounter, however it was revoked (without a revocation notice, once the
 process's remembered check expires: tests/e2e/test_known_heads.py)."""

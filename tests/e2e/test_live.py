@@ -1,4 +1,4 @@
-"""Live updates in one process (issue 6): GET /encounters/{id}/live as Server-Sent Events
+"""Live updates in one process: GET /encounters/{id}/live as Server-Sent Events
 with the in-memory channels backend.
 
 Litestar's test client collects a whole response before returning it, so the tests that

@@ -1,4 +1,4 @@
-"""Live fan-out (issue 27): one feed per encounter per process hands the same encoded
+"""Live fan-out: one feed per encounter per process hands the same encoded
 messages to every stream of an audience.
 
 What must hold whatever the feed does: a wake-up lost in transit still reaches every

@@ -1,4 +1,4 @@
-"""A caught-up live stream left to its connection (api/live_follow.py, issue 27): its ASGI
+"""A caught-up live stream left to its connection (api/live_follow.py): its ASGI
 call has returned, and what it must still do is done by its record and the protocol.
 
 Served as ``aeon-ledger serve`` serves (``CoalescingHttpToolsProtocol``), on raw sockets

@@ -1,4 +1,4 @@
-"""``/metrics`` (issue 22): scraped before and after a scripted encounter, the counters
+"""``/metrics``: scraped before and after a scripted encounter, the counters
 moved by exactly what the encounter did: events appended by ruleset and type, commands
 accepted and refused by reason class, live subscribers, messages and wake-ups, rate
 limits, verify, state cache, group commit and snapshot loads."""

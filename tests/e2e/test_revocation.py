@@ -1,4 +1,4 @@
-"""A revoked token learns nothing (issue 16): on every route, before anything else, a
+"""A revoked token learns nothing: on every route, before anything else, a
 401; its open live streams end at once; the last GM token cannot be revoked."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Webhooks (issue 23) through the API, delivered by the app's own lanes to a real HTTP
+"""Webhooks through the API, delivered by the app's own lanes to a real HTTP
 receiver on loopback: order, signatures, retries, pause and resume, redaction, the
 Discord format, service-wide webhooks and bad input.
 

@@ -1,4 +1,4 @@
-"""The schema and the command path stay distributable by the encounter (issue 25): read
+"""The schema and the command path stay distributable by the encounter: read
 from PostgreSQL's catalog and from the statements a command really runs, so neither can
 drift from the rules in docs/scale-out.md#citus."""
 

@@ -1,4 +1,4 @@
-"""``/metrics`` of `aeon-ledger serve --workers 2` (issue 22): whichever worker answers the
+"""``/metrics`` of `aeon-ledger serve --workers 2`: whichever worker answers the
 scrape, it reports both workers' requests; a worker killed and replaced keeps its counts
 but not its live gauges; the metrics directory serve made is gone after it stops."""
 

@@ -1,4 +1,4 @@
-"""Webhook delivery by real service processes (issue 23): SIGKILL in the middle of
+"""Webhook delivery by real service processes: SIGKILL in the middle of
 deliveries loses and reorders nothing, and two processes delivering the same webhooks
 send each event in order, a duplicate only ever under the id it first had."""
 
