@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, cast
@@ -58,8 +59,8 @@ Litestar's per-request state, which would otherwise live as long as the stream."
 
 def known(version: str | None = None) -> bool:
     """Whether ``version`` (the installed uvicorn's by default) is the tested release."""
-    major, minor, *_ = (version or uvicorn.__version__).split(".")
-    return (int(major), int(minor)) == TESTED
+    release = re.match(r"(\d+)\.(\d+)", version or uvicorn.__version__)
+    return release is not None and (int(release[1]), int(release[2])) == TESTED
 
 
 def http_protocol(version: str | None = None) -> type[asyncio.Protocol] | str:
