@@ -21,13 +21,12 @@ from litestar.openapi import OpenAPIConfig
 from litestar.plugins.problem_details import ProblemDetailsPlugin
 from redis.asyncio import Redis
 
-from api import observability, request_log
+from api import litestar_internals, observability, request_log
 from api.cors import cors_config
 from api.limits import VerifiedTokens, rate_limit_config
 from api.live import Live
 from api.live_wire import encode_for
 from api.openapi_doc import complete as complete_openapi
-from api.openapi_structs import ClosedStructs
 from api.openapi_ui import render_plugins, swagger_assets
 from api.problems import problem_details_config
 from api.read_routing import live_reader
@@ -137,6 +136,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         metrics_on=settings.metrics, log_requests=settings.log_requests, rate_limit=limits
     )
     fan_out = Live.from_settings(settings)
+    litestar_internals.check()
     AllowList.parse(settings.webhook_allow)  # a wrong AEON_WEBHOOK_ALLOW stops the start
 
     @asynccontextmanager
@@ -226,7 +226,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         plugins=[
             ProblemDetailsPlugin(problem_details_config()),
             *([fan_out.plugin] if fan_out.plugin is not None else []),
-            ClosedStructs(),
+            *litestar_internals.schema_plugins(),
             request_log.logging_plugin(),
             *tracing.plugins(),
         ],

@@ -9,14 +9,27 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
+from functools import partial
 from typing import TYPE_CHECKING, BinaryIO
+
+import msgspec
 
 from api.serving import run_uvicorn
 from api.settings import Settings
 from telemetry.multiprocess import prepare_directory
 
 if TYPE_CHECKING:
+    from litestar import Litestar
+
     from api.archive_import import Imported
+
+
+def _app(settings: Settings) -> Litestar:
+    """The service's app, built in each worker from the settings the command line gave
+    (uvicorn pickles this, as a partial, into every worker it starts)."""
+    from api.app import create_app
+
+    return create_app(settings)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -34,13 +47,14 @@ def _serve(args: argparse.Namespace) -> int:
         if use_embedded_chain_key(data_dir):
             print(f"aeon-ledger: signing stream heads with the key in {data_dir}/chain-key")
         handle, database_url = start_embedded_postgres(data_dir)
-    os.environ["DATABASE_URL"] = database_url
-    redis_url = args.redis_url or settings.redis_url
-    if redis_url:
-        os.environ["REDIS_URL"] = redis_url
-    else:
-        os.environ.pop("REDIS_URL", None)
     host, port = args.host or settings.host, args.port or settings.port
+    settings = msgspec.structs.replace(
+        settings,
+        database_url=database_url,
+        redis_url=args.redis_url or settings.redis_url,
+        host=host,
+        port=port,
+    )
     print(f"aeon-ledger: serving on http://{host}:{port} (API docs at /schema)", flush=True)
     if handle is not None:
         # uvicorn re-raises SIGTERM after its graceful shutdown, and a closed terminal sends
@@ -52,7 +66,12 @@ def _serve(args: argparse.Namespace) -> int:
         # Before any worker imports prometheus_client (telemetry/multiprocess.py).
         with prepare_directory(args.workers):
             run_uvicorn(
-                host, port, args.workers, args.log_level, trusted_proxies=settings.trusted_proxies
+                host,
+                port,
+                args.workers,
+                args.log_level,
+                partial(_app, settings),
+                trusted_proxies=settings.trusted_proxies,
             )
     finally:
         if handle is not None:
@@ -125,6 +144,7 @@ def _import(args: argparse.Namespace) -> int:
     from api.app import open_pool
     from api.archive_import import import_archive
     from events.archive import BrokenArchive, StreamExists
+    from events.provenance import ChainKeys
     from service.registry import UnknownRuleset
 
     handle, url = _database_url(args)
@@ -134,7 +154,11 @@ def _import(args: argparse.Namespace) -> int:
         pool = await open_pool(Settings(database_url=url))  # (applies migrations first)
         try:
             # Line by line as the file is read: an archive never sits in memory whole.
-            return await import_archive(pool, source, settings.chain_keys)
+            keys = ChainKeys(
+                own=settings.chain_key_bytes,
+                trusted=tuple(k.encode() for k in settings.trusted_chain_keys),
+            )
+            return await import_archive(pool, source, keys)
         finally:
             await pool.close()
 

@@ -34,7 +34,7 @@ from uuid import UUID
 
 import asyncpg
 
-from api.live_transport import Connection, chunk
+from api.uvicorn_internals import Connection, chunk
 from events.access import live_token_ids
 from events.db import Database
 from events.envelope import RecordedEvent
@@ -103,7 +103,7 @@ class Subscriber:
         self.last = last
         """The version of the last event sent to the client."""
         self.connection = connection
-        """Where the feed may write for this stream (api/live_transport.py), if anywhere."""
+        """Where the feed may write for this stream (api/uvicorn_internals.py), if anywhere."""
         self.direct = False
         """The feed writes to ``connection`` itself: set by the stream once it has sent
         everything before (and its connection took the stream over); cleared when the

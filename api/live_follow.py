@@ -5,7 +5,7 @@ connection with nothing of the request kept.
 Why a record of its own: an idle stream that kept its ASGI call open kept Litestar's and
 uvicorn's coroutines, request objects and scope for as long as it followed (most of its
 memory, with ten thousand of them).  A caught-up stream hands its connection over
-(api/live_transport.py): the ASGI call returns, the feed writes to the connection, and
+(api/uvicorn_internals.py): the ASGI call returns, the feed writes to the connection, and
 what stays per stream is the connection's protocol, this record and its ``Subscriber``.
 What the stream's task did while it slept is then done here, when the feed says so:
 
@@ -32,10 +32,10 @@ import asyncpg
 
 from api.live import Live
 from api.live_feed import Audience, Subscriber
-from api.live_transport import Connection
 from api.live_wire import encode_for
 from api.read_routing import highest, read_at
 from api.state import Services
+from api.uvicorn_internals import Connection
 from events.store import read_stream
 from telemetry import metrics
 

@@ -15,7 +15,7 @@ from uuid import UUID
 
 from api.live_feed import Audience, Encode, Feed, Subscriber, Watch, none_to_watch
 from api.live_heads import KnownHeads
-from api.live_transport import Connection
+from api.uvicorn_internals import Connection
 from events.db import Database
 from events.replicas import Reader
 
@@ -118,7 +118,3 @@ class Hub:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-
-    @property
-    def subscriber_count(self) -> int:
-        return sum(len(f.subscribers) for f in self.feeds.values())

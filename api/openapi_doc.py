@@ -4,27 +4,28 @@ Litestar documents each route from its signature; what a client generator and Sw
 UI also need (errors, tokens, header limits, unique schema names, discriminators and
 examples) is added here in one pass over the whole document, so routes written later
 get it without declaring anything.  The passes work on the JSON form Litestar serves,
-which it builds once and keeps.
+which it builds once and keeps; reaching it takes Litestar's internals, so on a Litestar
+other than the tested one the document is served as Litestar generates it
+(api/litestar_internals.py).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from litestar import Litestar
-from litestar._openapi.plugin import OpenAPIPlugin
 
-from api import openapi_fields, openapi_operations, openapi_params, openapi_schemas
-
-
-def document(app: Litestar) -> dict[str, Any]:
-    """The served document; the passes below change it in place."""
-    served: dict[str, Any] = app.plugins.get(OpenAPIPlugin).provide_openapi_schema()
-    return served
+from api import (
+    litestar_internals,
+    openapi_fields,
+    openapi_operations,
+    openapi_params,
+    openapi_schemas,
+)
 
 
 def complete(app: Litestar) -> None:
-    doc = document(app)
+    doc = litestar_internals.openapi_document(app)
+    if doc is None:
+        return
     openapi_fields.complete(doc)
     openapi_schemas.complete(doc)
     openapi_params.complete(doc)

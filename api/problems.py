@@ -189,7 +189,7 @@ def _too_deep(exc: RecursionError) -> ProblemDetailsException:
 
 
 # Litestar decodes the body itself and lets these two through untranslated: a string with
-# bytes that are not UTF-8, and nesting beyond the decoder's depth, were 500s.
+# bytes that are not UTF-8, and nesting beyond the decoder's depth, would be answered 500.
 _MAP[UnicodeDecodeError] = lambda e: problem(
     400, "bad-request", f"The request body is not valid UTF-8 ({e.reason} at byte {e.start})."
 )

@@ -14,17 +14,6 @@ import msgspec
 from litestar import Response
 
 
-class ResponseHead(msgspec.Struct):
-    """The two fields of a pipeline response that headers need; decoding only these skips
-    the events the response carries."""
-
-    encounter_id: UUID
-    version: int
-
-
-read_head = msgspec.json.Decoder(ResponseHead).decode
-
-
 class _Link(msgspec.Struct):
     hash: str
 

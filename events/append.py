@@ -1,8 +1,8 @@
 """Appending to a stream: number, chain and encode new events (``prepare_append``), then
 write them and move the stream row in one statement (``append``).
 
-One job: the write.  Apart from events/store.py (issue 17) because this is the benchmarked
-path: ``INSERT_EVENTS`` and its parameters are shared with the command's whole write in
+One job: the write.  A module of its own because this is the benchmarked path:
+``INSERT_EVENTS`` and its parameters are shared with the command's whole write in
 service/commit.py, and keeping them alone keeps that statement's text and cost in one place.
 Writes take a connection that is already inside the caller's transaction, so the caller can
 update its inline read models and idempotency record atomically with the append.
@@ -218,7 +218,7 @@ def append_arguments(prepared: PreparedAppend) -> tuple[Any, ...]:
     text, previous hash, hash): one parameter, where an array per column cost asyncpg an
     encoder and several abstract-class checks per column and per element.  PostgreSQL
     reads it as jsonb, parsed once: as json, every ``e->>k`` parsed its row again, data
-    and all (json_lex was 12% of the database's CPU per command; bench/README.md).
+    and all (a large share of the database's CPU per command; bench/README.md).
     """
     rows = list(prepared.rows())
     shard, anchor = anchor_of(prepared.stream_id)

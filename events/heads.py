@@ -1,7 +1,7 @@
 """A stream's head, the ``streams`` row: open a stream, read its head (signed or not), lock it.
 
 One job: every statement on the ``streams`` table but the append's own conditional UPDATE
-(events/append.py).  Apart from events/store.py (issue 17) because the head is what the
+(events/append.py).  Apart from the rest of the store because the head is what the
 write path, the readers and the verifier all start from, and none of them needs the rest.
 """
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from uuid import UUID
 
-from events.db import Connection, Database
+from events.db import Database
 from events.errors import IdempotencyKeyReused
 
 
@@ -30,23 +30,3 @@ async def find_response(db: Database, stream_id: UUID, key: str, request_hash: s
     if row["request_hash"] != request_hash:
         raise IdempotencyKeyReused(key)
     return bytes(row["response"])
-
-
-async def store_response(
-    conn: Connection, stream_id: UUID, key: str, request_hash: str, response: bytes
-) -> None:
-    """Keep ``response`` as the answer to ``key``, in the caller's transaction.
-
-    Raises asyncpg.UniqueViolationError when the key was answered first (on another
-    connection, which this one waited for): the caller serves that answer.  Commands store
-    theirs inside their write statement instead; this is for a new stream's creation,
-    whose key lives under a namespace rather than under the stream it creates.
-    """
-    await conn.execute(
-        """INSERT INTO idempotency_keys (stream_id, key, request_hash, response)
-           VALUES ($1, $2, $3, $4)""",
-        stream_id,
-        key,
-        request_hash,
-        response,
-    )

@@ -2,8 +2,8 @@
 never skips a late commit (``read_all`` from a ``Checkpoint``), and a stream's summaries
 (its ruleset, its commands).
 
-One job: the reads of the ``events`` table.  Apart from events/store.py (issue 17) because
-readers take the pool and never write; they share only the row decoding kept here.
+One job: the reads of the ``events`` table.  Apart from the rest of
+the store because readers take the pool and never write; they share only the row decoding kept here.
 """
 
 from __future__ import annotations

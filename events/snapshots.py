@@ -1,7 +1,7 @@
 """Snapshots of a stream's folded state: save one, find the newest of a state schema, drop
 those a rewritten history no longer describes.
 
-One job: the ``snapshots`` table.  Apart from events/store.py (issue 17) because snapshots
+One job: the ``snapshots`` table.  Apart from the rest of the store because snapshots
 are a cache of folds with their own lifetime: appending and reading events never need them.
 """
 

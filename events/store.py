@@ -4,7 +4,7 @@ Writes take a connection that is already inside a transaction, so the caller can
 its inline read models and idempotency record atomically with the append (all or nothing).
 Reads take the pool.
 
-The store is split into modules of one job (issue 17): the stream row and its head
+The store is split into modules of one job: the stream row and its head
 (events/heads.py), the append (events/append.py), reading events (events/reading.py) and
 snapshots (events/snapshots.py).  This module re-exports their public names, so
 ``from events.store import ...`` keeps working for every caller.

@@ -11,8 +11,8 @@ the rows the projector worked out: ``ProjectedRows``, projections/statement.py) 
 module's own: the guard, the stream head, snapshots, the seed and the answer.
 
 Why one statement: every round trip costs CPU on both sides (asyncpg and the event loop in
-the service; a statement, a wake-up and a commit in PostgreSQL), and a command used to make
-seven.  With one, PostgreSQL's CPU per command fell from about 1,370 to 820 us (bench/README.md).
+the service; a statement, a wake-up and a commit in PostgreSQL), and a command's write is
+seven statements' work: as one, it costs PostgreSQL about 40% less CPU (bench/README.md).
 On the common path of service/unit_of_work.py the statement runs without a lock,
 in the implicit transaction of its group (service/group_commit.py: ``bound`` and
 ``outcome`` are its two halves); on the locking path it is the last step of the

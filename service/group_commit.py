@@ -51,7 +51,6 @@ Outcome = Written | Refused
 Mode = Literal["on", "per-encounter"]
 """AEON_GROUP_COMMIT: ``on`` groups whatever is ready together; ``per-encounter`` never
 puts two encounters in one transaction."""
-MODES: tuple[Mode, ...] = ("on", "per-encounter")
 
 _NOT_WRITTEN = (asyncpg.PostgresError, ValueError)
 """Errors after which nothing of the group's transaction stands: PostgreSQL refused it, or

@@ -32,7 +32,7 @@ from service.replay import commit_locked
 from service.requests import DEFAULT_LIMITS, RequestLimits
 from service.ruleset import tag_of
 from service.secrecy import NpcHealth
-from service.split_write import WriteStatement, from_environment
+from service.split_write import WriteStatement
 from service.state_cache import StateCache
 from service.unit_of_work import Opened, Publish, UnitOfWork
 from telemetry import context
@@ -65,16 +65,15 @@ class CommandPipeline:
         single_trip: bool = True,
         chain_key: bytes | None = None,
         group_commit: GroupMode = "on",
-        write_statement: WriteStatement | None = None,
+        write_statement: WriteStatement = "single",
     ) -> None:
         """``single_trip=False`` sends every command down the locking path (a transaction
         around lock, load, decide and write): tests use it to hold transactions open.
         ``group_commit="per-encounter"`` keeps each transaction to one encounter
-        (service/group_commit.py).  ``write_statement`` is AEON_WRITE_STATEMENT
-        (service/split_write.py); None: as this process's environment says, so that a
-        whole test run can be switched to ``split``."""
+        (service/group_commit.py).  ``write_statement`` chooses how
+        a command's write is sent (service/split_write.py)."""
         self._pool = pool
-        self._split = (write_statement or from_environment()) == "split"
+        self._split = write_statement == "split"
         self._single_trip = single_trip
         self._state = StateCache(pool, size=cache_size, snapshot_every=snapshot_every)
         self._cache = self._state.encounters  # the encounters remembered (tests read it)

@@ -27,7 +27,6 @@ condition of their own, only the encounter's row to be routed by.
 
 from __future__ import annotations
 
-import os
 import re
 from functools import cache
 from typing import Any, Literal
@@ -46,10 +45,9 @@ from service.commit import (
 )
 
 WriteStatement = Literal["single", "split"]
-"""AEON_WRITE_STATEMENT: ``single``, the one statement of service/commit.py (the default:
-one round trip); ``split``, this module's statements (one phase on Citus)."""
-WRITE_STATEMENTS: tuple[WriteStatement, ...] = ("single", "split")
-VARIABLE = "AEON_WRITE_STATEMENT"
+"""``single``, the one statement of service/commit.py (the default: one round trip);
+``split``, this module's statements (one phase on Citus).  The service's settings choose
+(AEON_WRITE_STATEMENT, api/settings.py)."""
 
 Key = int | str
 """A parameter of a statement here: an index into ``append_arguments`` or a part's name."""
@@ -154,18 +152,3 @@ async def commit_split(conn: Connection, write: CommandWrite) -> Written | Refus
         idem = write.idempotency
         await conn.execute(_ANSWER, idem.namespace, idem.key, idem.request_hash, written.response)
     return written
-
-
-def write_statement(value: str | None) -> WriteStatement:
-    """AEON_WRITE_STATEMENT's value (unset or blank: ``single``)."""
-    text = (value or "").strip().lower() or "single"
-    for form in WRITE_STATEMENTS:
-        if text == form:
-            return form
-    raise ValueError(f"{VARIABLE}: expected one of {', '.join(WRITE_STATEMENTS)}, not {value!r}")
-
-
-def from_environment() -> WriteStatement:
-    """The form AEON_WRITE_STATEMENT names in this process's environment: what a pipeline
-    built without one uses (api/settings.py reads it for the service)."""
-    return write_statement(os.environ.get(VARIABLE))

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator
 from contextlib import ExitStack
 
-import asyncpg
 import pytest
 
-from tests.citus.cluster import citus_url, fresh_citus_database
-from tests.support.servers import fresh_database_name, postgres_server, redis_server, with_database
+from tests.support.citus import citus_url, fresh_citus_database
+from tests.support.databases import create_database, drop_database
+from tests.support.servers import postgres_server, redis_server
 
 
 @pytest.fixture(scope="session")
@@ -28,30 +28,11 @@ def redis_url(server_stack: ExitStack) -> str:
     return server_stack.enter_context(redis_server(server_stack))
 
 
-async def create_database(postgres_url: str) -> str:
-    name = fresh_database_name()
-    admin = await asyncpg.connect(postgres_url)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    return with_database(postgres_url, name)
-
-
-async def drop_database(postgres_url: str, url: str) -> None:
-    name = url.rsplit("/", 1)[1].split("?")[0]
-    admin = await asyncpg.connect(postgres_url)
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        await admin.close()
-
-
 @pytest.fixture(scope="session")
 async def database_url(postgres_url: str) -> AsyncIterator[str]:
     """A database of this session's own, migrated by whoever connects first; with
     AEON_TEST_CITUS_URL, on that Citus cluster and distributed by the encounter
-    (tests/citus/cluster.py)."""
+    (tests/support/citus.py)."""
     citus = citus_url()
     if citus is not None:
         async with fresh_citus_database(citus) as url:

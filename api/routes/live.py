@@ -24,17 +24,17 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, HeaderParameter, QueryParameter
 
 from api.headers import stream_version
+from api.litestar_internals import LiveStream
 from api.live import Live
 from api.live_feed import Audience
 from api.live_follow import Follow
-from api.live_response import LiveStream
-from api.live_transport import Connection
 from api.live_wire import audience_of, preamble
 from api.problems import problem
 from api.read_routing import MinVersion, read_at, stated_version
 from api.routes.base import EncounterRoutes
 from api.routes.reads import ensure_version
 from api.state import Services
+from api.uvicorn_internals import Connection
 from service.tokens import Viewer
 
 _MAX_VERSION = 2**31 - 1
@@ -151,7 +151,7 @@ class EncounterLive(EncounterRoutes):
         live = services.live
         assert live is not None
         audience = audience_of(viewer)
-        connection = Connection.of(request.scope)
+        connection = LiveStream.connection_of(request.scope)
         stream = _stream(
             live,
             services,

@@ -1,4 +1,4 @@
-"""The table console in a real browser (issue 21): a GM runs a fight from the page while a
+"""The table console in a real browser: a GM runs a fight from the page while a
 player follows it on a phone-sized screen and a spectator watches the overlay view.
 
 Every step goes through the page as a user would (labels, buttons, the keyboard on the

@@ -11,7 +11,7 @@ import pytest
 
 from api.app import open_pool
 from api.settings import Settings
-from tests.citus.cluster import CITUS_URL_VARIABLE, citus_url
+from tests.support.citus import CITUS_URL_VARIABLE, citus_url
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -21,8 +21,8 @@ from events.store import Checkpoint, create_stream, read_all
 from projections.inline import read_model_rows
 from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import Damage
-from tests.citus.cluster import DISTRIBUTION_COLUMN, on_node
-from tests.integration.test_pipeline import add, new_encounter, run
+from tests.support.citus import DISTRIBUTION_COLUMN, on_node
+from tests.support.pipeline import add, new_encounter, run
 from tests.support.streams import append_committed, append_one
 
 

@@ -25,7 +25,7 @@ from service.commands import CommandEnvelope
 from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import Damage
 from service.split_write import WriteStatement
-from tests.integration.test_pipeline import GM, add, new_encounter
+from tests.support.pipeline import GM, add, new_encounter
 
 _SERVER = re.compile(r"on server \S+@([\d.]+:\d+)")
 

@@ -1,4 +1,4 @@
-"""Tokens, roles and redaction over HTTP (design section 6, issue 6)."""
+"""Tokens, roles and redaction over HTTP (design section 6)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from litestar.testing import AsyncTestClient
 from api.app import create_app
 from api.settings import Settings
 from tests.e2e.helpers import Client, combatant, command, create, gm_token, inner_events
-from tests.e2e.test_live import serving
 from tests.scaleout.sse import parse
+from tests.support.live import serving
 
 ATTACK = {"type": "generic.attack", "attacker": "aria", "target": "grak", "using": "sword"}
 SWORD = {"sword": {"notation": "1d20+5", "damage": "1d8"}}
@@ -348,7 +348,7 @@ async def test_a_token_revoked_by_another_process_writes_nothing_more(
 
 async def test_creation_keys_are_scoped_to_their_client(database_url: str) -> None:
     """Two clients that happen to send the same Idempotency-Key open two encounters: the
-    second never receives the first one's encounter id (issue 16)."""
+    second never receives the first one's encounter id."""
     body = {"ruleset": "generic", "name": "Same key"}
     key = {"Idempotency-Key": "shared-by-accident"}
     async with serving(create_app(Settings(database_url=database_url))) as url:

@@ -1,4 +1,4 @@
-"""An Aeonis siege over three game rounds, over HTTP (issue 5).
+"""An Aeonis siege over three game rounds, over HTTP.
 
 House Red besieges Blue's Fortress at 0,0.  Round 1: one siege round.  Round 2: a new
 siege round with a reinforcement on each side, then Press the Attack.  Round 3: the last

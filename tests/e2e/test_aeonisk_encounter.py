@@ -268,7 +268,7 @@ async def test_get_rulesets_aeonisk_lists_commands_and_options(client: Client) -
 
 
 async def test_a_duel_on_a_zone_map_with_parry_lapse_and_one_die_at_a_time(client: Client) -> None:
-    """Issue 20 over HTTP: the zone map's bands in the state (and a gap the GM fills),
+    """Over HTTP: the zone map's bands in the state (and a gap the GM fills),
     Initiative one die at a time, a Declare Phase the GM closes (Kaelia lapses and is
     flanked), and the Goblin parrying Kaelia's blade in the next round."""
     zones = [

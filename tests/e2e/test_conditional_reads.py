@@ -1,4 +1,4 @@
-"""Conditional reads of the current state (issue 27): a 304 while the client's ETag is the
+"""Conditional reads of the current state: a 304 while the client's ETag is the
 encounter's version, for the GM and for players, and never for a token that no longer
 opens the encounter, however it was revoked (without a revocation notice, once the
 process's remembered check expires: tests/e2e/test_known_heads.py)."""
@@ -9,7 +9,8 @@ import asyncio
 
 from api.settings import Settings
 from tests.e2e.helpers import Client, combatant, command, create, gm_token
-from tests.e2e.test_revocation import _revoke_elsewhere, bearer
+from tests.support.live import bearer
+from tests.support.tokens import revoke_elsewhere
 
 
 async def test_the_gm_gets_304_while_the_version_holds_then_the_new_state(client: Client) -> None:
@@ -45,7 +46,7 @@ async def test_a_player_gets_304_until_the_token_is_revoked(
     tag = seen.headers["etag"]
     conditional = {**bearer(player), "If-None-Match": tag}
     assert (await client.get(f"/encounters/{eid}", headers=conditional)).status_code == 304
-    await _revoke_elsewhere(database_url, player)  # no notice: the cached check expires
+    await revoke_elsewhere(database_url, player)  # no notice: the cached check expires
     await asyncio.sleep(Settings().read_cache_seconds)
     refused = await client.get(f"/encounters/{eid}", headers=conditional)
     assert refused.status_code == 401

@@ -11,9 +11,9 @@ from litestar.testing import AsyncTestClient
 
 from api.app import create_app
 from api.settings import Settings
-from tests.conftest import create_database, drop_database
 from tests.e2e.archives import ATTACK, export, gm_token_printed, import_cli, play
 from tests.e2e.helpers import Client
+from tests.support.databases import create_database, drop_database
 
 
 @pytest.fixture(scope="module")

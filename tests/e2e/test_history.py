@@ -1,4 +1,4 @@
-"""Undo, redo, time travel, round replay and fork over HTTP (design section 4, issue 3)."""
+"""Undo, redo, time travel, round replay and fork over HTTP (design section 4)."""
 
 from __future__ import annotations
 

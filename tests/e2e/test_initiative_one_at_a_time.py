@@ -1,4 +1,4 @@
-"""Initiative entered one combatant at a time, as the dice land (issue 26), in every
+"""Initiative entered one combatant at a time, as the dice land, in every
 ruleset of this helper's scope: generic, scentfinder, tactics and untold-aeons (aeonisk
 and aeonis have their own tests)."""
 

@@ -1,4 +1,4 @@
-"""Conditional reads answered from what a process last read (issue 27, api/live_heads.py):
+"""Conditional reads answered from what a process last read (api/live_heads.py):
 the head and the token check are remembered, and forgotten as soon as a commit's wake-up
 or a revocation notice arrives, from this process or another; with no notice at all, for
 at most ``read_cache_seconds``."""
@@ -17,7 +17,8 @@ from litestar.testing import AsyncTestClient
 from api.app import create_app
 from api.settings import Settings
 from tests.e2e.helpers import combatant
-from tests.e2e.test_revocation import _revoke_elsewhere, bearer
+from tests.support.live import bearer
+from tests.support.tokens import revoke_elsewhere
 
 Client = AsyncTestClient  # type: ignore[type-arg]
 
@@ -121,7 +122,7 @@ async def test_without_any_notice_a_revocation_is_respected_within_the_cache_tim
         seen = await a.get(path, headers=bearer(player))
         conditional = {**bearer(player), "If-None-Match": seen.headers["etag"]}
         assert (await a.get(path, headers=conditional)).status_code == 304
-        await _revoke_elsewhere(database_url, player)
+        await revoke_elsewhere(database_url, player)
         waited = await _until(a, path, conditional, 401, within=2)
         assert waited <= 0.3 + 0.25
         assert (await a.get(path, headers=conditional)).status_code == 401

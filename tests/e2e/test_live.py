@@ -1,4 +1,4 @@
-"""Live updates in one process (issue 6): GET /encounters/{id}/live as Server-Sent Events
+"""Live updates in one process: GET /encounters/{id}/live as Server-Sent Events
 with the in-memory channels backend.
 
 Litestar's test client collects a whole response before returning it, so the tests that
@@ -9,33 +9,15 @@ the app with uvicorn inside the test's own event loop and reads the stream as it
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
-import pytest
-import uvicorn
-from litestar import Litestar
 
 from api.app import create_app
-from api.serving import CoalescingHttpToolsProtocol
 from api.settings import Settings
 from tests.e2e.helpers import Client, combatant, command, create, gm_token, inner_events
-from tests.reliability.processes import free_port
 from tests.scaleout.sse import Message, follow, parse
-
-SECRET_CHECK = {
-    "type": "generic.check",
-    "combatant": "grak",
-    "notation": "1d20+2",
-    "label": "Perception",
-    "target_number": 15,
-}
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
+from tests.support.live import PROTOCOLS, SECRET_CHECK, bearer, serving
 
 
 async def _live(client: Client, eid: str, query: str, **headers: str) -> list[Message]:
@@ -126,40 +108,6 @@ async def test_a_token_of_another_encounter_or_none_is_refused(client: Client) -
     anonymous = httpx.Request("GET", f"http://testserver.local/encounters/{eid}/live")
     response = await client.send(anonymous, auth=None)
     assert response.status_code == 401
-
-
-@asynccontextmanager
-async def serving(
-    app: Litestar, *, http: type[asyncio.Protocol] | None = None
-) -> AsyncIterator[str]:
-    """The app on a spare loopback port, served by uvicorn in this event loop; with
-    ``http`` the protocol ``aeon-ledger serve`` uses, so caught-up live streams are
-    written by their feed (api/live_transport.py), else uvicorn's own, so they are not."""
-    port = free_port()
-    config = uvicorn.Config(
-        app,
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-        timeout_graceful_shutdown=2,
-        http=http or "auto",
-    )
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
-    try:
-        async with asyncio.timeout(20):
-            while not server.started:
-                assert not task.done(), "uvicorn stopped while starting"
-                await asyncio.sleep(0.02)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        await task
-
-
-PROTOCOLS = pytest.mark.parametrize(
-    "protocol", [CoalescingHttpToolsProtocol, None], ids=["written-by-the-feed", "through-asgi"]
-)
 
 
 @PROTOCOLS

@@ -1,4 +1,4 @@
-"""Live fan-out (issue 27): one feed per encounter per process hands the same encoded
+"""Live fan-out: one feed per encounter per process hands the same encoded
 messages to every stream of an audience.
 
 What must hold whatever the feed does: a wake-up lost in transit still reaches every
@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import re
 import socket
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 from uuid import UUID
 
@@ -19,33 +19,31 @@ import httpx
 
 from api.app import create_app
 from api.routes.live import _stream
-from api.serving import CoalescingHttpToolsProtocol
 from api.settings import Settings
 from api.state import Services
+from api.uvicorn_internals import CoalescingHttpToolsProtocol
 from projections.inline import read_model_rows
 from service.commands import Actor
 from service.core_events import NoteAdded
 from service.pipeline import CommandPipeline
 from service.tokens import Viewer
 from tests.e2e.helpers import combatant, inner_events
-from tests.e2e.test_live import PROTOCOLS, SECRET_CHECK, bearer, serving
 from tests.scaleout.live_client import Subscriber
 from tests.scaleout.sse import Message, parse
+from tests.support.live import (
+    HIT,
+    PROTOCOLS,
+    SECRET_CHECK,
+    bearer,
+    eventually,
+    open_encounter,
+    post_command,
+    raw_stream,
+    read_until,
+    serving,
+)
 
 SECRET_NOTE = "the dragon is the duke in disguise"
-
-
-async def _open(http: httpx.AsyncClient, name: str) -> tuple[str, dict[str, str]]:
-    created = await http.post("/encounters", json={"ruleset": "generic", "name": name})
-    assert created.status_code == 201, created.text
-    return created.json()["encounter_id"], bearer(created.json()["gm_token"])
-
-
-async def _command(http: httpx.AsyncClient, eid: str, gm: dict[str, str], cmd: Any) -> int:
-    response = await http.post(f"/encounters/{eid}/commands", json={"command": cmd}, headers=gm)
-    assert response.status_code == 200, response.text
-    version: int = response.json()["version"]
-    return version
 
 
 @PROTOCOLS
@@ -57,8 +55,8 @@ async def test_a_wake_up_lost_in_transit_still_reaches_every_subscriber(
     settings = Settings(database_url=database_url, live_poll_seconds=0.3)
     app = create_app(settings)
     async with serving(app, http=protocol) as url, httpx.AsyncClient(base_url=url) as http:
-        eid, gm = await _open(http, "Lost")
-        head = await _command(http, eid, gm, combatant("aria", 20))
+        eid, gm = await open_encounter(http, "Lost")
+        head = await post_command(http, eid, gm, combatant("aria", 20))
         subscribers = [Subscriber(url, eid, gm) for _ in range(12)]
         try:
             for subscriber in subscribers:
@@ -91,8 +89,8 @@ async def test_a_slow_subscriber_delays_no_other_and_misses_nothing(database_url
     settings = Settings(database_url=database_url, live_backlog=3, live_poll_seconds=60)
     app = create_app(settings)
     async with serving(app) as url, httpx.AsyncClient(base_url=url) as http:
-        eid, gm = await _open(http, "Slow")
-        head = await _command(http, eid, gm, combatant("aria", 50))
+        eid, gm = await open_encounter(http, "Slow")
+        head = await post_command(http, eid, gm, combatant("aria", 50))
         services: Services = app.state.services
         live = services.live
         assert live is not None
@@ -109,7 +107,7 @@ async def test_a_slow_subscriber_delays_no_other_and_misses_nothing(database_url
         slow_lines = (await anext(slow)).decode().splitlines()  # the preamble, then it stalls
         try:
             for n in range(12):
-                head = await _command(
+                head = await post_command(
                     http, eid, gm, {"type": "generic.damage", "target": "aria", "amount": 1}
                 )
             for _ in range(250):  # five seconds
@@ -165,9 +163,9 @@ async def test_a_player_stream_never_receives_the_gm_encoding(
     app = create_app(settings)
     bounded = protocol is None
     async with serving(app, http=protocol) as url, httpx.AsyncClient(base_url=url) as http:
-        eid, gm = await _open(http, "Secrets")
+        eid, gm = await open_encounter(http, "Secrets")
         for who in ("aria", "grak"):
-            await _command(http, eid, gm, combatant(who, 20, ac=10))
+            await post_command(http, eid, gm, combatant(who, 20, ac=10))
         minted = await http.post(
             f"/encounters/{eid}/tokens", json={"combatants": ["aria"]}, headers=gm
         )
@@ -242,19 +240,19 @@ async def test_a_stream_written_by_the_feed_is_handed_back_when_its_client_stall
     app = create_app(settings)
     served = serving(app, http=CoalescingHttpToolsProtocol)
     async with served as url, httpx.AsyncClient(base_url=url) as http:
-        eid, gm = await _open(http, "Stall")
-        head = await _command(http, eid, gm, combatant("aria", 50))
+        eid, gm = await open_encounter(http, "Stall")
+        head = await post_command(http, eid, gm, combatant("aria", 50))
         services: Services = app.state.services
         assert services.live is not None
         hub = services.live.hub
         fast = [Subscriber(url, eid, gm) for _ in range(3)]
-        stalled = await _raw_stream(url, eid, gm)
+        stalled = await raw_stream(url, eid, gm)
         try:
             for subscriber in fast:
                 subscriber.start()
                 await subscriber.wait_for(head, within=5)
             feed = hub.feeds[UUID(eid)]
-            await _eventually(
+            await eventually(
                 lambda: len(feed.subscribers) == 4 and all(s.direct for s in feed.subscribers)
             )
             (slow,) = [s for s in feed.subscribers if _peer(s) == stalled.getsockname()]
@@ -274,62 +272,25 @@ async def test_a_stream_written_by_the_feed_is_handed_back_when_its_client_stall
             for subscriber in fast:  # nobody waits for the stalled client
                 await subscriber.wait_for(head, within=5)
                 assert subscriber.versions == list(range(1, head + 1))
-            head = await _command(http, eid, gm, HIT)
-            received = await _read_until(stalled, head)
+            head = await post_command(http, eid, gm, HIT)
+            received = await read_until(stalled, head)
             assert [int(v) for v in _ID.findall(received)] == list(range(1, head + 1))
-            await _eventually(lambda: slow.direct)  # caught up: the feed writes to it again
-            head = await _command(http, eid, gm, HIT)
-            received += await _read_until(stalled, head, seen=received)
+            await eventually(lambda: slow.direct)  # caught up: the feed writes to it again
+            head = await post_command(http, eid, gm, HIT)
+            received += await read_until(stalled, head, seen=received)
             assert [int(v) for v in _ID.findall(received)] == list(range(1, head + 1))
             # Clients that go end their streams at once (no write is needed to notice:
             # the protocol tells the stream), and the feed with the last of them.
             stalled.close()
             for subscriber in fast:
                 await subscriber.close()
-            await _eventually(lambda: UUID(eid) not in hub.feeds, within=3)
+            await eventually(lambda: UUID(eid) not in hub.feeds, within=3)
         finally:
             stalled.close()
             for subscriber in fast:
                 await subscriber.close()
 
 
-HIT = {"type": "generic.damage", "target": "aria", "amount": 1}
-
-
-async def _eventually(condition: Callable[[], bool], within: float = 5) -> None:
-    for _ in range(int(within / 0.02)):
-        if condition():
-            return
-        await asyncio.sleep(0.02)
-    assert condition()
-
-
 def _peer(subscriber: Any) -> object:
     transport = subscriber.connection.transport
     return transport.get_extra_info("peername") if transport is not None else None
-
-
-async def _raw_stream(url: str, eid: str, headers: dict[str, str]) -> socket.socket:
-    """A live stream's connection that reads nothing until told to, with a small
-    receive buffer so the server's writes back up soon."""
-    host, port = url.removeprefix("http://").split(":")
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    sock.setblocking(False)
-    loop = asyncio.get_running_loop()
-    await loop.sock_connect(sock, (host, int(port)))
-    lines = [f"GET /encounters/{eid}/live HTTP/1.1", f"host: {host}:{port}"]
-    lines += [f"{k}: {v}" for k, v in headers.items()]
-    await loop.sock_sendall(sock, ("\r\n".join(lines) + "\r\n\r\n").encode())
-    return sock
-
-
-async def _read_until(sock: socket.socket, version: int, seen: bytes = b"") -> bytes:
-    """What arrives on ``sock`` until the event of ``version`` has."""
-    loop, received = asyncio.get_running_loop(), b""
-    async with asyncio.timeout(10):
-        while version not in [int(v) for v in _ID.findall(seen + received)]:
-            chunk = await loop.sock_recv(sock, 65536)
-            assert chunk, "the server closed the stream"
-            received += chunk
-    return received

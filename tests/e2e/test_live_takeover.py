@@ -1,4 +1,4 @@
-"""A caught-up live stream left to its connection (api/live_follow.py, issue 27): its ASGI
+"""A caught-up live stream left to its connection (api/live_follow.py): its ASGI
 call has returned, and what it must still do is done by its record and the protocol.
 
 Served as ``aeon-ledger serve`` serves (``CoalescingHttpToolsProtocol``), on raw sockets
@@ -17,12 +17,20 @@ import httpx
 from api.app import create_app
 from api.live_feed import Subscriber
 from api.live_follow import Follow
-from api.serving import CoalescingHttpToolsProtocol
 from api.settings import Settings
 from api.state import Services
+from api.uvicorn_internals import CoalescingHttpToolsProtocol
 from tests.e2e.helpers import combatant
-from tests.e2e.test_live import bearer, serving
-from tests.e2e.test_live_fanout import HIT, _command, _eventually, _open, _raw_stream, _read_until
+from tests.support.live import (
+    HIT,
+    bearer,
+    eventually,
+    open_encounter,
+    post_command,
+    raw_stream,
+    read_until,
+    serving,
+)
 
 _LAST_CHUNK = b"\r\n0\r\n\r\n"
 
@@ -72,22 +80,22 @@ async def test_a_taken_over_stream_ends_with_its_last_chunk_when_its_token_is_re
         serving(app, http=CoalescingHttpToolsProtocol) as url,
         httpx.AsyncClient(base_url=url) as http,
     ):
-        eid, gm = await _open(http, "Revoked")
-        head = await _command(http, eid, gm, combatant("aria", 40))
+        eid, gm = await open_encounter(http, "Revoked")
+        head = await post_command(http, eid, gm, combatant("aria", 40))
         minted = await http.post(
             f"/encounters/{eid}/tokens", json={"combatants": ["aria"]}, headers=gm
         )
         token, token_id = minted.json()["token"], minted.json()["info"]["token_id"]
         services: Services = app.state.services
-        sock = await _raw_stream(url, eid, bearer(token))
+        sock = await raw_stream(url, eid, bearer(token))
         try:
-            received = await _read_until(sock, head)
-            await _eventually(lambda: any(_owned(s) for s in _followers(services, eid)))
+            received = await read_until(sock, head)
+            await eventually(lambda: any(_owned(s) for s in _followers(services, eid)))
             assert _request_tasks() == [], "a taken-over stream keeps no ASGI call"
             loop = asyncio.get_running_loop()
             await loop.sock_sendall(sock, b"GET /health/live HTTP/1.1\r\nhost: test\r\n\r\n")
-            head = await _command(http, eid, gm, HIT)
-            received += await _read_until(sock, head, seen=received)
+            head = await post_command(http, eid, gm, HIT)
+            received += await read_until(sock, head, seen=received)
             assert b"HTTP/1.1 200" not in received.split(b"\r\n\r\n", 1)[1]
             revoked = await http.delete(f"/encounters/{eid}/tokens/{token_id}", headers=gm)
             assert revoked.status_code == 204
@@ -96,7 +104,7 @@ async def test_a_taken_over_stream_ends_with_its_last_chunk_when_its_token_is_re
             body, after = received[:cut], received[cut:]
             assert body.endswith(_LAST_CHUNK)
             assert body.count(b"\r\n0\r\n\r\n") == 1
-            await _eventually(lambda: not _followers(services, eid))
+            await eventually(lambda: not _followers(services, eid))
             received = await _read_until_bytes(sock, b"ok", after)
             assert b"event-stream" not in received
         finally:
@@ -113,16 +121,16 @@ async def test_a_client_that_goes_frees_its_taken_over_stream(database_url: str)
         serving(app, http=CoalescingHttpToolsProtocol) as url,
         httpx.AsyncClient(base_url=url) as http,
     ):
-        eid, gm = await _open(http, "Gone")
-        head = await _command(http, eid, gm, combatant("aria", 40))
+        eid, gm = await open_encounter(http, "Gone")
+        head = await post_command(http, eid, gm, combatant("aria", 40))
         services: Services = app.state.services
         assert services.live is not None
         hub = services.live.hub
-        socks = [await _raw_stream(url, eid, gm) for _ in range(3)]
+        socks = [await raw_stream(url, eid, gm) for _ in range(3)]
         try:
             for sock in socks:
-                await _read_until(sock, head)
-            await _eventually(
+                await read_until(sock, head)
+            await eventually(
                 lambda: (
                     len(_followers(services, eid)) == 3
                     and all(_owned(s) for s in _followers(services, eid))
@@ -132,7 +140,7 @@ async def test_a_client_that_goes_frees_its_taken_over_stream(database_url: str)
             assert len([o for o in gc.get_objects() if isinstance(o, Follow)]) == 3
             for sock in socks:
                 sock.close()
-            await _eventually(lambda: UUID(eid) not in hub.feeds, within=3)
+            await eventually(lambda: UUID(eid) not in hub.feeds, within=3)
             gc.collect()
             assert [o for o in gc.get_objects() if isinstance(o, Follow)] == []
         finally:
@@ -152,12 +160,12 @@ async def test_a_taken_over_stream_ends_cleanly_when_the_server_shuts_down(
     url = await served.__aenter__()
     try:
         async with httpx.AsyncClient(base_url=url) as http:
-            eid, gm = await _open(http, "Shutdown")
-            head = await _command(http, eid, gm, combatant("aria", 40))
+            eid, gm = await open_encounter(http, "Shutdown")
+            head = await post_command(http, eid, gm, combatant("aria", 40))
         services: Services = app.state.services
-        sock = await _raw_stream(url, eid, gm)
-        received = await _read_until(sock, head)
-        await _eventually(lambda: any(_owned(s) for s in _followers(services, eid)))
+        sock = await raw_stream(url, eid, gm)
+        received = await read_until(sock, head)
+        await eventually(lambda: any(_owned(s) for s in _followers(services, eid)))
     except BaseException:
         await served.__aexit__(None, None, None)
         raise

@@ -1,4 +1,4 @@
-"""Physical dice entered as the table rolls them (issue 26): a command short of dice is a
+"""Physical dice entered as the table rolls them: a command short of dice is a
 422 whose ``dice_needed`` says exactly which die to roll next, and faces a command did
 not need are recorded as thrown and unused, secret when the command is."""
 

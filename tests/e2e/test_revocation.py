@@ -1,4 +1,4 @@
-"""A revoked token learns nothing (issue 16): on every route, before anything else, a
+"""A revoked token learns nothing: on every route, before anything else, a
 401; its open live streams end at once; the last GM token cannot be revoked."""
 
 from __future__ import annotations
@@ -6,14 +6,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import asyncpg
 import httpx
 
 from api.app import create_app
 from api.settings import Settings
 from tests.e2e.helpers import Client, combatant, command, create
-from tests.e2e.test_live import serving
 from tests.scaleout.sse import follow
+from tests.support.live import serving
+from tests.support.tokens import revoke_elsewhere
 
 ATTACK = {"type": "generic.attack", "attacker": "aria", "target": "grak", "using": "sword"}
 
@@ -31,18 +31,6 @@ async def _table(client: Client) -> tuple[str, str]:
     return eid, minted.json()["token"]
 
 
-async def _revoke_elsewhere(database_url: str, token: str) -> None:
-    """As another process would: straight in the database, so this process's cache of
-    checked tokens still holds the token."""
-    conn = await asyncpg.connect(database_url)
-    try:
-        await conn.execute(
-            "UPDATE access_tokens SET revoked_at = now() WHERE token_id = $1", token.split(".")[0]
-        )
-    finally:
-        await conn.close()
-
-
 async def test_a_revoked_token_gets_401_not_the_reason_its_command_would_fail(
     client: Client, database_url: str
 ) -> None:
@@ -54,7 +42,7 @@ async def test_a_revoked_token_gets_401_not_the_reason_its_command_would_fail(
         headers={**bearer(sam), **key},
     )
     assert first.status_code == 200, first.text
-    await _revoke_elsewhere(database_url, sam)
+    await revoke_elsewhere(database_url, sam)
     attempts: list[tuple[str, dict[str, Any], dict[str, str]]] = [
         ("rule", {"command": {**ATTACK, "target": "nobody"}}, {}),  # would be a 422
         ("conflict", {"command": ATTACK}, {"If-Match": '"1"'}),  # would be a 409

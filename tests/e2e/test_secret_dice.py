@@ -1,4 +1,4 @@
-"""Secret server rolls draw from a seed of their own (issue 16): ending the dice epoch
+"""Secret server rolls draw from a seed of their own: ending the dice epoch
 publishes the public seed, from which nothing secret can be recomputed; the secret seed
 is published once the last secret roll drawn from it is revealed, and then verify checks
 those rolls too."""

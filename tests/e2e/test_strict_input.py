@@ -1,4 +1,4 @@
-"""Strict input (issue 26): JSON types as documented, one value per key, JSON only, and
+"""Strict input: JSON types as documented, one value per key, JSON only, and
 modifiers bounded like notation constants.  Each refusal is a problem document naming
 what was wrong, and appends nothing."""
 

@@ -1,4 +1,4 @@
-"""Tamper evidence beyond the database (docs/tamper-evidence.md, issue 16).
+"""Tamper evidence beyond the database (docs/tamper-evidence.md).
 
 Each tampering is done the way a database administrator would do it, in SQL with the
 events' immutability trigger disabled, and verify must name it: a truncated tail with the

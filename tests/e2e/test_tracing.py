@@ -1,4 +1,4 @@
-"""Traces (issue 22): off by default; with ``OTEL_*`` asking for them, a command's request
+"""Traces: off by default; with ``OTEL_*`` asking for them, a command's request
 span holds the service's decide, write and fan-out spans and asyncpg's statements."""
 
 from __future__ import annotations

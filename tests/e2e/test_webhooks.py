@@ -1,4 +1,4 @@
-"""Webhooks (issue 23) through the API, delivered by the app's own lanes to a real HTTP
+"""Webhooks through the API, delivered by the app's own lanes to a real HTTP
 receiver on loopback: order, signatures, retries, pause and resume, redaction, the
 Discord format, service-wide webhooks and bad input.
 
@@ -31,8 +31,8 @@ from service.commands import Actor, CommandEnvelope
 from service.commit import CommandWrite, Written
 from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import AddCombatant
-from tests.conftest import create_database, drop_database
 from tests.e2e.helpers import Client, GmTokens, combatant, command, inner_events
+from tests.support.databases import create_database, drop_database
 from tests.support.receiver import Received, Receiver, receiving
 
 SERVICE_KEY = "webhook-service-key"

@@ -47,7 +47,7 @@ request's shape, when wrong, is a 400, and a 400 here fails."""
 
 def _integral_floats_as_ints(value: Any) -> Any:
     """7.0 written as 7.  JSON Schema compares values, not how they are written, so for it
-    7.0 is an integer; the service refuses it (issue 26: strict input, docs/api.md), which no
+    7.0 is an integer; the service refuses it (strict input, docs/api.md), which no
     schema keyword can say.  A positive case sends integers as integers."""
     if isinstance(value, float) and value.is_integer():
         return int(value)

@@ -1,4 +1,4 @@
-"""The schema and the command path stay distributable by the encounter (issue 25): read
+"""The schema and the command path stay distributable by the encounter: read
 from PostgreSQL's catalog and from the statements a command really runs, so neither can
 drift from the rules in docs/scale-out.md#citus."""
 
@@ -19,8 +19,8 @@ from projections.inline import read_model_rows
 from service.commands import Actor, CommandEnvelope
 from service.pipeline import CREATE_NAMESPACE, CommandPipeline
 from service.rulesets.generic.commands import AddCombatant, Damage, RollInitiative
-from tests.citus.cluster import DISTRIBUTION_COLUMN
-from tests.integration.test_pipeline import new_encounter
+from tests.support.citus import DISTRIBUTION_COLUMN
+from tests.support.pipeline import new_encounter
 
 GM = Actor(role="gm")
 

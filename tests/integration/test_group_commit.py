@@ -17,16 +17,7 @@ from projections.inline import read_model_rows
 from service.commands import CommandEnvelope
 from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import Attack, Damage
-from tests.integration.test_pipeline import GM, add, new_encounter, run
-
-
-async def tables(pipeline: CommandPipeline, count: int) -> list[UUID]:
-    """Encounters with a fighter and an ogre, their state cached by ``pipeline``."""
-    ids = [await new_encounter(pipeline, f"table {n}") for n in range(count)]
-    for encounter_id in ids:
-        await add(pipeline, encounter_id, "fighter", hp=30)
-        await add(pipeline, encounter_id, "ogre", hp=100)
-    return ids
+from tests.support.pipeline import GM, run, tables
 
 
 async def transactions_of(pool: asyncpg.Pool, ids: list[UUID], after_version: int) -> set[int]:

@@ -39,7 +39,7 @@ from service.loading import load, load_at
 from service.pipeline import CommandPipeline
 from service.registry import codec_for
 from service.ruleset import RuleViolation
-from tests.unit.generic.test_properties import CAST, COMMANDS
+from tests.support.generic_commands import CAST, COMMANDS
 
 GM = Actor(role="gm")
 T = TypeVar("T")

@@ -15,8 +15,7 @@ from events.db import Database
 from events.envelope import RecordedEvent
 from projections.inline import read_model_rows
 from service.pipeline import CommandPipeline
-from tests.integration.test_group_commit import tables
-from tests.integration.test_pipeline import add
+from tests.support.pipeline import add, tables
 
 
 async def _encode(

@@ -12,7 +12,7 @@ import pytest
 
 from events.migrate import apply_migrations, migration_files
 from events.shards import SHARDS, shard_of
-from tests.conftest import create_database, drop_database
+from tests.support.databases import create_database, drop_database
 
 
 @pytest.fixture

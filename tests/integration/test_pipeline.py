@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from typing import Any
-from uuid import UUID, uuid4
+from uuid import uuid4
 
 import asyncpg
 import msgspec
@@ -13,41 +13,12 @@ import pytest
 from events.errors import VersionConflict
 from events.store import read_stream
 from projections.inline import read_model_rows
-from service.commands import Actor, CommandEnvelope
+from service.commands import CommandEnvelope
 from service.loading import load
 from service.pipeline import CommandPipeline, Opened
 from service.ruleset import RuleViolation
 from service.rulesets.generic.commands import AddCombatant, Attack, Damage
-
-GM = Actor(role="gm")
-
-
-async def new_encounter(pipeline: CommandPipeline, name: str = "Test") -> UUID:
-    opened = await pipeline.create_encounter(
-        ruleset="generic", name=name, options={}, client_seed=None, actor=GM
-    )
-    created = msgspec.json.decode(opened.response)
-    return UUID(created["encounter_id"])
-
-
-async def run(
-    pipeline: CommandPipeline, encounter_id: UUID, command: Any, **kwargs: Any
-) -> dict[str, Any]:
-    result: dict[str, Any] = msgspec.json.decode(
-        await pipeline.execute(
-            encounter_id,
-            CommandEnvelope(command=command, manual_dice=kwargs.pop("manual", None)),
-            actor=GM,
-            **kwargs,
-        )
-    )
-    return result
-
-
-async def add(pipeline: CommandPipeline, encounter_id: UUID, ident: str, hp: int = 10) -> None:
-    await run(
-        pipeline, encounter_id, AddCombatant(id=ident, name=ident.title(), hp=hp, stats={"ac": 12})
-    )
+from tests.support.pipeline import GM, add, new_encounter, run
 
 
 async def test_rejected_command_appends_nothing(

@@ -15,7 +15,7 @@ from service.rulesets.generic.commands import (
     NextTurn,
     RollInitiative,
 )
-from tests.integration.test_pipeline import new_encounter, run
+from tests.support.pipeline import new_encounter, run
 
 
 async def _read_models(pool: asyncpg.Pool, encounter_id: object) -> tuple[object, ...]:

@@ -11,8 +11,8 @@ from api.cli import main
 from projections.inline import read_model_rows
 from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import AddCombatant, Attack, Damage, NextTurn, RollInitiative
-from tests.conftest import create_database, drop_database
-from tests.integration.test_pipeline import new_encounter, run
+from tests.support.databases import create_database, drop_database
+from tests.support.pipeline import new_encounter, run
 
 TABLES = {
     "encounter_state": "encounter_id",

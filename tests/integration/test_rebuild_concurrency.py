@@ -25,8 +25,8 @@ from projections.rebuild import rebuild_all
 from service.commands import Actor, CommandEnvelope
 from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import AddCombatant, Attack, NextTurn, RollInitiative
-from tests.conftest import create_database, drop_database
-from tests.integration.test_rebuild_matches_live import dump
+from tests.support.databases import create_database, drop_database
+from tests.support.read_models import dump
 
 GM = Actor(role="gm")
 ATTACK = Attack(attacker="a", target="b", notation="1d20", target_number=2, damage="1d4")

@@ -28,7 +28,7 @@ from service.rulesets.generic.commands import (
     NextTurn,
     RollInitiative,
 )
-from tests.integration.test_pipeline import new_encounter
+from tests.support.pipeline import new_encounter
 
 GM = Actor(role="gm")
 

@@ -34,25 +34,10 @@ from service.rulesets.generic.commands import (
     NextTurn,
     RollInitiative,
 )
-from tests.conftest import create_database, drop_database
+from tests.support.databases import create_database, drop_database
+from tests.support.read_models import dump
 
 GM = Actor(role="gm")
-
-DUMPS = {
-    "encounter_state": """SELECT encounter_id, ruleset, name, version, schema_version,
-                                 state::text, created_at, updated_at
-                          FROM encounter_state ORDER BY encounter_id""",
-    "log_entries": """SELECT encounter_id, version, round, type, text, gm_text, hidden_rolls,
-                             gm_only, recorded_at
-                      FROM log_entries ORDER BY encounter_id, version""",
-    "roll_ledger": """SELECT encounter_id, roll_id, version, round, record::text
-                      FROM roll_ledger ORDER BY encounter_id, roll_id""",
-}
-
-
-async def dump(db: asyncpg.Pool | asyncpg.Connection) -> dict[str, list[tuple[Any, ...]]]:
-    """Every read-model row, JSON columns as their stored text."""
-    return {table: [tuple(r) for r in await db.fetch(sql)] for table, sql in DUMPS.items()}
 
 
 async def command(pipeline: CommandPipeline, eid: UUID, cmd: Any, *, hidden: bool = False) -> None:

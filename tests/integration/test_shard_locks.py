@@ -24,7 +24,7 @@ from service.commands import CommandEnvelope
 from service.pipeline import CREATE_NAMESPACE, CommandPipeline
 from service.rulesets.generic.commands import Damage
 from service.unit_of_work import new_stream_id
-from tests.integration.test_pipeline import GM, add
+from tests.support.pipeline import GM, add
 
 
 def _keys_in(shard: int, count: int, prefix: str) -> list[str]:

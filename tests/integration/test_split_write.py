@@ -22,7 +22,7 @@ from service.commit import SEED, SNAPSHOTS
 from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import Attack, Damage
 from service.split_write import WriteStatement, router_form
-from tests.integration.test_pipeline import GM, add, new_encounter, run
+from tests.support.pipeline import GM, add, new_encounter, run
 
 
 def _pipeline(pool: asyncpg.Pool, form: WriteStatement, **kwargs: Any) -> CommandPipeline:

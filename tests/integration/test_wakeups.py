@@ -1,4 +1,4 @@
-"""Wake-ups through PostgreSQL NOTIFY (issue 27): what is sent arrives as sent, however
+"""Wake-ups through PostgreSQL NOTIFY: what is sent arrives as sent, however
 many wake-ups one notice carries and whatever a token id holds."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The log lines of `aeon-ledger serve` (issue 22): one JSON object per request and per
+"""The log lines of `aeon-ledger serve`: one JSON object per request and per
 command on stdout when it is not a terminal, with the correlation id, encounter id, token
 id (never the token), command type, outcome and duration; plain text on a terminal."""
 

@@ -1,4 +1,4 @@
-"""``/metrics`` of `aeon-ledger serve --workers 2` (issue 22): whichever worker answers the
+"""``/metrics`` of `aeon-ledger serve --workers 2`: whichever worker answers the
 scrape, it reports both workers' requests; a worker killed and replaced keeps its counts
 but not its live gauges; the metrics directory serve made is gone after it stops."""
 
@@ -14,15 +14,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.e2e.test_metrics import Scrape
 from tests.reliability.processes import running_service
-from tests.reliability.test_serving import (
-    _ESTABLISHED,
-    _LISTEN,
-    _children,
-    _holders,
-    _sockets_on_port,
-)
+from tests.support.metrics import Scrape
+from tests.support.procfs import ESTABLISHED, LISTEN, children, holders, sockets_on_port
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="SO_REUSEPORT, /proc")
 
@@ -33,7 +27,7 @@ _ROUTE = "/encounters/{encounter_id}"
 def _workers(parent: int) -> list[int]:
     return [
         p
-        for p in _children(parent)
+        for p in children(parent)
         if "resource_tracker" not in Path(f"/proc/{p}/cmdline").read_text()
     ]
 
@@ -74,7 +68,7 @@ def test_two_workers_requests_are_added_up_whichever_answers(database_url: str) 
         # Ready means one worker answered; the other may still be starting.
         _wait(
             "both workers should listen",
-            lambda: sum(_holders(workers, _sockets_on_port(service.port, _LISTEN)).values()) == 2,
+            lambda: sum(holders(workers, sockets_on_port(service.port, LISTEN)).values()) == 2,
         )
 
         # Each request on a connection of its own, all kept open until both workers
@@ -88,7 +82,7 @@ def test_two_workers_requests_are_added_up_whichever_answers(database_url: str) 
                 response = conn.getresponse()
                 response.read()
                 assert response.status == 200
-            held = _holders(workers, _sockets_on_port(service.port, _ESTABLISHED))
+            held = holders(workers, sockets_on_port(service.port, ESTABLISHED))
         finally:
             for conn in connections:
                 conn.close()

@@ -5,7 +5,6 @@ first, and a response's head and body leave in one write."""
 from __future__ import annotations
 
 import http.client
-import os
 import socket
 import struct
 import sys
@@ -15,37 +14,9 @@ from pathlib import Path
 import pytest
 
 from tests.reliability.processes import running_service
+from tests.support.procfs import ESTABLISHED, LISTEN, children, holders, sockets_on_port
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="SO_REUSEPORT, /proc, TCP_INFO")
-
-_LISTEN, _ESTABLISHED = "0A", "01"
-
-
-def _sockets_on_port(port: int, state: str) -> set[int]:
-    """Inodes of the IPv4 TCP sockets bound locally to ``port`` in ``state``."""
-    inodes = set()
-    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
-        fields = line.split()
-        if int(fields[1].split(":")[1], 16) == port and fields[3] == state:
-            inodes.add(int(fields[9]))
-    return inodes
-
-
-def _holders(pids: list[int], inodes: set[int]) -> dict[int, int]:
-    """How many of ``inodes`` each process holds open."""
-    held = {}
-    for pid in pids:
-        count = 0
-        for fd in Path(f"/proc/{pid}/fd").iterdir():
-            target = os.readlink(fd) if fd.is_symlink() else ""
-            if target.startswith("socket:[") and int(target[8:-1]) in inodes:
-                count += 1
-        held[pid] = count
-    return held
-
-
-def _children(pid: int) -> list[int]:
-    return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
 
 
 def test_two_workers_each_listen_and_share_the_connections(database_url: str) -> None:
@@ -53,17 +24,17 @@ def test_two_workers_each_listen_and_share_the_connections(database_url: str) ->
         assert service.proc is not None
         workers = [
             p
-            for p in _children(service.proc.pid)
+            for p in children(service.proc.pid)
             if "resource_tracker" not in Path(f"/proc/{p}/cmdline").read_text()
         ]
         assert len(workers) == 2
         # Ready means one worker answered; the other may still be starting.
         deadline = time.monotonic() + 30
-        while sum(_holders(workers, _sockets_on_port(service.port, _LISTEN)).values()) < 2:
+        while sum(holders(workers, sockets_on_port(service.port, LISTEN)).values()) < 2:
             assert time.monotonic() < deadline, "both workers should listen"
             time.sleep(0.1)
-        assert sum(_holders(workers, _sockets_on_port(service.port, _LISTEN)).values()) == 2
-        assert _holders([service.proc.pid], _sockets_on_port(service.port, _LISTEN)) == {
+        assert sum(holders(workers, sockets_on_port(service.port, LISTEN)).values()) == 2
+        assert holders([service.proc.pid], sockets_on_port(service.port, LISTEN)) == {
             service.proc.pid: 0
         }, "the parent must not listen: connections it was given would never be answered"
 
@@ -74,7 +45,7 @@ def test_two_workers_each_listen_and_share_the_connections(database_url: str) ->
                 response = conn.getresponse()
                 response.read()
                 assert response.status == 200
-            held = _holders(workers, _sockets_on_port(service.port, _ESTABLISHED))
+            held = holders(workers, sockets_on_port(service.port, ESTABLISHED))
         finally:
             for conn in connections:
                 conn.close()

@@ -1,4 +1,4 @@
-"""Webhook delivery by real service processes (issue 23): SIGKILL in the middle of
+"""Webhook delivery by real service processes: SIGKILL in the middle of
 deliveries loses and reorders nothing, and two processes delivering the same webhooks
 send each event in order, a duplicate only ever under the id it first had."""
 
@@ -11,9 +11,9 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import create_database, drop_database
 from tests.reliability.http import Table, command_mix, send_command, setup_table
 from tests.reliability.processes import running_service
+from tests.support.databases import create_database, drop_database
 from tests.support.receiver import Received, Receiver, receiving
 
 TABLES = 3

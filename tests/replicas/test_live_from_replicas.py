@@ -24,9 +24,9 @@ from api.app import create_app
 from api.settings import Settings
 from events.replicas import ReadReplicas
 from tests.e2e.helpers import GmTokens, combatant, command, create
-from tests.e2e.test_live import SECRET_CHECK, bearer, serving
 from tests.replicas.cluster import Pair, replay_paused
 from tests.scaleout.live_client import Subscriber
+from tests.support.live import SECRET_CHECK, bearer, serving
 
 WAIT = 0.5
 """Long enough that a replica replaying normally is waited for even on a loaded machine

@@ -21,8 +21,9 @@ from api.settings import Settings
 from events.replicas import ReadReplicas
 from tests.e2e.helpers import Client, GmTokens, combatant, command, create
 from tests.e2e.secrecy.scenarios import SCENARIOS
-from tests.e2e.secrecy.test_secret_rolls import _mentions, _play, bearer
+from tests.e2e.secrecy.tables import mentions, play
 from tests.replicas.cluster import Pair, replay_paused
+from tests.support.live import bearer
 
 WAIT = 0.2
 
@@ -197,7 +198,7 @@ async def test_players_read_from_the_replica_nothing_a_secret_roll_decided(
     client: Client, pair: Pair
 ) -> None:
     """The replica holds the same rows and the same redaction runs on them."""
-    table = await _play(client, "generic", SCENARIOS["generic"])
+    table = await play(client, "generic", SCENARIOS["generic"])
     head = table.secret_events[-1]["stream_version"]
     await pair.wait_replayed()
     player = {**bearer(table.player), "X-Min-Version": str(head)}
@@ -218,7 +219,7 @@ async def test_players_read_from_the_replica_nothing_a_secret_roll_decided(
     )
     lines = [e["text"] for e in log.json()["entries"]]
     assert len(lines) == len(seen)
-    assert not any(_mentions(line, table.numbers()) for line in lines), lines
+    assert not any(mentions(line, table.numbers()) for line in lines), lines
     assert served(client) - before == Counter(replica=4)
 
 

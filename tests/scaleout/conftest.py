@@ -4,7 +4,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.conftest import create_database, drop_database
+from tests.support.databases import create_database, drop_database
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Two processes without Redis (issue 27): wake-ups cross between them through
+"""Two processes without Redis: wake-ups cross between them through
 PostgreSQL LISTEN/NOTIFY, so a subscriber of one process sees the commands handled by the
 other at once, and keeps seeing them after its listening connection is cut.
 

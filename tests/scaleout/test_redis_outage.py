@@ -1,4 +1,4 @@
-"""Redis going away (issue 6): commands and reads keep working from PostgreSQL, live
+"""Redis going away: commands and reads keep working from PostgreSQL, live
 updates degrade to polling and recover once Redis is back, and readiness says so.
 
 Two processes on a redis-server of the test's own: A polls PostgreSQL only every 60 s, so

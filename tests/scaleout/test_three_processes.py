@@ -1,4 +1,4 @@
-"""Scale-out (issue 6): three `aeon-ledger serve` processes share one PostgreSQL and one
+"""Scale-out: three `aeon-ledger serve` processes share one PostgreSQL and one
 Redis.  Commands sent round-robin through all three to one encounter leave its versions
 gapless, If-Match holds across processes, and a subscriber on each process receives every
 event in order exactly once, one of them after dropping its connection and resuming."""

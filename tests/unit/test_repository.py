@@ -1,4 +1,4 @@
-"""The repository stands on its own (issue 26): a clone has everything its README and
+"""The repository stands on its own: a clone has everything its README and
 docs point at, the license pyproject names, a CI script that runs the README's test
 command as the README writes it, and a ``slow`` marker that says what the default run
 does with it."""

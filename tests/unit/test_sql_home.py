@@ -1,4 +1,4 @@
-"""Where SQL lives (issue 17 item 2): the write side calls functions of events/ and asks
+"""Where SQL lives: the write side calls functions of events/ and asks
 the read models for their part of the write statement; the one statement's own parts
 (guard, head, snapshots, seed, answer) in service/commit.py, and the wrapping that runs
 them as statements of their own in service/split_write.py, are its only SQL."""

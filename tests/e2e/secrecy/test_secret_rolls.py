@@ -18,13 +18,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from typing import Any
 
 import pytest
 
 from service.registry import RULESETS, get_ruleset
-from tests.e2e.helpers import Client, command
-from tests.e2e.secrecy.scenarios import SCENARIOS, Scenario
+from tests.e2e.helpers import Client
+from tests.e2e.secrecy.scenarios import SCENARIOS
+from tests.e2e.secrecy.tables import Table, mentions, play
 from tests.scaleout.sse import parse
 
 _PUBLIC_FORM = {"seal_id", "command_type", "shown", "hidden", "taints", "waits_for", "commitment"}
@@ -36,88 +36,11 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-class Table:
-    """An encounter of one scenario, with the GM's answer to the secret command."""
-
-    def __init__(self, client: Client, eid: str, player: str, spectator: str, before: int) -> None:
-        self.client, self.eid, self.before = client, eid, before
-        self.player, self.spectator = player, spectator
-        self.secret_events: list[dict[str, Any]] = []
-
-    async def get(self, path: str, *, player: bool = True) -> Any:
-        """The GM's answer, or the player's, checked to be the spectator's byte for byte."""
-        headers = bearer(self.player) if player else {}
-        response = await self.client.get(f"/encounters/{self.eid}{path}", headers=headers)
-        assert response.status_code == 200, (path, response.text)
-        if player:
-            watched = await self.client.get(
-                f"/encounters/{self.eid}{path}", headers=bearer(self.spectator)
-            )
-            assert watched.status_code == 200, (path, watched.text)
-            assert watched.content == response.content, path
-        return response.json() if "json" in response.headers["content-type"] else response.text
-
-    @property
-    def inner(self) -> list[dict[str, Any]]:
-        """The events the secret command decided: inside its one envelope."""
-        (envelope,) = self.secret_events
-        assert envelope["type"] == "encounter.sealed"
-        events: list[dict[str, Any]] = envelope["data"]["events"]
-        return events
-
-    @property
-    def seal_id(self) -> str:
-        return str(self.secret_events[0]["data"]["seal_id"])
-
-    @property
-    def rolls(self) -> list[dict[str, Any]]:
-        return [r for e in self.inner for r in e["data"].get("rolls", [])]
-
-    def numbers(self) -> set[str]:
-        """Faces and totals of the secret rolls, as they would be written in a line."""
-        found = {str(r["total"]) for r in self.rolls}
-        found |= {str(d["face"]) for r in self.rolls for d in r["dice"]}
-        return found
-
-
-async def _play(client: Client, ruleset: str, scenario: Scenario) -> Table:
-    created = await client.post(
-        "/encounters",
-        json={"ruleset": ruleset, "name": f"Secrets of {ruleset}", "options": scenario.options},
-    )
-    assert created.status_code == 201, created.text
-    eid = created.json()["encounter_id"]
-    for cmd, dice in scenario.setup:
-        await command(client, eid, cmd, manual=dice)
-    minted = await client.post(f"/encounters/{eid}/tokens", json={"combatants": scenario.player})
-    assert minted.status_code == 201, minted.text
-    watcher = await client.post(f"/encounters/{eid}/tokens", json={"role": "spectator"})
-    assert watcher.status_code == 201, watcher.text
-    head = await client.get(f"/encounters/{eid}")
-    table = Table(
-        client, eid, minted.json()["token"], watcher.json()["token"], head.json()["version"]
-    )
-    cmd, dice = scenario.secret
-    response = await client.post(
-        f"/encounters/{eid}/commands",
-        json={"command": cmd, "manual_dice": dice, "hidden": True},
-        headers={"Idempotency-Key": f"gm-secret-{eid}"},
-    )
-    assert response.status_code == 200, response.text
-    table.secret_events = response.json()["events"]
-    assert table.rolls and all(r["hidden"] for r in table.rolls)
-    return table
-
-
 @pytest.fixture(params=sorted(RULESETS))
 async def table(request: pytest.FixtureRequest, client: Client) -> Table:
     name = request.param
     assert name in SCENARIOS, f"ruleset {name!r} has no secrecy scenario"
-    return await _play(client, name, SCENARIOS[name])
-
-
-def _mentions(text: str, numbers: set[str]) -> set[str]:
-    return {n for n in numbers if re.search(rf"(?<![\w.#-]){re.escape(n)}(?![\w.-])", text)}
+    return await play(client, name, SCENARIOS[name])
 
 
 async def test_the_state_players_see_is_the_state_before_the_secret(table: Table) -> None:
@@ -155,12 +78,12 @@ async def test_log_lines_and_the_ledger_say_nothing_the_roll_decided(table: Tabl
     assert len(entries) == len(gm_entries) == 1
     for seen, gm in zip(entries, gm_entries, strict=True):
         assert seen["text"] != gm["text"]
-        assert not _mentions(seen["text"], numbers), seen["text"]
+        assert not mentions(seen["text"], numbers), seen["text"]
         # One marker record for the envelope, however many rolls it made.
         (marker,) = seen["rolls"]
         assert marker["roll_id"] == table.seal_id and marker["redacted"] is True
     text = await table.get(f"/log.txt?after_version={table.before}")
-    assert not _mentions(re.sub(r"^#\d+\s+\[[^]]*\]", "", text, flags=re.M), numbers), text
+    assert not mentions(re.sub(r"^#\d+\s+\[[^]]*\]", "", text, flags=re.M), numbers), text
     ledger = (await table.get(f"/rolls?after_version={table.before}"))["rolls"]
     assert [r["roll_id"] for r in ledger] == [table.seal_id]
     assert all(set(r) <= _ROLL_KEYS for r in ledger)
@@ -179,7 +102,7 @@ async def test_the_statistics_and_the_markdown_log_count_nothing_of_the_secret(
     }
     markdown = await table.get(f"/log.md?after_version={table.before}")
     body = re.sub(r"^- \*\*#\d+\*\*", "", markdown, flags=re.M)
-    assert not _mentions(re.sub(r"^## .*$", "", body, flags=re.M), table.numbers()), markdown
+    assert not mentions(re.sub(r"^## .*$", "", body, flags=re.M), table.numbers()), markdown
     export = await table.client.get(f"/encounters/{table.eid}/export", headers=bearer(table.player))
     assert export.status_code == 403
 
@@ -194,7 +117,7 @@ async def test_the_round_replay_steps_through_the_public_table(table: Table) -> 
         for step in replay["steps"]:
             if step["version"] > table.before:
                 assert step["state"]["game"] == before["game"]
-                assert not _mentions(step["text"], numbers)
+                assert not mentions(step["text"], numbers)
 
 
 async def test_the_live_stream_is_redacted_like_the_events(table: Table) -> None:
@@ -262,7 +185,7 @@ async def test_after_the_reveal_players_read_the_gms_lines(table: Table) -> None
     for mine, theirs in zip(seen, gm, strict=True):
         if mine["text"] != theirs["text"]:
             numbers = table.numbers()
-            assert _mentions(mine["text"], numbers) == _mentions(theirs["text"], numbers)
+            assert mentions(mine["text"], numbers) == mentions(theirs["text"], numbers)
             assert mine["type"] == theirs["type"]
 
 

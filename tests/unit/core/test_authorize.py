@@ -68,7 +68,7 @@ def test_player_dice_need_the_encounters_permission_and_secrecy_is_the_gms() -> 
 
 
 def test_players_act_from_their_sheet_and_never_bring_numbers_of_their_own() -> None:
-    """Issue 16: a player token chose every number of its rolls ("1d20+1000")."""
+    """A player token must not choose the numbers of its rolls ("1d20+1000")."""
     off_sheet = (
         (c.Attack(attacker="alice", target="goblin", notation="1d20+1000"), "attack of the sheet"),
         (c.Attack(attacker="alice", target="goblin", using="longsword", damage="100d100"),

@@ -150,7 +150,7 @@ def _armed(**changes: Any) -> Any:
 
 
 def test_an_attack_of_the_sheet_rolls_the_sheets_dice() -> None:
-    """Players act from their sheet (issue 16): the sheet gives the roll and the damage."""
+    """Players act from their sheet: the sheet gives the roll and the damage."""
     command = Attack(attacker="alice", target="goblin", using="longsword")
     events = given(RULESET, _armed(), goblin()).when(command, manual=[[14], [4]]).events
     assert rolls_of(events) == [

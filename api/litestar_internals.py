@@ -1,0 +1,230 @@
+"""Everything the service builds on Litestar's private internals, in one place, used only
+on the Litestar release it was tested with.
+
+Three things reach below Litestar's public API: the OpenAPI document is completed in
+place where Litestar keeps the served copy (``openapi_document``), msgspec Structs that
+refuse unknown fields are drawn with ``additionalProperties: false`` by extending
+Litestar's own Struct schema plugin (``ClosedStructs``), and a live stream's response
+swaps in a leaner body loop (``LiveStream``).  A release of Litestar may move any of that
+without notice, so each use asks ``known()`` first, and ``check()`` says at start-up
+what an unknown version gives up: the OpenAPI document is served as Litestar generates
+it, and live streams go through Litestar's own streaming response, each holding a task
+and its connection for as long as it is open.  Slower and plainer, never wrong.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncGenerator, AsyncIterator
+from typing import TYPE_CHECKING, Any
+
+import litestar
+from litestar import Litestar
+from litestar.plugins import OpenAPISchemaPluginProtocol
+from litestar.response import Stream
+from litestar.response.base import ASGIResponse
+from litestar.response.streaming import ASGIStreamingResponse
+from litestar.types import HTTPResponseBodyEvent, Receive, Send
+
+from api.uvicorn_internals import Connection
+
+try:
+    from litestar._openapi.schema_generation.plugins.struct import StructSchemaPlugin
+except ImportError:  # a Litestar other than the tested one, where it is never used
+    StructSchemaPlugin = object  # type: ignore[misc,assignment]
+
+if TYPE_CHECKING:
+    from litestar._openapi.schema_generation import SchemaCreator
+    from litestar.openapi.spec import Schema
+    from litestar.typing import FieldDefinition
+
+log = logging.getLogger("aeon_ledger")
+
+TESTED = (2, 25)
+"""The Litestar release (major, minor) whose internals this module was written against."""
+
+SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+
+def known() -> bool:
+    """Whether the installed Litestar is the tested release."""
+    version = litestar.__version__
+    return (version.major, version.minor) == TESTED
+
+
+def check() -> bool:
+    """``known()``, with a warning at start-up when it is not."""
+    if known():
+        return True
+    version = litestar.__version__
+    log.warning(
+        "Litestar %d.%d.%d is not the tested %d.%d: the OpenAPI document is served as "
+        "Litestar generates it (no error responses, examples or closed request bodies "
+        "added), and live streams go through Litestar's own streaming response",
+        version.major,
+        version.minor,
+        version.patch,
+        *TESTED,
+    )
+    return False
+
+
+def openapi_document(app: Litestar) -> dict[str, Any] | None:
+    """The document Litestar serves, built once and kept, which changes made to it in
+    place reach; None on a Litestar that is not the tested one."""
+    if not known():
+        return None
+    from litestar._openapi.plugin import OpenAPIPlugin
+
+    served: dict[str, Any] = app.plugins.get(OpenAPIPlugin).provide_openapi_schema()
+    return served
+
+
+class ClosedStructs(StructSchemaPlugin):
+    """A msgspec Struct as Litestar draws it, plus ``additionalProperties: false`` for
+    the Structs that refuse unknown fields.
+
+    Without it the document allowed any extra member in a request body that the service
+    answers with a 400, so a client (or schemathesis) following the document was
+    refused."""
+
+    def to_openapi_schema(
+        self, field_definition: FieldDefinition, schema_creator: SchemaCreator
+    ) -> Schema:
+        schema = super().to_openapi_schema(field_definition, schema_creator)
+        if field_definition.type_.__struct_config__.forbid_unknown_fields:
+            schema.additional_properties = False
+        return schema
+
+
+def schema_plugins() -> list[OpenAPISchemaPluginProtocol]:
+    """The service's OpenAPI schema plugins, on the tested Litestar."""
+    return [ClosedStructs()] if known() else []
+
+
+async def _until_disconnect(receive: Receive) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+class _Body:
+    """A stream's bytes and, when the server exposed it, its connection."""
+
+    __slots__ = ("chunks", "connection")
+
+    def __init__(self, chunks: AsyncGenerator[bytes], connection: Connection | None) -> None:
+        self.chunks, self.connection = chunks, connection
+
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        return self.chunks
+
+
+class LiveStream(Stream):
+    """``text/event-stream`` of the bytes an async iterator yields, with a leaner body
+    loop than Litestar's (``_LiveBody``) on the tested Litestar."""
+
+    __slots__ = ()
+
+    def __init__(self, chunks: AsyncGenerator[bytes], connection: Connection | None) -> None:
+        super().__init__(
+            _Body(chunks, connection), media_type="text/event-stream", headers=SSE_HEADERS
+        )
+
+    @staticmethod
+    def connection_of(scope: Any) -> Connection | None:
+        """The request's connection, which a caught-up stream may take over: only where
+        the body loop can leave the response open for it (the tested Litestar)."""
+        return Connection.of(scope) if known() else None
+
+    def to_asgi_response(self, *args: Any, **kwargs: Any) -> ASGIResponse:
+        response = super().to_asgi_response(*args, **kwargs)
+        if known():
+            response.__class__ = _LiveBody
+        return response
+
+
+class _LiveBody(ASGIStreamingResponse):
+    """Litestar's streaming response with the request's own task sending the body.
+
+    Litestar streams a body from a task of an anyio task group while the request's task
+    waits for the client to go; with ten thousand idle streams those objects were a fair
+    share of what each one held.  Here the request's own task sends the body and is
+    cancelled when the client goes: told so by the service's protocol when it exposes the
+    connection (api/uvicorn_internals.py), else by one plain asyncio task reading
+    ``receive``.  The same behaviour (a stream ends as soon as its client goes) with at
+    most one task; and with the service's protocol, none at all once the stream has
+    caught up and its connection owns it."""
+
+    __slots__ = ()
+
+    async def send_body(self, send: Send, receive: Receive) -> None:
+        body = self.iterator
+        assert isinstance(body, _Body)
+        if body.connection is not None:
+            await self._send_told(send, body.chunks, body.connection)
+            return
+        sender = asyncio.current_task()
+        assert sender is not None
+
+        def client_left(listener: asyncio.Future[None]) -> None:
+            if not listener.cancelled() and listener.exception() is None:
+                sender.cancel()
+
+        gone = asyncio.ensure_future(_until_disconnect(receive))
+        gone.add_done_callback(client_left)
+        try:
+            await _send_chunks(send, body.chunks)
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except asyncio.CancelledError:
+            if not (gone.done() and not gone.cancelled() and gone.exception() is None):
+                raise  # cancelled from outside (shutdown), not by the client leaving
+            sender.uncancel()
+        finally:
+            gone.remove_done_callback(client_left)
+            gone.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await gone
+            await body.chunks.aclose()
+
+    @staticmethod
+    async def _send_told(send: Send, chunks: AsyncGenerator[bytes], connection: Connection) -> None:
+        """The body loop when the protocol tells ``connection`` that the client left.
+        When the body ends because the connection took the stream over, the call
+        returns with the response left open: uvicorn drops the closing send, and the
+        connection's owner ends it later."""
+        sender = asyncio.current_task()
+        assert sender is not None
+        left = False
+
+        def client_left() -> None:
+            nonlocal left
+            left = True
+            sender.cancel()
+
+        connection.on_lost = client_left
+        try:
+            if not connection.gone:
+                await _send_chunks(send, chunks)
+            if not connection.owned:
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except asyncio.CancelledError:
+            if not left:
+                raise  # cancelled from outside (shutdown), not by the client leaving
+            sender.uncancel()
+        finally:
+            if connection.on_lost is client_left:
+                connection.on_lost = None
+            await chunks.aclose()
+
+
+async def _send_chunks(send: Send, chunks: AsyncGenerator[bytes]) -> None:
+    """Each chunk as a part of the body, more to come."""
+    async for chunk in chunks:
+        event: HTTPResponseBodyEvent = {
+            "type": "http.response.body",
+            "body": chunk,
+            "more_body": True,
+        }
+        await send(event)
