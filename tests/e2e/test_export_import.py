@@ -11,17 +11,8 @@ from litestar.testing import AsyncTestClient
 
 from api.app import create_app
 from api.settings import Settings
-from tests.conftest import create_database, drop_database
 from tests.e2e.archives import ATTACK, export, gm_token_printed, import_cli, play
 from tests.e2e.helpers import Client
-
-
-@pytest.fixture(scope="module")
-async def other_database(postgres_url: str) -> AsyncIterator[str]:
-    """The database of another service, where archives are imported."""
-    url = await create_database(postgres_url)
-    yield url
-    await drop_database(postgres_url, url)
 
 
 @pytest.fixture
