@@ -7,6 +7,7 @@ from litestar.testing import AsyncTestClient
 
 from api.app import create_app
 from api.settings import Settings
+from tests.conftest import create_database, drop_database
 from tests.e2e.helpers import GmTokens
 
 
@@ -30,3 +31,11 @@ async def service_client(database_url: str) -> AsyncIterator[AsyncTestClient]:  
     async with AsyncTestClient(app=app) as client:
         client.headers["Authorization"] = f"Bearer {SERVICE_KEY}"
         yield client
+
+
+@pytest.fixture(scope="module")
+async def other_database(postgres_url: str) -> AsyncIterator[str]:
+    """The database of another service, where archives are imported."""
+    url = await create_database(postgres_url)
+    yield url
+    await drop_database(postgres_url, url)

@@ -16,14 +16,6 @@ from tests.e2e.helpers import Client
 from tests.support.databases import create_database, drop_database
 
 
-@pytest.fixture(scope="module")
-async def other_database(postgres_url: str) -> AsyncIterator[str]:
-    """The database of another service, where archives are imported."""
-    url = await create_database(postgres_url)
-    yield url
-    await drop_database(postgres_url, url)
-
-
 @pytest.fixture
 async def other_service(other_database: str) -> AsyncIterator[Client]:
     app = create_app(Settings(database_url=other_database))

@@ -26,13 +26,6 @@ KEY = "the-exporting-service-chain-key"
 OTHER_KEY = "the-importing-service-chain-key"
 
 
-@pytest.fixture(scope="module")
-async def target_database(postgres_url: str) -> AsyncIterator[str]:
-    url = await create_database(postgres_url)
-    yield url
-    await drop_database(postgres_url, url)
-
-
 @pytest.fixture
 async def signing(database_url: str) -> AsyncIterator[Client]:
     """A service with a chain key, driven with its service key (GM everywhere)."""
@@ -85,7 +78,7 @@ async def _verify(client: AsyncTestClient, eid: str, token: str) -> dict[str, An
 
 
 async def test_an_edited_rehashed_archive_is_refused_or_imports_unattested(
-    signing: Client, target_database: str, tmp_path: Path
+    signing: Client, other_database: str, tmp_path: Path
 ) -> None:
     eid = await play(signing)
     archive = tmp_path / "gm.jsonl"
@@ -99,16 +92,16 @@ async def test_an_edited_rehashed_archive_is_refused_or_imports_unattested(
     forged = tmp_path / "forged.jsonl"
     _write(forged, lines)
 
-    status, _, err = await import_cli(forged, target_database, AEON_CHAIN_KEY=KEY)
+    status, _, err = await import_cli(forged, other_database, AEON_CHAIN_KEY=KEY)
     assert status == 1, err
     assert "names this service's chain key but does not hold" in err
 
     del lines[-1]["signature"], lines[-1]["signed_by"]  # the forger drops the signature
     _write(forged, lines)
-    status, out, err = await import_cli(forged, target_database, AEON_CHAIN_KEY=KEY)
+    status, out, err = await import_cli(forged, other_database, AEON_CHAIN_KEY=KEY)
     assert status == 0, err
     assert "unattested" in out
-    async with await _target(target_database, KEY) as target:
+    async with await _target(other_database, KEY) as target:
         token = gm_token_printed(out)
         report = await _verify(target, str(forged_id), token)
         assert report["provenance"]["verdict"] == "imported, unattested"
@@ -121,7 +114,7 @@ async def test_an_edited_rehashed_archive_is_refused_or_imports_unattested(
 
 
 async def test_a_gm_archive_with_a_chosen_seed_for_the_open_epoch_is_refused(
-    signing: Client, target_database: str, tmp_path: Path
+    signing: Client, other_database: str, tmp_path: Path
 ) -> None:
     eid = await play(signing)
     archive = tmp_path / "gm.jsonl"
@@ -131,12 +124,12 @@ async def test_a_gm_archive_with_a_chosen_seed_for_the_open_epoch_is_refused(
               "commitment": "00" * 32}  # fmt: skip
     lines.insert(len(lines) - 1, chosen)
     _write(archive, lines)
-    status, _, err = await import_cli(archive, target_database, AEON_CHAIN_KEY=KEY)
+    status, _, err = await import_cli(archive, other_database, AEON_CHAIN_KEY=KEY)
     assert status == 1 and "does not hold" in err  # the signature covers the seed lines
 
     del lines[-1]["signature"], lines[-1]["signed_by"]
     _write(archive, lines)
-    status, _, err = await import_cli(archive, target_database, AEON_CHAIN_KEY=KEY)
+    status, _, err = await import_cli(archive, other_database, AEON_CHAIN_KEY=KEY)
     assert status == 1, err
     assert "carries a seed for dice epoch 1, which its events never revealed" in err
 
