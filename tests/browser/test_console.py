@@ -17,11 +17,9 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 
 from service.registry import RULESETS
+from tests.browser.pages import DESKTOP, PHONE, open_context
 from tests.e2e.secrecy.scenarios import SCENARIOS
 from tests.reliability.processes import Service, running_service
-
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
 
 
 def field(page: Page, name: str):  # type: ignore[no-untyped-def]
@@ -77,22 +75,6 @@ async def send(
 
 def log_line(page: Page, text: str):  # type: ignore[no-untyped-def]
     return page.locator("#log li", has_text=text)
-
-
-async def open_context(browser: Browser, link: str, viewport: dict[str, int]) -> Page:
-    """A new browser context (its own storage, as another person's browser) on ``link``;
-    with a table in the link, once the page follows it live."""
-    context = await browser.new_context(viewport=viewport)  # type: ignore[arg-type]
-    page = await context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    await page.goto(link)
-    if "#e=" in link:
-        await expect(page.locator("#status")).to_contain_text("live")
-    else:
-        await expect(page.get_by_label("Ruleset")).to_contain_text("generic")
-    assert not errors, errors
-    return page
 
 
 async def add_from_sheet(gm: Page, ident: str, name: str, hp: str, ac: str, attack: str) -> None:

@@ -9,8 +9,7 @@ from pathlib import Path
 import httpx
 from playwright.async_api import Browser, Page, expect
 
-from tests.browser.test_console import DESKTOP, PHONE
-from tests.browser.test_console_cost import table
+from tests.browser.pages import DESKTOP, PHONE, table
 from tests.reliability.processes import Service
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"

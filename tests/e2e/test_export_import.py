@@ -13,7 +13,6 @@ from api.app import create_app
 from api.settings import Settings
 from tests.e2e.archives import ATTACK, export, gm_token_printed, import_cli, play
 from tests.e2e.helpers import Client
-from tests.support.databases import create_database, drop_database
 
 
 @pytest.fixture

@@ -12,9 +12,7 @@ so undo constantly crosses snapshots.  Then:
 
 from __future__ import annotations
 
-import asyncio
-import threading
-from collections.abc import Coroutine, Iterator
+from collections.abc import Iterator
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -40,6 +38,7 @@ from service.pipeline import CommandPipeline
 from service.registry import codec_for
 from service.ruleset import RuleViolation
 from tests.support.generic_commands import CAST, COMMANDS
+from tests.support.loop_thread import LoopThread
 
 GM = Actor(role="gm")
 T = TypeVar("T")
@@ -55,24 +54,6 @@ ACTIONS = st.lists(
     ),
     max_size=25,
 )
-
-
-class LoopThread:
-    """An event loop on a thread of its own: hypothesis drives plain functions, so each
-    example is submitted here and waited for, apart from pytest-asyncio's loop."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-
-    def run(self, coro: Coroutine[Any, Any, T]) -> T:
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
-
-    def stop(self) -> None:
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join()
-        self.loop.close()
 
 
 @pytest.fixture(scope="module")

@@ -42,7 +42,7 @@ from service.registry import RULESETS
 from tests.conftest import create_database, drop_database
 from tests.e2e.helpers import GmTokens
 from tests.e2e.secrecy.scenarios import SCENARIOS, Scenario
-from tests.integration.test_history_properties import LoopThread
+from tests.support.loop_thread import LoopThread
 
 Client = AsyncTestClient  # type: ignore[type-arg]
 

@@ -136,3 +136,7 @@ def end(who: str) -> cmd.EndTurn:
 
 def resolve(who: str) -> cmd.Resolve:
     return cmd.Resolve(combatant=who)
+
+
+def ruling(r: cmd.Ruling, reason: str = "the GM says so") -> cmd.Adjudicate:
+    return cmd.Adjudicate(ruling=r, reason=reason)

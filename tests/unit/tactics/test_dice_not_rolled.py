@@ -4,8 +4,7 @@ test (TAC-A2), so a die sent with either is refused, saying why."""
 from __future__ import annotations
 
 from service.rulesets.tactics import commands as cmd
-from tests.unit.tactics.fixtures import at, end, shot, table
-from tests.unit.tactics.test_resolution import ruling
+from tests.unit.tactics.fixtures import at, end, ruling, shot, table
 
 
 def test_tac_01_a_press_sent_with_a_die_is_refused_as_attackers_never_roll() -> None:

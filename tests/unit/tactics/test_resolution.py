@@ -16,14 +16,11 @@ from tests.unit.tactics.fixtures import (
     of,
     play,
     resolve,
+    ruling,
     shot,
     state_of,
     table,
 )
-
-
-def ruling(r: cmd.Ruling, reason: str = "the GM says so") -> cmd.Adjudicate:
-    return cmd.Adjudicate(ruling=r, reason=reason)
 
 
 def test_tac_07_a_press_stays_pending_and_visible_until_the_defenders_turn() -> None:
