@@ -37,14 +37,15 @@ def _serve(args: argparse.Namespace) -> int:
     database_url = args.database_url or settings.database_url
     handle = None
     if database_url is None:
-        from api.embedded import start_embedded_postgres, use_embedded_chain_key
+        from api.embedded import start_embedded_postgres, with_embedded_chain_key
 
         data_dir = args.data_dir or settings.data_dir
         print(
             f"aeon-ledger: no DATABASE_URL, starting embedded PostgreSQL in {data_dir}/pgdata",
             flush=True,
         )
-        if use_embedded_chain_key(data_dir):
+        if settings.chain_key is None:
+            settings = with_embedded_chain_key(settings, data_dir)
             print(f"aeon-ledger: signing stream heads with the key in {data_dir}/chain-key")
         handle, database_url = start_embedded_postgres(data_dir)
     host, port = args.host or settings.host, args.port or settings.port
@@ -79,22 +80,26 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _database_url(args: argparse.Namespace) -> tuple[object, str]:
-    url = args.database_url or Settings.from_env().database_url
+def _database_url(args: argparse.Namespace) -> tuple[object, str, Settings]:
+    """The database a maintenance command works on, and the settings it works with: on
+    the embedded default, with the data folder's chain key (an import signs with the key
+    the service uses)."""
+    settings = Settings.from_env()
+    url = args.database_url or settings.database_url
     if url:
-        return None, url
-    from api.embedded import start_embedded_postgres, use_embedded_chain_key
+        return None, url, settings
+    from api.embedded import start_embedded_postgres, with_embedded_chain_key
 
-    data_dir = args.data_dir or Settings.from_env().data_dir
-    use_embedded_chain_key(data_dir)  # an import signs with the key the service uses
-    return start_embedded_postgres(data_dir)
+    data_dir = args.data_dir or settings.data_dir
+    handle, url = start_embedded_postgres(data_dir)
+    return handle, url, with_embedded_chain_key(settings, data_dir)
 
 
 def _rebuild(args: argparse.Namespace) -> int:
     from api.app import open_pool
     from projections.rebuild import DamagedStream, rebuild_all, rebuild_all_in_processes
 
-    handle, url = _database_url(args)
+    handle, url, _ = _database_url(args)
 
     damaged: list[DamagedStream] = []
 
@@ -122,7 +127,7 @@ def _rebuild(args: argparse.Namespace) -> int:
 def _migrate(args: argparse.Namespace) -> int:
     from api.app import open_pool
 
-    handle, url = _database_url(args)
+    handle, url, _ = _database_url(args)
 
     async def run() -> None:
         pool = await open_pool(Settings(database_url=url))
@@ -147,8 +152,7 @@ def _import(args: argparse.Namespace) -> int:
     from events.provenance import ChainKeys
     from service.registry import UnknownRuleset
 
-    handle, url = _database_url(args)
-    settings = Settings.from_env()
+    handle, url, settings = _database_url(args)
 
     async def run(source: BinaryIO) -> Imported:
         pool = await open_pool(Settings(database_url=url))  # (applies migrations first)

@@ -17,17 +17,19 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
+from api.settings import Settings
+
 CHAIN_KEY_FILE = "chain-key"
-CHAIN_KEY_ENV = "AEON_CHAIN_KEY"
 
 
-def use_embedded_chain_key(data_dir: str) -> bool:
-    """Set ``AEON_CHAIN_KEY`` (for this process and the workers it starts) to the data
-    folder's key, made on first use, unless the operator set one; True when it did."""
-    if os.environ.get(CHAIN_KEY_ENV):
-        return False
-    os.environ[CHAIN_KEY_ENV] = embedded_chain_key(data_dir)
-    return True
+def with_embedded_chain_key(settings: Settings, data_dir: str) -> Settings:
+    """``settings`` signing with the data folder's key (made on first use), unless the
+    operator set a key of their own."""
+    if settings.chain_key is not None:
+        return settings
+    return msgspec.structs.replace(settings, chain_key=embedded_chain_key(data_dir))
 
 
 def embedded_chain_key(data_dir: str) -> str:

@@ -221,10 +221,14 @@ async def test_a_gm_runs_a_fight_that_a_player_and_a_spectator_follow(
     await expect(
         log_line(player, "The GM rolls in secret for Grak's attack on Aria")
     ).to_be_visible()
-    await expect(player.locator("#ledger")).to_contain_text("GM rolls secretly for grak")
-    await expect(watcher.locator("#ledger")).to_contain_text("GM rolls secretly for grak")
+    # One marker record per sealed command, naming nobody: who rolled is in its public line.
+    await expect(player.locator("#ledger")).to_contain_text("GM rolls secretly")
+    await expect(watcher.locator("#ledger")).to_contain_text("GM rolls secretly")
     assert "1d20+3" not in await player.locator("#ledger").inner_text()
     player_shot = await player.screenshot(path=screenshots / "console-player.png", full_page=True)
+    # Revealed before play goes on: while it is hidden the next turn would be sealed too.
+    await gm.get_by_role("button", name="Reveal s1", exact=True).click()
+    await expect(log_line(player, "Grak rolls 1d20+3 for attack on Aria")).to_be_visible()
     await gm.get_by_role("button", name="Next turn").click()
     await expect(gm.locator("#turn-line")).to_contain_text("Round 2")
 

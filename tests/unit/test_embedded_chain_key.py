@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from api.embedded import CHAIN_KEY_ENV, embedded_chain_key, use_embedded_chain_key
+from api.embedded import embedded_chain_key, with_embedded_chain_key
+from api.settings import Settings
 
 
 def test_the_key_is_made_once_readable_by_its_owner_only_and_kept(tmp_path: Path) -> None:
@@ -19,15 +20,13 @@ def test_the_key_is_made_once_readable_by_its_owner_only_and_kept(tmp_path: Path
     assert embedded_chain_key(str(tmp_path / "data")) == key  # a restart signs alike
 
 
-def test_it_is_used_only_when_the_operator_set_none(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.delenv(CHAIN_KEY_ENV, raising=False)
-    assert use_embedded_chain_key(str(tmp_path)) is True
-    assert (tmp_path / "chain-key").read_text().strip() == embedded_chain_key(str(tmp_path))
-    monkeypatch.setenv(CHAIN_KEY_ENV, "the operator's own")
+def test_it_is_used_only_when_the_operator_set_none(tmp_path: Path) -> None:
+    used = with_embedded_chain_key(Settings(), str(tmp_path))
+    assert used.chain_key == (tmp_path / "chain-key").read_text().strip()
+    assert used.chain_key == embedded_chain_key(str(tmp_path))
     other = tmp_path / "other"
-    assert use_embedded_chain_key(str(other)) is False
+    own = Settings(chain_key="the operator's own")
+    assert with_embedded_chain_key(own, str(other)) is own
     assert not (other / "chain-key").exists()
 
 

@@ -138,6 +138,9 @@ export function ledger(rolls, { verdicts, revealable, onReveal, shown = Infinity
   for (const roll of newest) {
     const cells = roll.redacted
       ? [el("td", { colspan: 6, "data-label": "Roll" }, `GM rolls secretly${roll.roller ? ` for ${roll.roller}` : ""}`)]
+      : roll.source === "sealed"
+      // A sealed command's marker: its own rolls are listed as records of their own.
+      ? [el("td", { colspan: 6, "data-label": "Roll" }, `Sealed command ${roll.roll_id} (its own rolls are ${roll.roll_id}.1 and on)`)]
       : [
           el("td", { "data-label": "Who and why" }, `${roll.roller || "?"}: ${roll.purpose}`, el("br"), el("code", {}, roll.notation)),
           el("td", { "data-label": "Dice" }, dice(roll)),
