@@ -17,8 +17,10 @@ from litestar.params import HeaderParameter
 from api.auth import actor_of
 from api.headers import chain_head, etag, expected_version, idempotency_key
 from api.responses import read_answer_head
+from api.settings import Settings
 from events.idempotency import request_fingerprint
 from service.commands import Write
+from service.requests import RequestLimits
 from service.tokens import Viewer
 
 IfMatch = Annotated[
@@ -74,3 +76,11 @@ def answer_headers(response: bytes) -> dict[str, str]:
     if (moved := head.chain_head()) is not None:
         headers.update(chain_head(*moved))
     return headers
+
+
+def request_limits(settings: Settings) -> RequestLimits:
+    """The caps the operator set on players' requests waiting for the GM (asked for, or
+    held while a secret is open)."""
+    return RequestLimits(
+        per_token=settings.max_pending_requests, max_bytes=settings.max_request_bytes
+    )

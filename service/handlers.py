@@ -42,6 +42,7 @@ from service.options import check_options
 from service.prepare import Decision, Respond
 from service.registry import codec_for, get_ruleset
 from service.requests import (
+    DEFAULT_LIMITS,
     RequestLimits,
     amendment,
     approved_envelope,
@@ -138,15 +139,18 @@ def ruleset_command(
     codec: EventCodec,
     envelope: CommandEnvelope,
     player: frozenset[str] | None,
+    asked_by: str | None = None,
+    limits: RequestLimits = DEFAULT_LIMITS,
 ) -> Decision:
     """A command of the encounter's ruleset, decided by it; ``player`` is what a player
-    token is bound to (None: the GM).  While secret commands are open a player's command
-    is held for the GM, and a GM's is sealed (service/sealing.py)."""
+    token (``asked_by``) is bound to (None: the GM).  While secret commands are open a
+    player's command is held for the GM within ``limits``, and a GM's is sealed
+    (service/sealing.py)."""
     codec.ensure_owns(envelope.command)
     if player is not None:
         authorize_player(codec.ruleset, encounter, envelope, player)
         if encounter.open_seals:
-            return Decision(events=(held(codec, encounter, envelope),))
+            return Decision(events=(held(encounter, envelope, asked_by, limits),))
     return _decided_command(seeds, encounter_id, encounter, codec, envelope, ())
 
 

@@ -160,17 +160,20 @@ class CommandPipeline:
         encounter_id: UUID,
         envelope: CommandEnvelope,
         player: frozenset[str] | None = None,
+        limits: RequestLimits = DEFAULT_LIMITS,
         **write: Unpack[Write],
     ) -> bytes:
         """Decide a ruleset command and append its events; returns the JSON response.
 
         ``player`` is what a player token is bound to; None means the GM is asking.
+        ``limits`` cap the requests a player's commands wait as while secrets are open.
         """
         seeds = self._seeds
+        asked_by = write["actor"].token_id
 
         def decide_cached(loaded: Loaded, codec: EventCodec) -> Decision:
             return handlers.ruleset_command(
-                seeds, encounter_id, loaded.encounter, codec, envelope, player
+                seeds, encounter_id, loaded.encounter, codec, envelope, player, asked_by, limits
             )
 
         async def decide(_conn: Connection, loaded: Loaded, codec: EventCodec) -> Decision:

@@ -58,6 +58,17 @@ class TooManyRequests(Exception):
     the encounter's state refuses it (not a rate: it clears when the GM answers)."""
 
 
+def ensure_room(encounter: Encounter[Any], asked_by: str | None, limits: RequestLimits) -> None:
+    """Refuse one more waiting request of token ``asked_by`` past the operator's cap: every
+    request stays in the state until the GM answers it, so a token must not grow it."""
+    waiting = sum(1 for p in encounter.requests.values() if p.asked_by == asked_by)
+    if asked_by is not None and waiting >= limits.per_token:
+        raise TooManyRequests(
+            f"this token already has {waiting} requests waiting for the GM (at most"
+            f" {limits.per_token}): wait for the GM's answer, or ask the GM to clear them"
+        )
+
+
 def request_made(
     codec: EventCodec,
     encounter: Encounter[Any],
@@ -76,12 +87,7 @@ def request_made(
         raise Forbidden("only the GM may roll in secret")
     if bound is not None:
         authorize_player(codec.ruleset, encounter, envelope, bound, off_sheet=True)
-    waiting = sum(1 for p in encounter.requests.values() if p.asked_by == asked_by)
-    if asked_by is not None and waiting >= limits.per_token:
-        raise TooManyRequests(
-            f"this token already has {waiting} requests waiting for the GM (at most"
-            f" {limits.per_token}): wait for the GM's answer, or ask the GM to clear them"
-        )
+    ensure_room(encounter, asked_by, limits)
     made = RequestMade(
         request_id=f"q{encounter.requests_made + 1}",
         command=msgspec.to_builtins(command),

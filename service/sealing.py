@@ -25,6 +25,7 @@ from service.codec import EventCodec
 from service.commands import CommandEnvelope
 from service.core_events import RequestMade, Sealed
 from service.encounter import Encounter
+from service.requests import RequestLimits, ensure_room
 from service.ruleset import tag_of
 
 SALT_BYTES = 32
@@ -86,12 +87,21 @@ def waiting_reason(encounter: Encounter[Any]) -> str:
     )
 
 
-def held(codec: EventCodec, encounter: Encounter[Any], envelope: CommandEnvelope) -> RequestMade:
-    """A player's command, held for the GM as a request while secrets are open."""
+def held(
+    encounter: Encounter[Any],
+    envelope: CommandEnvelope,
+    asked_by: str | None,
+    limits: RequestLimits,
+) -> RequestMade:
+    """A player's command, held for the GM as a request while secrets are open; it counts
+    against the token's cap of waiting requests like any request (the count is public,
+    so the refusal is the same in every world)."""
+    ensure_room(encounter, asked_by, limits)
     return RequestMade(
         request_id=f"q{encounter.requests_made + 1}",
         command=msgspec.to_builtins(envelope.command),
         manual_dice=envelope.manual_dice,
+        asked_by=asked_by,
         held_because=waiting_reason(encounter),
     )
 

@@ -17,6 +17,7 @@ from api.representation import Prefer, answer
 from api.routes.base import EncounterRoutes
 from api.schemas import AddNote, CommandBody, RevealRolls, RevealSeed
 from api.state import Services
+from api.writes import request_limits
 from service.commands import CommandEnvelope, CommandResult, Write
 from service.core_events import NoteAdded
 from service.tokens import Viewer
@@ -53,7 +54,8 @@ class EncounterWrites(EncounterRoutes):
             command=data.command, manual_dice=data.manual_dice, hidden=data.hidden
         )
         player = None if viewer.is_gm else viewer.combatants
-        stored = await services.pipeline.execute(encounter_id, envelope, player, **write)
+        limits = request_limits(services.settings)
+        stored = await services.pipeline.execute(encounter_id, envelope, player, limits, **write)
         return await answer(stored, prefer, services, viewer)
 
     @post(

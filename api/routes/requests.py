@@ -14,10 +14,9 @@ from api.auth import REVOCATION_CHECKED_ON_WRITE, require_gm
 from api.representation import Prefer, answer
 from api.routes.base import EncounterRoutes
 from api.schemas import AmendRequest, ApproveRequest, ClearRequests, MakeRequest, RefuseRequest
-from api.settings import Settings
 from api.state import Services
+from api.writes import request_limits
 from service.commands import CommandEnvelope, CommandResult, Write
-from service.requests import RequestLimits
 from service.tokens import Viewer
 
 RequestId = Annotated[str, Parameter(max_length=20, description="The request's id, e.g. q1.")]
@@ -52,7 +51,7 @@ class EncounterRequests(EncounterRoutes):
         `AEON_MAX_PENDING_REQUESTS` waiting."""
         envelope = CommandEnvelope(command=data.command, manual_dice=data.manual_dice)
         player = None if viewer.is_gm else viewer.combatants
-        limits = _limits(services.settings)
+        limits = request_limits(services.settings)
         stored = await services.pipeline.request(
             encounter_id, envelope, data.note, player, limits, **write
         )
@@ -131,7 +130,7 @@ class EncounterRequests(EncounterRoutes):
         only."""
         require_gm(viewer, "answer requests")
         envelope = CommandEnvelope(command=data.command, manual_dice=data.manual_dice)
-        limits = _limits(services.settings)
+        limits = request_limits(services.settings)
         stored = await services.pipeline.amend_request(
             encounter_id, request_id, envelope, limits, **write
         )
@@ -161,10 +160,3 @@ class EncounterRequests(EncounterRoutes):
             encounter_id, body.reason, body.token_id, **write
         )
         return await answer(stored, prefer, services, viewer)
-
-
-def _limits(settings: Settings) -> RequestLimits:
-    """The caps on players' waiting requests the operator set."""
-    return RequestLimits(
-        per_token=settings.max_pending_requests, max_bytes=settings.max_request_bytes
-    )

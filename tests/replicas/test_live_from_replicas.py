@@ -23,7 +23,7 @@ import pytest
 from api.app import create_app
 from api.settings import Settings
 from events.replicas import ReadReplicas
-from tests.e2e.helpers import GmTokens, combatant, command, create
+from tests.e2e.helpers import GmTokens, combatant, command, create, inner_events
 from tests.replicas.cluster import Pair, replay_paused
 from tests.scaleout.live_client import Subscriber
 from tests.support.live import SECRET_CHECK, bearer, serving
@@ -178,12 +178,12 @@ async def test_a_player_stream_fed_by_the_replica_never_gets_the_hidden_roll(
                 json={"command": {**SECRET_CHECK, "combatant": "b"}, "hidden": True},
             )
             assert r.status_code == 200, r.text
-            return r.json()["version"], r.json()["events"][0]["data"]["rolls"][0]
+            return r.json()["version"], inner_events(r.json()["events"])[0]["data"]["rolls"][0]
 
         def seen(subscriber: Subscriber, version: int) -> dict[str, Any]:
             message = next(m for m in subscriber.received if m.id == version)
-            roll: dict[str, Any] = message.data["data"]["rolls"][0]
-            return roll
+            event: dict[str, Any] = message.data
+            return event
 
         # From the replica, and, with its replay paused, from the primary after the wait:
         # each time the redaction runs on the rows the events came from.
@@ -199,10 +199,12 @@ async def test_a_player_stream_fed_by_the_replica_never_gets_the_hidden_roll(
             await gm.wait_for(on_primary, within=5)
             assert (service.live - before)["replica"] == 0
         for version, rolled in ((on_replica, roll), (on_primary, other)):
+            # The player's stream carries the sealed command's public form only.
             hidden = seen(player, version)
-            assert hidden["redacted"] is True and hidden["roll_id"] == rolled["roll_id"]
-            assert not {"dice", "total", "outcome"} & hidden.keys(), hidden
-            assert seen(gm, version)["total"] == rolled["total"]
+            assert hidden["type"] == "encounter.sealed"
+            assert not {"events", "salt"} & hidden["data"].keys(), hidden
+            (gm_roll,) = inner_events([seen(gm, version)])[0]["data"]["rolls"]
+            assert gm_roll["total"] == rolled["total"]
         whole(player, on_primary)
         whole(gm, on_primary)
     finally:

@@ -72,7 +72,7 @@ def _without_ids(value: Any, eid: str) -> Any:
         if isinstance(node, dict):
             drop = {"recorded_at", "hash", "prev_hash", "global_position", "metadata",
                     "commitment", "client_seed", "created_at", "updated_at",
-                    "secret_commitment"}  # fmt: skip
+                    "secret_commitment", "asked_by"}  # fmt: skip
             return {k: strip(v) for k, v in node.items() if k not in drop}
         if isinstance(node, list):
             return [strip(v) for v in node]
@@ -157,6 +157,23 @@ async def test_a_players_command_after_hidden_damage_is_held_in_both_worlds(
     # The damage notation is the GM's command, shown to nobody; the answers are equal.
     assert answers[0] == answers[1]
     assert (await downed.read())["state"]["game"] == (await scratched.read())["state"]["game"]
+
+
+async def test_commands_held_while_a_secret_is_open_count_against_the_tokens_cap(
+    client: Client,
+) -> None:
+    """The attack: flood the state with held commands while the GM keeps a roll secret
+    (each held command is a request that waits in the state).  The token's cap of waiting
+    requests holds for them as for requests asked for, and one more is a 409."""
+    table = await _table(client)
+    await table.hidden({"type": "generic.damage", "target": "aria", "notation": "1d4"}, [[2]])
+    for _ in range(5):  # AEON_MAX_PENDING_REQUESTS's default
+        response = await table.as_player(SWORD)
+        assert response.status_code == 200, response.text
+    refused = await table.as_player(SWORD)
+    assert refused.status_code == 409, refused.text
+    assert refused.json()["type"].endswith("too-many-requests-waiting")
+    assert len((await table.read())["state"]["requests"]) == 5
 
 
 async def test_the_turn_order_does_not_show_who_a_secret_downed(client: Client) -> None:
