@@ -34,9 +34,16 @@ async def create_encounter(http: Connection, name: str) -> Table:
 
 
 async def send_command(
-    http: Connection, table: Table, command: dict[str, Any], manual: list[list[int]] | None = None
+    http: Connection,
+    table: Table,
+    command: dict[str, Any],
+    manual: list[list[int]] | None = None,
+    *,
+    hidden: bool = False,
 ) -> Response:
     body: dict[str, Any] = {"command": command}
+    if hidden:
+        body["hidden"] = True
     if manual is not None:
         body["manual_dice"] = manual
     return await http.request(

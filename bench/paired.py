@@ -56,7 +56,9 @@ async def paired_level(
                 meter = CpuMeter(ours.pid)
                 counter = InstructionMeter(_counted(ours.pid))
                 service_parts.append(
-                    await service_level(ours.url, ours.tables, ours.positions, clients, window)
+                    await service_level(
+                        ours.url, ours.tables, ours.positions, clients, window, ours.hidden
+                    )
                 )
                 instructions["service"].update(counter.stop())
                 cores.append(meter.cores())

@@ -94,6 +94,8 @@ class Served(NamedTuple):
     pid: int
     tables: list[Table]
     positions: dict[str, int]
+    hidden: bool = False
+    """Every command of the cycle sent as the GM's secret (``--hidden``): sealed commands."""
 
 
 async def setup_tables(url: str, count: int) -> list[Table]:
@@ -116,7 +118,12 @@ async def setup_tables(url: str, count: int) -> list[Table]:
 
 
 async def service_level(
-    url: str, tables: list[Table], positions: dict[str, int], clients: int, seconds: float
+    url: str,
+    tables: list[Table],
+    positions: dict[str, int],
+    clients: int,
+    seconds: float,
+    hidden: bool = False,
 ) -> Result:
     connections = [Connection(url) for _ in range(clients)]
     failures: list[str] = []
@@ -131,7 +138,7 @@ async def service_level(
             n = positions[table.encounter_id]
             positions[table.encounter_id] = n + 1
             try:
-                r = await send_command(http, table, step(n))
+                r = await send_command(http, table, step(n), hidden=hidden)
             except ConnectionError as exc:
                 failures.append(str(exc))
                 return False

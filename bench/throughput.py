@@ -96,7 +96,9 @@ async def main(args: argparse.Namespace) -> None:
             if "service" in systems:
                 url, proc = stack.enter_context(service(db_url, workers=workers))
                 tables = await setup_tables(url, ENCOUNTERS)
-                ours = Served(url, proc.pid, tables, {t.encounter_id: 0 for t in tables})
+                ours = Served(
+                    url, proc.pid, tables, {t.encounter_id: 0 for t in tables}, args.hidden
+                )
             memory = MemorySampler(ours.pid) if ours else None
             if memory:
                 memory.start()
@@ -210,6 +212,11 @@ def cli() -> None:
         help="subset of ceiling,floor,peer,service",
     )
     parser.add_argument("--soak", type=float, default=0.0, help="run the memory soak instead")
+    parser.add_argument(
+        "--hidden",
+        action="store_true",
+        help="send every command as the GM's secret: the cost of sealed commands",
+    )
     args = parser.parse_args()
     asyncio.run(soak(args) if args.soak else main(args))
 
