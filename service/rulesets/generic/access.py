@@ -1,4 +1,4 @@
-"""Which combatants a player must be bound to for each command (issue 6's access rule).
+"""Which combatants a player must be bound to for each command.
 
 A player speaks for their own combatants: their attacks, checks, initiative and the end
 of their own turn.  Everything that changes the table itself (adding combatants, damage
