@@ -2,7 +2,7 @@
 AEON_WRITE_STATEMENT form (``WAYS``), on the database
 ``--url`` names: a Citus coordinator whose tables are distributed (docs/scale-out.md#citus);
 with ``--citus``, a fresh database distributed on the cluster of that coordinator for this
-run (tests/citus/cluster.py, as the tests make theirs), dropped after it; without either,
+run (tests/support/citus.py, as the tests make theirs), dropped after it; without either,
 a fresh database on the benchmark server (plain PostgreSQL).
 
     python -m bench.citus --citus postgresql://postgres@127.0.0.1:5440/postgres
@@ -35,7 +35,7 @@ from service.group_commit import Mode
 from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import AddCombatant, Damage
 from service.split_write import WriteStatement
-from tests.citus.cluster import fresh_citus_database
+from tests.support.citus import fresh_citus_database
 
 GM = Actor(role="gm")
 WAYS: tuple[tuple[Mode, WriteStatement], ...] = (

@@ -34,8 +34,15 @@ async def service_client(database_url: str) -> AsyncIterator[AsyncTestClient]:  
 
 
 @pytest.fixture(scope="module")
-async def other_database(postgres_url: str) -> AsyncIterator[str]:
-    """The database of another service, where archives are imported."""
+async def module_database(postgres_url: str) -> AsyncIterator[str]:
+    """A database of the test module's own: no other app sees its rows (its webhook
+    delivery lanes, say), and it is dropped with the module."""
     url = await create_database(postgres_url)
     yield url
     await drop_database(postgres_url, url)
+
+
+@pytest.fixture(scope="module")
+def other_database(module_database: str) -> str:
+    """The database of another service, where archives are imported."""
+    return module_database

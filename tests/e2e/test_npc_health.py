@@ -20,7 +20,6 @@ from litestar.testing import AsyncTestClient
 from api.app import create_app
 from api.settings import Settings
 from service.registry import get_ruleset
-from tests.conftest import create_database, drop_database
 from tests.e2e.helpers import Client, GmTokens, command
 from tests.e2e.npc_health_tables import TABLES, Table, generic_combatant
 from tests.support.receiver import Receiver, receiving
@@ -31,17 +30,9 @@ _NOT_HEALTH = re.compile(r"\d{4}-\d\d-\d\dT[\d:.]+Z?|\"global_position\":\d+")
 
 
 @pytest.fixture(scope="module")
-async def db_url(postgres_url: str) -> AsyncIterator[str]:
-    """A database of this module's own: no other app's delivery lanes see its webhooks."""
-    url = await create_database(postgres_url)
-    yield url
-    await drop_database(postgres_url, url)
-
-
-@pytest.fixture(scope="module")
-async def table_client(db_url: str) -> AsyncIterator[Client]:
+async def table_client(module_database: str) -> AsyncIterator[Client]:
     settings = Settings(
-        database_url=db_url,
+        database_url=module_database,
         pool_max=4,
         service_key=SERVICE_KEY,
         webhook_allow="127.0.0.1",

@@ -59,17 +59,9 @@ def verify(secret: str, received: Received, tolerance: int = 300) -> bool:
 
 
 @pytest.fixture(scope="module")
-async def db_url(postgres_url: str) -> AsyncIterator[str]:
-    """A database of this module's own: no other app's delivery lanes see its webhooks."""
-    url = await create_database(postgres_url)
-    yield url
-    await drop_database(postgres_url, url)
-
-
-@pytest.fixture(scope="module")
-async def hooks(db_url: str) -> AsyncIterator[Client]:
+async def hooks(module_database: str) -> AsyncIterator[Client]:
     settings = Settings(
-        database_url=db_url,
+        database_url=module_database,
         pool_max=4,
         service_key=SERVICE_KEY,
         webhook_allow="127.0.0.1",
@@ -424,12 +416,12 @@ async def test_only_the_gm_manages_webhooks(hooks: Client, receiver: Receiver) -
 
 
 async def test_the_target_is_checked_again_before_every_attempt(
-    hooks: Client, receiver: Receiver, db_url: str
+    hooks: Client, receiver: Receiver, module_database: str
 ) -> None:
     """A webhook whose host is no longer allowed (the list changed, or the name now
     resolves elsewhere) fails with the reason and pauses; nothing is sent there."""
     eid = await table(hooks, "Moved target")
-    conn = await asyncpg.connect(db_url)
+    conn = await asyncpg.connect(module_database)
     try:
         row = await insert_webhook(
             conn,
@@ -575,7 +567,7 @@ async def _in_shard(client: Client, shard: int) -> str:
 
 
 async def test_a_service_wide_webhook_never_skips_an_event_that_commits_late(
-    hooks: Client, receiver: Receiver, db_url: str
+    hooks: Client, receiver: Receiver, module_database: str
 ) -> None:
     """A command of ``late`` holds its transaction open.  ``early``, in the same shard,
     queues behind it (for the shard's count), and its events come after."""
@@ -584,7 +576,7 @@ async def test_a_service_wide_webhook_never_skips_an_event_that_commits_late(
     key = {"Authorization": f"Bearer {SERVICE_KEY}"}
     created = await hooks.post("/webhooks", json={"url": receiver.url}, headers=key)
     webhook_id = created.json()["webhook"]["webhook_id"]
-    pool = await asyncpg.create_pool(db_url, min_size=1, max_size=2)
+    pool = await asyncpg.create_pool(module_database, min_size=1, max_size=2)
     held = HeldPipeline(pool)
     try:
         command_of_late = asyncio.create_task(
