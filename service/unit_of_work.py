@@ -209,7 +209,7 @@ class UnitOfWork:
         """The locking path: lock the stream row, bring the state up to it, decide, write.
 
         A refusal or a replay is only given to a token that is still valid: the token
-        may be one this process checked before it was revoked (api/auth.py), and a
+        may be one this process checked before it was revoked (api/http/auth.py), and a
         revoked token learns nothing, not even why its command would fail."""
         context.note_command(command_type)
         try:
