@@ -12,9 +12,10 @@ from events.db import Database
 from events.store import read_stream
 from projections.player_view import audience_of, encounter_as_seen, player_combatants
 from projections.queries import UndoneMark, log_entries, read_marks
-from service.encounter import Encounter, evolve
+from service.encounter import Encounter
 from service.loading import load_at, load_public, ruleset_of
 from service.registry import codec_for
+from service.view_fold import evolve_in_view
 
 
 class RoundStep(msgspec.Struct, kw_only=True):
@@ -59,14 +60,15 @@ async def replay_round(
     ):
         version = recorded.stream_version
         event = codec.from_recorded(recorded)
-        try:
-            state = evolve(codec.ruleset, state, event, reverted=version in skipped)
-        except Exception:
-            if players is None:
-                raise
-            # A public event that relies on a secret players do not know: it stays in the
-            # list, the state they see is left as it was.
-            state = evolve(codec.ruleset, state, event, reverted=True)
+        state = evolve_in_view(
+            codec.ruleset,
+            state,
+            event,
+            reverted=version in skipped,
+            encounter_id=encounter_id,
+            version=version,
+            view="round_replay",
+        )
         if (entry := shown.get(version)) is not None:
             if players is None:
                 seen = codec.encode_state(state)

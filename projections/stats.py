@@ -35,6 +35,7 @@ from service.loading import ruleset_of
 from service.registry import codec_for
 from service.ruleset import Ruleset, rolls_of
 from service.secrecy import Audience
+from service.view_fold import evolve_in_view
 
 AnyRuleset = Ruleset[Any, Any, Any, Any]
 _metadata = msgspec.json.Encoder(order="sorted")
@@ -64,15 +65,15 @@ async def encounter_stats(
         in_effect = version not in undone
         command = (stored.recorded_at, _metadata.encode(stored.metadata))
         before = state
-        try:
-            state = evolve(ruleset, state, event, reverted=not in_effect)
-        except Exception:
-            if gm:
-                raise
-            # A public event that relies on a secret players do not know: its rolls are
-            # public, what it did is not counted until the secret is revealed.
-            state = evolve(ruleset, before, event, reverted=True)
-            in_effect = False
+        state = evolve_in_view(
+            ruleset,
+            state,
+            event,
+            reverted=not in_effect,
+            encounter_id=encounter_id,
+            version=version,
+            view="stats",
+        )
         facts = (
             ruleset.combat_facts(before.game, event)
             if in_effect and before is not None and isinstance(event, ruleset.event_types)

@@ -31,6 +31,7 @@ from service.encounter import Encounter, evolve, schema_version
 from service.history import Entry, Outline, earliest_touched, kind_of, reverted_versions
 from service.registry import codec_for
 from service.ruleset import Ruleset
+from service.view_fold import evolve_in_view
 from telemetry import metrics
 
 
@@ -153,11 +154,10 @@ async def load_public(
     """The encounter at ``version`` as players know it: the commands of ``secret``
     versions (their hidden rolls not yet revealed) folded as if taken back.
 
-    Events carry the numbers ``decide`` worked out, so the public commands after a secret
-    one fold on without it.  Should one of them not fold on a state that lacks the secret
-    (an event about a combatant only the secret command changed in a way it relies on),
-    players see the table as it stood before the first secret command: less than they
-    could, never more.  A fork whose first event is secret starts from its public game.
+    Events carry the numbers ``decide`` worked out, and sealing keeps every public command
+    independent of an open secret, so the public commands after a secret one fold on
+    without it; one that does not is a bug, raised as ``ViewNotFoldable``.  A fork whose
+    first event is secret starts from its public game.
     """
     codec = codec_for(await ruleset_of(db, encounter_id))
     first = min(secret)
@@ -174,16 +174,17 @@ async def load_public(
         fork = decoded[0]
         decoded[0] = msgspec.structs.replace(fork, game=fork.public_game or {}, secret_rolls=())
         secret = secret - {1}
-    versions = [recorded.stream_version for recorded in tail]
-    try:
-        folded = fold_decoded(codec.ruleset, base, versions, decoded, secret)
-    except Exception:  # a public event that needs the secret: stop before the secret
-        cut = [v < first for v in versions]
-        folded = fold_decoded(
+    skipped = reverted_versions(e for e in decoded if isinstance(e, Undone | Redone)) | secret
+    folded = base
+    for recorded, event in zip(tail, decoded, strict=True):
+        folded = evolve_in_view(
             codec.ruleset,
-            base,
-            [v for v, keep in zip(versions, cut, strict=True) if keep],
-            [e for e, keep in zip(decoded, cut, strict=True) if keep],
+            folded,
+            event,
+            reverted=recorded.stream_version in skipped,
+            encounter_id=encounter_id,
+            version=recorded.stream_version,
+            view="players",
         )
     if folded is None:
         raise StreamNotFound(encounter_id)

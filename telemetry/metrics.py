@@ -105,6 +105,12 @@ REBUILD_STREAMS = Counter(
     "aeon_rebuild_streams_total", "Encounters whose read models a rebuild has rewritten."
 )
 REBUILD_EVENTS = Counter("aeon_rebuild_events_total", "Events a rebuild has folded.")
+VIEW_FOLD_FAILURES = Counter(
+    "aeon_view_fold_failures_total",
+    "Events a reader's view could not fold, by view (players, stats, round_replay): a bug "
+    "in that view, answered as an error.",
+    ["view"],
+)
 READS_ROUTED = Counter(
     "aeon_reads_routed_total",
     "Reads of an encounter with read replicas, by kind (request, live) and place (replica, "
@@ -212,6 +218,11 @@ def rebuilt(streams: int, events: int) -> None:
     if _on:
         REBUILD_STREAMS.inc(streams)
         REBUILD_EVENTS.inc(events)
+
+
+def view_fold_failed(view: str) -> None:
+    if _on:
+        VIEW_FOLD_FAILURES.labels(view).inc()
 
 
 def read_routed(kind: str, place: str) -> None:

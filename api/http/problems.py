@@ -29,6 +29,8 @@ from service.replay import StreamDamaged
 from service.requests import RequestTooLarge, TooManyRequests
 from service.ruleset import RuleViolation
 from service.tokens import TokenRevoked
+from service.view_fold import ViewNotFoldable
+from telemetry import metrics
 
 PROBLEM_BASE = "https://aeon-ledger.dev/problems/"
 
@@ -178,6 +180,29 @@ def _internal(exc: Exception) -> ProblemDetailsException:
 
 
 _MAP[Exception] = _internal
+
+
+def _not_foldable(exc: ViewNotFoldable) -> ProblemDetailsException:
+    # A bug in one reader's view: logged with its cause and counted, never shown to that
+    # reader as an undone event.
+    logging.getLogger("aeon_ledger.api").error(
+        "the %s view of %s cannot fold version %d (%s)",
+        exc.view,
+        exc.encounter_id,
+        exc.version,
+        exc.event_type,
+        exc_info=exc,
+    )
+    metrics.view_fold_failed(exc.view)
+    return problem(
+        500,
+        "view-not-foldable",
+        f"This view of the encounter could not be made at version {exc.version}; "
+        "the error was logged.",
+    )
+
+
+_MAP[ViewNotFoldable] = _not_foldable
 
 
 def _too_deep(exc: RecursionError) -> ProblemDetailsException:

@@ -33,6 +33,7 @@ SERVICE_PURE = (
     "service.registry",
     "service.ruleset",
     "service.secrecy",
+    "service.view_fold",
 )
 """The modules of service/ that do no I/O: the rulesets' interface, the core event types
 and the folds over them, which the read side needs to fold a stream as the write side
