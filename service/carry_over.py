@@ -79,14 +79,18 @@ class CarryRules(Generic[StateT, CommandT, SheetT, ConditionT, TableT, CarryOpti
     """The sheet of a character as the encounter holds it (a character met in a fight
     joins the party), without what the condition carries: seeding it with the
     character's condition gives the character back."""
-    seed: Callable[[SheetT, ConditionT], tuple[CommandT, ...]]
-    """The commands that add the character of ``sheet`` to a new encounter in
+    seed: Callable[[StateT, SheetT, ConditionT], tuple[CommandT, ...]]
+    """The commands that add the character of ``sheet`` to the encounter in ``state`` in
     ``condition``: the sheet (possibly with some numbers set from the condition), then
-    GM rulings for what a sheet cannot say.  A fresh condition needs only the sheet."""
-    prepare_table: Callable[[TableT], tuple[CommandT, ...]]
-    """Commands for the table before anyone is seeded (the map the armies stand on)."""
-    settle_table: Callable[[TableT], tuple[CommandT, ...]]
-    """Commands for the table after everyone is seeded (karma pools the arrivals reset)."""
+    GM rulings for what a sheet cannot say and the encounter would not give it (the
+    state tells what its options give a newcomer).  A fresh condition needs only the
+    sheet."""
+    prepare_table: Callable[[StateT, TableT], tuple[CommandT, ...]]
+    """Commands for the table before anyone is seeded (the map the armies stand on),
+    given the new encounter's state: only what it does not already have."""
+    settle_table: Callable[[StateT, TableT], tuple[CommandT, ...]]
+    """Commands for the table after everyone is seeded (karma pools the arrivals moved),
+    given the state they left: only what differs from ``table``."""
     fresh_table: TableT
     """The table of a campaign no encounter has ended in yet: nothing to seed."""
     unfit: Callable[[ConditionT], str | None] = fit

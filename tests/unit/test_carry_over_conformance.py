@@ -120,9 +120,9 @@ def test_a_fresh_character_carries_what_its_sheet_gave_and_seeds_as_just_its_she
             continue
         arrived = _play(ruleset, start, (sheet,))
         fresh = _carried(rules, arrived).characters[sheet.id]
-        seeded = rules.seed(sheet, fresh)
+        seeded = rules.seed(start, sheet, fresh)
         assert len(seeded) == 1 and isinstance(seeded[0], rules.sheet_type)
-        again = _play(ruleset, start, rules.seed(sheet, fresh))
+        again = _play(ruleset, start, rules.seed(start, sheet, fresh))
         assert _carried(rules, again).characters[sheet.id] == fresh
         return
     pytest.fail(f"no story of {ruleset.name} shows where {sheet.id} could be added")
@@ -154,7 +154,7 @@ def test_carry_then_seed_gives_every_character_back(ruleset: AnyRuleset) -> None
     for final, start, character in trips:
         condition = _carried(rules, final).characters[character]
         sheet = rules.sheet_of(final, character)
-        seeded = _play(ruleset, start, rules.seed(sheet, condition))
+        seeded = _play(ruleset, start, rules.seed(start, sheet, condition))
         assert _carried(rules, seeded).characters[character] == condition
         assert rules.sheet_of(seeded, character) == sheet
 
@@ -165,7 +165,7 @@ def test_the_table_seeds_back(ruleset: AnyRuleset) -> None:
     for states in _story_states(ruleset):
         final = states[-1]
         table = _carried(rules, final).table
-        settled = _play(ruleset, final, rules.settle_table(table))
+        settled = _play(ruleset, final, rules.settle_table(final, table))
         assert _carried(rules, settled).table == table
 
 
@@ -206,8 +206,8 @@ def test_carry_seed_carry_is_a_fixed_point(ruleset: AnyRuleset, data: st.DataObj
         if start is None or rules.unfit(condition) is not None:
             continue
         sheet = rules.sheet_of(state, character)
-        once = _carried(rules, _play(ruleset, start, rules.seed(sheet, condition)))
-        twice = _carried(rules, _play(ruleset, start, rules.seed(sheet, once.characters[character])))
+        once = _carried(rules, _play(ruleset, start, rules.seed(start, sheet, condition)))
+        twice = _carried(rules, _play(ruleset, start, rules.seed(start, sheet, once.characters[character])))
         assert once.characters[character] == twice.characters[character] == condition
 
 

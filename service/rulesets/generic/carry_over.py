@@ -88,7 +88,7 @@ def sheet_of(state: State, combatant: str) -> AddCombatant:
     )
 
 
-def seed(sheet: AddCombatant, condition: GenericCondition) -> tuple[Command, ...]:
+def seed(state: State, sheet: AddCombatant, condition: GenericCondition) -> tuple[Command, ...]:
     """The sheet with the carried hit points; a ruling for hit points a sheet cannot
     start with (above the maximum, or below 0 where the table allows it); each carried
     condition, without a duration."""
@@ -105,7 +105,7 @@ def seed(sheet: AddCombatant, condition: GenericCondition) -> tuple[Command, ...
     return tuple(commands)
 
 
-def nothing(table: GenericTable) -> tuple[Command, ...]:
+def nothing(state: State, table: GenericTable) -> tuple[Command, ...]:
     return ()
 
 
