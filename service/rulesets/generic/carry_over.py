@@ -38,9 +38,7 @@ class GenericTable(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     """Nothing of a generic table outlives a fight."""
 
 
-class GenericCarryOptions(
-    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
-):
+class GenericCarryOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     carry_conditions: bool = True
 
 
@@ -55,7 +53,9 @@ OPTION_NOTES = (
 )
 
 
-def carry_over(state: State, options: GenericCarryOptions) -> CarryOver[GenericCondition, GenericTable]:
+def carry_over(
+    state: State, options: GenericCarryOptions
+) -> CarryOver[GenericCondition, GenericTable]:
     """Current hit points, and the conditions that last until removed."""
     characters = {
         c.id: GenericCondition(
@@ -99,7 +99,9 @@ def seed(state: State, sheet: AddCombatant, condition: GenericCondition) -> tupl
         ruling = SetValue(combatant=sheet.id, field="hp", value=condition.hp)
         commands.append(Adjudicate(ruling=ruling, reason=CARRIED_REASON))
     commands.extend(
-        Adjudicate(ruling=AddConditionRuling(target=sheet.id, condition=name), reason=CARRIED_REASON)
+        Adjudicate(
+            ruling=AddConditionRuling(target=sheet.id, condition=name), reason=CARRIED_REASON
+        )
         for name in condition.conditions
     )
     return tuple(commands)
@@ -113,19 +115,19 @@ def with_hit_points(sheet: AddCombatant, hp: int) -> AddCombatant:
     return msgspec.structs.replace(sheet, hp=hp, max_hp=hp)
 
 
-CARRY: CarryRules[State, Command, AddCombatant, GenericCondition, GenericTable, GenericCarryOptions] = (
-    CarryRules(
-        sheet_type=AddCombatant,
-        condition_type=GenericCondition,
-        table_type=GenericTable,
-        options_type=GenericCarryOptions,
-        option_notes=OPTION_NOTES,
-        carry_over=carry_over,
-        sheet_of=sheet_of,
-        seed=seed,
-        prepare_table=nothing,
-        settle_table=nothing,
-        fresh_table=GenericTable(),
-        with_hit_points=with_hit_points,
-    )
+CARRY: CarryRules[
+    State, Command, AddCombatant, GenericCondition, GenericTable, GenericCarryOptions
+] = CarryRules(
+    sheet_type=AddCombatant,
+    condition_type=GenericCondition,
+    table_type=GenericTable,
+    options_type=GenericCarryOptions,
+    option_notes=OPTION_NOTES,
+    carry_over=carry_over,
+    sheet_of=sheet_of,
+    seed=seed,
+    prepare_table=nothing,
+    settle_table=nothing,
+    fresh_table=GenericTable(),
+    with_hit_points=with_hit_points,
 )

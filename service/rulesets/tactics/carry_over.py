@@ -74,7 +74,9 @@ def carry_over(
 ) -> CarryOver[TacticsCondition, TacticsTable]:
     characters = {
         c.id: TacticsCondition(
-            wounds=tuple(CarriedWound(amount=w.amount, source=w.source) for w in c.wounds if w.amount),
+            wounds=tuple(
+                CarriedWound(amount=w.amount, source=w.source) for w in c.wounds if w.amount
+            ),
             shields=c.max_shields if options.shields == "full" else c.shields,
             status=c.status,
         )

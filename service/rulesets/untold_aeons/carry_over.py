@@ -33,6 +33,7 @@ from service.rulesets.untold_aeons.commands import (
     SetValue,
 )
 from service.rulesets.untold_aeons.state import (
+    CATEGORIES,
     CHARACTERISTICS,
     Category,
     Hardened,
@@ -81,7 +82,9 @@ OPTION_NOTES = (
 )
 
 
-def carry_over(state: State, options: UntoldCarryOptions) -> CarryOver[UntoldCondition, UntoldTable]:
+def carry_over(
+    state: State, options: UntoldCarryOptions
+) -> CarryOver[UntoldCondition, UntoldTable]:
     characters = {
         c.id: UntoldCondition(
             damage=c.damage,
@@ -89,8 +92,13 @@ def carry_over(state: State, options: UntoldCarryOptions) -> CarryOver[UntoldCon
             shaken=c.shaken,
             status=c.status,
             xp=c.xp,
-            hardened={k: v for k, v in sorted(c.hardened.items()) if v.level or v.notches},
-            traits={**{k: int(getattr(c, k)) for k in CHARACTERISTICS}, **dict(sorted(c.skills.items()))},
+            hardened={
+                k: c.hardened[k] for k in CATEGORIES if k in c.hardened and _earned(c.hardened[k])
+            },
+            traits={
+                **{k: int(getattr(c, k)) for k in CHARACTERISTICS},
+                **dict(sorted(c.skills.items())),
+            },
         )
         for c in state.characters.values()
     }
@@ -100,6 +108,10 @@ def carry_over(state: State, options: UntoldCarryOptions) -> CarryOver[UntoldCon
         else UntoldTable()
     )
     return CarryOver(characters=characters, table=table)
+
+
+def _earned(hardened: Hardened) -> bool:
+    return bool(hardened.level or hardened.notches)
 
 
 def sheet_of(state: State, character: str) -> AddCharacter:
@@ -161,12 +173,12 @@ def nothing(state: State, table: UntoldTable) -> tuple[Command, ...]:
 def settle_table(state: State, table: UntoldTable) -> tuple[Command, ...]:
     """The pools as the last encounter left them, once everyone has arrived (each
     arriving investigator adds their point to the players' pool, UAE-03)."""
-    wanted = (("karma_players", table.karma_players), ("karma_narrator", table.karma_narrator))
-    return tuple(
-        Rule(ruling=SetValue(field=field, value=value), reason=CARRIED_REASON)
-        for field, value in wanted
-        if value is not None and value != getattr(state, field)
-    )
+    rulings: list[SetValue] = []
+    if table.karma_players is not None and table.karma_players != state.karma_players:
+        rulings.append(SetValue(field="karma_players", value=table.karma_players))
+    if table.karma_narrator is not None and table.karma_narrator != state.karma_narrator:
+        rulings.append(SetValue(field="karma_narrator", value=table.karma_narrator))
+    return tuple(Rule(ruling=r, reason=CARRIED_REASON) for r in rulings)
 
 
 def unfit(condition: UntoldCondition) -> str | None:
@@ -175,23 +187,23 @@ def unfit(condition: UntoldCondition) -> str | None:
     return None
 
 
-CARRY: CarryRules[State, Command, AddCharacter, UntoldCondition, UntoldTable, UntoldCarryOptions] = (
-    CarryRules(
-        sheet_type=AddCharacter,
-        condition_type=UntoldCondition,
-        table_type=UntoldTable,
-        options_type=UntoldCarryOptions,
-        option_notes=OPTION_NOTES,
-        carry_over=carry_over,
-        sheet_of=sheet_of,
-        seed=seed,
-        prepare_table=nothing,
-        settle_table=settle_table,
-        fresh_table=UntoldTable(),
-        unfit=unfit,
-        no_hit_points=(
-            "investigators have no hit points: damage adds up against the wound limit, "
-            "10 + Toughness (Stats, Combat)"
-        ),
-    )
+CARRY: CarryRules[
+    State, Command, AddCharacter, UntoldCondition, UntoldTable, UntoldCarryOptions
+] = CarryRules(
+    sheet_type=AddCharacter,
+    condition_type=UntoldCondition,
+    table_type=UntoldTable,
+    options_type=UntoldCarryOptions,
+    option_notes=OPTION_NOTES,
+    carry_over=carry_over,
+    sheet_of=sheet_of,
+    seed=seed,
+    prepare_table=nothing,
+    settle_table=settle_table,
+    fresh_table=UntoldTable(),
+    unfit=unfit,
+    no_hit_points=(
+        "investigators have no hit points: damage adds up against the wound limit, "
+        "10 + Toughness (Stats, Combat)"
+    ),
 )
