@@ -35,7 +35,9 @@ def read(kind: type[T], data: Any, what: str) -> T:
 
 
 def plain(value: msgspec.Struct) -> dict[str, Any]:
-    data: dict[str, Any] = msgspec.to_builtins(value)
+    """``value`` as the JSON data it is stored as (lists, not tuples), so what the
+    campaign compares is the same before and after the store."""
+    data: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(value))
     return data
 
 

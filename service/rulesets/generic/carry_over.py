@@ -23,7 +23,7 @@ from service.rulesets.generic.commands import (
     Command,
     SetValue,
 )
-from service.rulesets.generic.state import State
+from service.rulesets.generic.state import Combatant, State
 
 
 class GenericCondition(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -56,19 +56,18 @@ OPTION_NOTES = (
 def carry_over(
     state: State, options: GenericCarryOptions
 ) -> CarryOver[GenericCondition, GenericTable]:
-    """Current hit points, and the conditions that last until removed."""
+    """Current hit points, and the conditions that last until removed; the down
+    condition is the encounter's reading of 0 hp, given again when the hit points are."""
+    down = state.options.down_condition
+
+    def lasting(c: Combatant) -> tuple[str, ...]:
+        if not options.carry_conditions:
+            return ()
+        names = (k.name for k in c.conditions if k.expires_at_round is None and k.name != down)
+        return tuple(sorted(names))
+
     characters = {
-        c.id: GenericCondition(
-            hp=c.hp,
-            conditions=tuple(
-                sorted(
-                    k.name
-                    for k in c.conditions
-                    if k.expires_at_round is None and options.carry_conditions
-                )
-            ),
-        )
-        for c in state.combatants.values()
+        c.id: GenericCondition(hp=c.hp, conditions=lasting(c)) for c in state.combatants.values()
     }
     return CarryOver(characters=characters, table=GenericTable())
 
