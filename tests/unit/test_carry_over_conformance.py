@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.carry_over import CarryRules
-from service.dice import ManualFaces, RollingDice
 from service.registry import RULESETS
 from service.ruleset import Ruleset
 from tests.support.ruleset_stories import example_options, example_stories
+from tests.unit.deciders import play
 
 AnyRuleset = Ruleset[Any, Any, Any, Any]
 AnyRules = CarryRules[Any, Any, Any, Any, Any, Any]
@@ -40,12 +40,7 @@ def _rules(ruleset: AnyRuleset) -> AnyRules:
 
 def _play(ruleset: AnyRuleset, state: Any, commands: Sequence[Any]) -> Any:
     """Decide and fold ``commands`` in order; seeding rolls no die."""
-    for command in commands:
-        for event in ruleset.decide(
-            state, command, RollingDice(ManualFaces([]), next_roll_number=1)
-        ):
-            state = ruleset.evolve(state, event)
-    return state
+    return play(ruleset, state, commands)
 
 
 def _story_states(ruleset: AnyRuleset) -> list[list[Any]]:

@@ -48,7 +48,8 @@ OPTION_NOTES = (
         "as_left",
         "FP at the start of the next fight. The text regains FP only by Refocus, an action "
         "in a fight, and has no rest: by default FP stays as the fight left it. 'full': "
-        "every fight starts at the sheet's maximum FP, for tables that rest in between.",
+        "every fight starts at the maximum FP, where the sheet or the encounter option "
+        "focus_maximum gives one (SCF-A20), for tables that rest in between.",
     ),
 )
 

@@ -101,7 +101,7 @@ def test_carry_over_is_exactly_once_and_undo_restores_what_was_before(
     before: dict[tuple[UUID, int], dict[str, Any]] = {}
     after: dict[tuple[UUID, int], dict[str, Any]] = {}
     carried: list[tuple[UUID, int]] = []
-    members: dict[tuple[UUID, int], tuple[str, ...]] = {}
+    fighters: dict[tuple[UUID, int], tuple[str, ...]] = {}
     for kind, which, n in steps:
         command = _command(kind, which, n, games)
         encoded = msgspec.json.encode(state)
@@ -120,11 +120,11 @@ def test_carry_over_is_exactly_once_and_undo_restores_what_was_before(
                 assert all(v < event.version for e, v in carried if e == event.encounter)
                 carried.append(key)
                 before[key], after[key] = snapshot, _conditions(state)
-                members[key] = tuple(event.conditions)
+                fighters[key] = tuple(event.conditions)
             elif isinstance(event, ev.CarryOverUndone | ev.CarryOverRedone):
                 key = (event.encounter, event.version)
                 expected = before if isinstance(event, ev.CarryOverUndone) else after
-                fought = (*members[key], "table")
+                fought = (*fighters[key], "table")
                 assert _pick(_conditions(state), fought) == _pick(expected[key], fought)
 
 
