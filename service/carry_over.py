@@ -92,7 +92,8 @@ class CarryRules(Generic[StateT, CommandT, SheetT, ConditionT, TableT, CarryOpti
     """Commands for the table after everyone is seeded (karma pools the arrivals moved),
     given the state they left: only what differs from ``table``."""
     fresh_table: TableT
-    """The table of a campaign no encounter has ended in yet: nothing to seed."""
+    """The table of a campaign no encounter has left one to yet: preparing and settling
+    it changes nothing an encounter starts with, but what the members bring in may."""
     unfit: Callable[[ConditionT], str | None] = fit
     """Why a character in this condition cannot be brought into a new fight (dead, in
     the words of the rules), or None.  Only a GM ruling changes that."""

@@ -26,7 +26,11 @@ def opening(campaign: Campaign, started: EncounterStarted, state: Any) -> tuple[
     encounter whose state is ``state`` (fresh, or with its ground laid: areas, zones)."""
     ruleset = get_ruleset(campaign.ruleset)
     rules = rules_of(campaign.ruleset)
-    table = None if campaign.table is None else read(rules.table_type, campaign.table, "the table")
+    table = (
+        rules.fresh_table
+        if campaign.table is None
+        else read(rules.table_type, campaign.table, "the table")
+    )
     planned: list[Any] = []
 
     def plan(commands: Sequence[Any]) -> None:
@@ -38,8 +42,7 @@ def opening(campaign: Campaign, started: EncounterStarted, state: Any) -> tuple[
                 state = ruleset.evolve(state, event)
             planned.append(command)
 
-    if table is not None:
-        plan(rules.prepare_table(state, table))
+    plan(rules.prepare_table(state, table))
     for member_id in started.members:
         member = campaign.members[member_id]
         sheet = read(rules.sheet_type, member.sheet, f"{member.name}'s sheet")
@@ -55,6 +58,7 @@ def opening(campaign: Campaign, started: EncounterStarted, state: Any) -> tuple[
         if monster.hit_points is not None and rules.with_hit_points is not None:
             sheet = rules.with_hit_points(sheet, monster.hit_points)
         plan((sheet,))
-    if table is not None:
-        plan(rules.settle_table(state, table))
+    # Settled even for a fresh table: what seeding brought in may call for it (TACTICS
+    # begins a new scene after carried wounds).
+    plan(rules.settle_table(state, table))
     return tuple(planned)

@@ -14,6 +14,7 @@ from service.campaigns import events as ev
 from service.campaigns.commands import (
     AddMember,
     AddStatblock,
+    Adjust,
     CarryOver,
     Command,
     CreateCampaign,
@@ -25,6 +26,9 @@ from service.campaigns.typed import plain
 from service.dice import ManualFaces, RollingDice
 from service.registry import RULESETS
 from service.ruleset import Ruleset
+from service.rulesets.tactics import RULESET as TACTICS
+from service.rulesets.tactics.commands import AddCombatant, AddZone
+from service.rulesets.tactics.options import TacticsOptions
 from tests.support.ruleset_stories import example_options, example_stories
 from tests.unit.deciders import play
 
@@ -97,3 +101,23 @@ def test_the_next_encounter_opens_with_what_the_last_one_left(ruleset: AnyRulese
         assert arrived.characters[character] == expected.characters[character], character
     assert {"beast-1", "beast-2"} <= set(arrived.characters)
     assert arrived.table == expected.table
+
+
+def test_a_ruling_before_any_carry_over_still_opens_with_its_consequences() -> None:
+    """A TACTICS member wounded by ruling before any fight: the next encounter brings the
+    wounds in and begins a new scene, so they count as an earlier scene's."""
+    rex = AddCombatant(id="rex", name="Rex", zone="deck")
+    campaign: State = _do(NoCampaign(), CreateCampaign(name="Saga", ruleset="tactics"))
+    campaign = _do(campaign, AddMember(sheet=plain(rex)))
+    wounds = {"wounds": [{"amount": 4, "source": "a fall"}]}
+    campaign = _do(campaign, Adjust(member="rex", condition=wounds, reason="the climb"))
+    start = StartEncounter(encounter=FIRST, name="One", members=("rex",))
+    (started,) = decide(campaign, start, RollingDice(ManualFaces([]), next_roll_number=1))
+    assert isinstance(started, ev.EncounterStarted) and isinstance(campaign, Campaign)
+    options = TacticsOptions(press_penalty_step=2)
+    ground = play(TACTICS, TACTICS.initial_state(options), [AddZone(id="deck")])
+    campaign = evolve(campaign, started)
+    assert isinstance(campaign, Campaign)
+    state = play(TACTICS, ground, opening(campaign, started, ground))
+    assert state.combatants["rex"].wound_total == 4
+    assert state.scene == 2 and {w.scene for w in state.combatants["rex"].wounds} == {1}
