@@ -15,6 +15,7 @@ Module map (each module has one job):
 - ``encounters`` starting an encounter (monster copies, hit points) and closing one
 - ``carrying``   carry-over, its undo and redo, the GM's adjustments
 - ``opening``    the ruleset commands that fill a new encounter, planned purely
+- ``narrate``    the campaign's log, one line per event
 - ``typed``      reading the stored plain data with the ruleset's carry-over types
 """
 
@@ -24,6 +25,7 @@ from service.campaigns.commands import Command
 from service.campaigns.decide import decide
 from service.campaigns.events import EVENT_TYPES, Event
 from service.campaigns.evolve import evolve
+from service.campaigns.narrate import narrate
 from service.campaigns.opening import opening
 from service.campaigns.state import State, initial_state
 
@@ -35,5 +37,6 @@ __all__ = [
     "decide",
     "evolve",
     "initial_state",
+    "narrate",
     "opening",
 ]

@@ -4,8 +4,6 @@ carry-over undone and redone, and a carry-over sent twice counted once."""
 
 from __future__ import annotations
 
-from uuid import UUID
-
 import pytest
 
 from service.campaigns import events as ev
@@ -21,63 +19,23 @@ from service.campaigns.commands import (
     StartEncounter,
     UndoCarryOver,
 )
-from service.campaigns.state import Campaign
+from service.campaigns.typed import plain
 from service.rulesets.generic.commands import (
     AddCombatant,
-    AddCondition,
     AddConditionRuling,
     Adjudicate,
-    Damage,
-    EndEncounter,
 )
-from tests.unit.campaigns.steps import Table, fold, given
-
-FIRST = UUID("00000000-0000-4000-8000-000000000001")
-SECOND = UUID("00000000-0000-4000-8000-000000000002")
-
-ARIA = AddCombatant(id="aria", name="Aria", hp=22, stats={"ac": 15})
-BORIN = AddCombatant(id="borin", name="Borin", hp=28, stats={"ac": 17})
-GOBLIN = AddCombatant(id="goblin", name="Goblin", hp=7, stats={"ac": 13})
-
-
-def _plain(command: AddCombatant) -> dict[str, object]:
-    from service.campaigns.typed import plain
-
-    return plain(command)
-
-
-PREPARED = (
-    ev.CampaignCreated(
-        name="The Sunless Road", ruleset="generic", options={"carry_conditions": True}
-    ),
-    ev.MemberAdded(member="aria", name="Aria", sheet=_plain(ARIA)),
-    ev.MemberAdded(member="borin", name="Borin", sheet=_plain(BORIN)),
-    ev.StatblockAdded(statblock="goblin", name="Goblin", sheet=_plain(GOBLIN), hit_points="2d6"),
+from tests.unit.campaigns.party import (
+    ARIA,
+    BORIN,
+    FIRST,
+    GOBLIN,
+    PREPARED,
+    SECOND,
+    campaign_of,
+    first_fight,
 )
-
-
-def _campaign(*events: ev.Event) -> Campaign:
-    state = fold(events)
-    assert isinstance(state, Campaign)
-    return state
-
-
-def _first_fight() -> tuple[tuple[ev.Event, ...], Table]:
-    """Encounter one: three goblins rolled 3+4, 1+1 and 6+5; Aria takes 7 and is
-    poisoned until cured, Borin drops to 0."""
-    start = StartEncounter(
-        encounter=FIRST,
-        name="Ambush at the ford",
-        members=("aria", "borin"),
-        monsters=(MonsterPick(statblock="goblin", count=3, hit_points="rolled"),),
-    )
-    started = given(*PREPARED).when(start, manual=[[3, 4], [1, 1], [6, 5]]).events
-    table = Table(_campaign(*PREPARED, *started), started[0])  # type: ignore[arg-type]
-    table.play(Damage(target="aria", amount=7, source="goblin-1"))
-    table.play(Damage(target="borin", amount=30, source="goblin-3"))
-    table.play(AddCondition(target="aria", condition="poisoned"))
-    table.play(EndEncounter())
-    return (*PREPARED, *started), table
+from tests.unit.campaigns.steps import Table, given
 
 
 def test_creating_a_campaign_checks_the_ruleset_and_its_carry_options() -> None:
@@ -94,16 +52,16 @@ def test_members_and_statblocks_are_sheets_of_the_ruleset() -> None:
     given(*PREPARED[:1]).when(AddMember(sheet={"id": "aria", "name": "Aria"})).rejected(
         r"the sheet does not fit: Object missing required field `hp`"
     )
-    given(*PREPARED).when(AddMember(sheet=_plain(ARIA))).rejected(
+    given(*PREPARED).when(AddMember(sheet=plain(ARIA))).rejected(
         "Aria of the party already has the id aria"
     )
-    given(*PREPARED).when(AddStatblock(sheet=_plain(GOBLIN))).rejected(
+    given(*PREPARED).when(AddStatblock(sheet=plain(GOBLIN))).rejected(
         "the statblock Goblin already has the id goblin"
     )
 
 
 def test_an_encounter_names_the_copies_and_records_the_hit_point_rolls() -> None:
-    events, _ = _first_fight()
+    events, _ = first_fight()
     started = events[-1]
     assert isinstance(started, ev.EncounterStarted)
     assert [(m.id, m.name, m.hit_points) for m in started.monsters] == [
@@ -116,7 +74,7 @@ def test_an_encounter_names_the_copies_and_records_the_hit_point_rolls() -> None
 
 
 def test_the_opening_adds_the_party_from_their_sheets_and_the_monsters_as_rolled() -> None:
-    _, table = _first_fight()
+    _, table = first_fight()
     assert table.opening == (
         ARIA,
         BORIN,
@@ -127,7 +85,7 @@ def test_the_opening_adds_the_party_from_their_sheets_and_the_monsters_as_rolled
 
 
 def test_what_the_first_fight_left_opens_the_second() -> None:
-    events, table = _first_fight()
+    events, table = first_fight()
     carried = (
         given(*events)
         .when(CarryOver(encounter=FIRST, version=table.version, game=table.game))
@@ -146,8 +104,9 @@ def test_what_the_first_fight_left_opens_the_second() -> None:
         )
     )
     start = StartEncounter(encounter=SECOND, name="The bridge", members=("aria", "borin"))
-    started = given(*events, *carried).when(start).events
-    second = Table(_campaign(*events, *carried, *started), started[0])  # type: ignore[arg-type]
+    (started,) = given(*events, *carried).when(start).events
+    assert isinstance(started, ev.EncounterStarted)
+    second = Table(campaign_of(*events, *carried, started), started)
     reason = "carried over from the campaign"
     assert second.opening == (
         AddCombatant(id="aria", name="Aria", hp=15, max_hp=22, stats={"ac": 15}),
@@ -160,7 +119,7 @@ def test_what_the_first_fight_left_opens_the_second() -> None:
 
 
 def test_a_carry_over_sent_again_is_refused_so_it_counts_once() -> None:
-    events, table = _first_fight()
+    events, table = first_fight()
     carry = CarryOver(encounter=FIRST, version=table.version, game=table.game)
     carried = given(*events).when(carry).events
     given(*events, *carried).when(carry).rejected(
@@ -173,7 +132,7 @@ def test_a_carry_over_sent_again_is_refused_so_it_counts_once() -> None:
 
 
 def test_undo_restores_the_condition_before_and_redo_applies_it_again() -> None:
-    events, table = _first_fight()
+    events, table = first_fight()
     carried = (
         given(*events)
         .when(CarryOver(encounter=FIRST, version=table.version, game=table.game))
@@ -182,7 +141,7 @@ def test_undo_restores_the_condition_before_and_redo_applies_it_again() -> None:
     undone = (
         given(*events, *carried).when(UndoCarryOver(encounter=FIRST, reason="wrong fight")).events
     )
-    after_undo = _campaign(*events, *carried, *undone)
+    after_undo = campaign_of(*events, *carried, *undone)
     assert {k: m.condition for k, m in after_undo.members.items()} == {"aria": None, "borin": None}
     assert after_undo.members["aria"].away is None, "an undone fight does not take them away again"
     redone = (
@@ -191,8 +150,8 @@ def test_undo_restores_the_condition_before_and_redo_applies_it_again() -> None:
         .events
     )
     assert (
-        _campaign(*events, *carried, *undone, *redone).members
-        == _campaign(*events, *carried).members
+        campaign_of(*events, *carried, *undone, *redone).members
+        == campaign_of(*events, *carried).members
     )
     given(*events, *carried, *undone, *redone).when(
         RedoCarryOver(encounter=FIRST, reason="again")
@@ -200,7 +159,7 @@ def test_undo_restores_the_condition_before_and_redo_applies_it_again() -> None:
 
 
 def test_a_carry_over_is_not_undone_under_a_later_ruling() -> None:
-    events, table = _first_fight()
+    events, table = first_fight()
     carried = (
         given(*events)
         .when(CarryOver(encounter=FIRST, version=table.version, game=table.game))
@@ -225,7 +184,7 @@ def test_a_carry_over_is_not_undone_under_a_later_ruling() -> None:
 
 
 def test_members_fight_in_one_encounter_at_a_time() -> None:
-    events, _ = _first_fight()
+    events, _ = first_fight()
     again = StartEncounter(encounter=SECOND, name="Elsewhere", members=("aria",))
     given(*events).when(again).rejected(f"Aria fights in encounter {FIRST} until it is carried")
     closed = given(*events).when(CloseEncounter(encounter=FIRST, reason="a dream")).events
@@ -242,8 +201,8 @@ def test_a_carry_over_of_an_encounter_of_another_campaign_is_refused() -> None:
 
 
 def test_monsters_roll_only_with_a_notation_and_never_take_a_members_id() -> None:
-    plain = dict(_plain(GOBLIN), id="brute", name="Brute")
-    no_notation = (*PREPARED, ev.StatblockAdded(statblock="brute", name="Brute", sheet=plain))
+    brute = dict(plain(GOBLIN), id="brute", name="Brute")
+    no_notation = (*PREPARED, ev.StatblockAdded(statblock="brute", name="Brute", sheet=brute))
     pick = MonsterPick(statblock="brute", count=2, hit_points="rolled")
     given(*no_notation).when(StartEncounter(encounter=FIRST, name="x", monsters=(pick,))).rejected(
         "Brute has no hit point notation to roll"
