@@ -91,6 +91,10 @@ class CarryRules(Generic[StateT, CommandT, SheetT, ConditionT, TableT, CarryOpti
     settle_table: Callable[[StateT, TableT], tuple[CommandT, ...]]
     """Commands for the table after everyone is seeded (karma pools the arrivals moved),
     given the state they left: only what differs from ``table``."""
+    ended: Callable[[StateT], bool]
+    """Whether the encounter is over, so its state is the one to carry over (a later
+    GM ruling may give a later version to carry over again).  An encounter that never
+    ends (an Aeonis game runs round after round) is carried over when the GM asks."""
     fresh_table: TableT
     """The table of a campaign no encounter has left one to yet: preparing and settling
     it changes nothing an encounter starts with, but what the members bring in may."""

@@ -171,6 +171,15 @@ def test_carry_then_seed_gives_every_character_and_the_table_back(ruleset: AnyRu
 
 
 @each_ruleset
+def test_an_encounter_is_not_over_before_it_starts_and_stays_over(ruleset: AnyRuleset) -> None:
+    rules = _rules(ruleset)
+    assert not rules.ended(ruleset.initial_state(example_options(ruleset)))
+    for states in _story_states(ruleset):
+        over = [rules.ended(state) for state in states]
+        assert over == sorted(over), "once over, an encounter stays over"
+
+
+@each_ruleset
 def test_an_unfit_condition_says_why_in_words(ruleset: AnyRuleset) -> None:
     rules = _rules(ruleset)
     for states in _story_states(ruleset):

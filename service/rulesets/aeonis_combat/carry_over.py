@@ -220,6 +220,12 @@ def renamed(sheet: AddSide, id: str, name: str) -> AddSide:
     )
 
 
+def ended(state: State) -> bool:
+    """Never: an Aeonis encounter is a game of rounds with no end of its own; the GM
+    carries it over when the table stops for the session."""
+    return False
+
+
 CARRY: CarryRules[State, Command, AddSide, AeonisCondition, AeonisTable, AeonisCarryOptions] = (
     CarryRules(
         sheet_type=AddSide,
@@ -232,6 +238,7 @@ CARRY: CarryRules[State, Command, AddSide, AeonisCondition, AeonisTable, AeonisC
         seed=seed,
         prepare_table=prepare_table,
         settle_table=settle_table,
+        ended=ended,
         fresh_table=AeonisTable(),
         no_hit_points=(
             "unit hit points are the text's (Infantry 1, Cavalry 2, Archers 1) and a Lord's "

@@ -21,7 +21,7 @@ from msgspec import Meta
 from service.carry_over import CARRIED_REASON, CarryOver, CarryRules
 from service.ruleset import RulesetOption
 from service.rulesets.aeonisk_tactical.commands import AddCharacter, Adjudicate, Command, SetValue
-from service.rulesets.aeonisk_tactical.state import State
+from service.rulesets.aeonisk_tactical.state import Ended, State
 
 Count = Annotated[int, Meta(ge=0, le=1000)]
 
@@ -115,6 +115,11 @@ def nothing(state: State, table: AeoniskTable) -> tuple[Command, ...]:
     return ()
 
 
+def ended(state: State) -> bool:
+    """After ``aeonisk.end_encounter``."""
+    return isinstance(state.phase, Ended)
+
+
 CARRY: CarryRules[
     State, Command, AddCharacter, AeoniskCondition, AeoniskTable, AeoniskCarryOptions
 ] = CarryRules(
@@ -128,6 +133,7 @@ CARRY: CarryRules[
     seed=seed,
     prepare_table=nothing,
     settle_table=nothing,
+    ended=ended,
     fresh_table=AeoniskTable(),
     unfit=unfit,
     no_hit_points=(

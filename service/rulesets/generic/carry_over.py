@@ -23,7 +23,7 @@ from service.rulesets.generic.commands import (
     Command,
     SetValue,
 )
-from service.rulesets.generic.state import Combatant, State
+from service.rulesets.generic.state import Combatant, Ended, State
 
 
 class GenericCondition(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -114,6 +114,11 @@ def with_hit_points(sheet: AddCombatant, hp: int) -> AddCombatant:
     return msgspec.structs.replace(sheet, hp=hp, max_hp=hp)
 
 
+def ended(state: State) -> bool:
+    """After ``generic.end_encounter``."""
+    return isinstance(state.phase, Ended)
+
+
 CARRY: CarryRules[
     State, Command, AddCombatant, GenericCondition, GenericTable, GenericCarryOptions
 ] = CarryRules(
@@ -127,6 +132,7 @@ CARRY: CarryRules[
     seed=seed,
     prepare_table=nothing,
     settle_table=nothing,
+    ended=ended,
     fresh_table=GenericTable(),
     with_hit_points=with_hit_points,
 )

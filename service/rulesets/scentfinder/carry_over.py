@@ -131,6 +131,11 @@ def with_hit_points(sheet: AddCombatant, hp: int) -> AddCombatant:
     return msgspec.structs.replace(sheet, hp=hp, max_hp=hp)
 
 
+def ended(state: State) -> bool:
+    """After ``scentfinder.end_combat``."""
+    return state.stage == "ended"
+
+
 CARRY: CarryRules[
     State,
     Command,
@@ -149,6 +154,7 @@ CARRY: CarryRules[
     seed=seed,
     prepare_table=nothing,
     settle_table=nothing,
+    ended=ended,
     fresh_table=ScentfinderTable(),
     with_hit_points=with_hit_points,
 )

@@ -26,7 +26,7 @@ from service.rulesets.tactics.commands import (
     NewScene,
     SetValue,
 )
-from service.rulesets.tactics.state import State, Status
+from service.rulesets.tactics.state import Ended, State, Status
 
 Count = Annotated[int, Meta(ge=0, le=1000)]
 
@@ -146,6 +146,11 @@ def unfit(condition: TacticsCondition) -> str | None:
     return None
 
 
+def ended(state: State) -> bool:
+    """After ``tactics.end_encounter``."""
+    return isinstance(state.phase, Ended)
+
+
 CARRY: CarryRules[
     State, Command, AddCombatant, TacticsCondition, TacticsTable, TacticsCarryOptions
 ] = CarryRules(
@@ -159,6 +164,7 @@ CARRY: CarryRules[
     seed=seed,
     prepare_table=prepare_table,
     settle_table=settle_table,
+    ended=ended,
     fresh_table=TacticsTable(),
     unfit=unfit,
     no_hit_points=(

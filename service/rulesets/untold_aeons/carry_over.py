@@ -187,6 +187,11 @@ def unfit(condition: UntoldCondition) -> str | None:
     return None
 
 
+def ended(state: State) -> bool:
+    """After ``untold-aeons.end_encounter``."""
+    return state.phase == "ended"
+
+
 CARRY: CarryRules[
     State, Command, AddCharacter, UntoldCondition, UntoldTable, UntoldCarryOptions
 ] = CarryRules(
@@ -200,6 +205,7 @@ CARRY: CarryRules[
     seed=seed,
     prepare_table=nothing,
     settle_table=settle_table,
+    ended=ended,
     fresh_table=UntoldTable(),
     unfit=unfit,
     no_hit_points=(

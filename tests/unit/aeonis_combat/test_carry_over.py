@@ -63,6 +63,7 @@ RED = AeonisCondition(
 
 
 def test_the_army_carries_with_its_damage_and_the_map_with_its_control() -> None:
+    assert not CARRY.ended(_after_the_battle()), "the GM carries an Aeonis game over"
     carried = CARRY.carry_over(_after_the_battle(), AeonisCarryOptions())
     assert carried.characters["red"] == RED
     assert carried.table.hexes["0,1"] == CarriedHex(controller="blue")

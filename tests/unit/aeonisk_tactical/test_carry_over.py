@@ -32,6 +32,7 @@ def _bruised() -> Table:
 
 
 def test_wounds_stun_and_void_carry() -> None:
+    assert CARRY.ended(_bruised().state)
     carried = CARRY.carry_over(_bruised().state, AeoniskCarryOptions())
     assert carried.characters["kaelia"] == AeoniskCondition(wounds=2, stun=1, void=4)
     assert carried.characters["goblin"] == AeoniskCondition()

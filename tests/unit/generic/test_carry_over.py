@@ -40,6 +40,7 @@ def _after_the_fight(options: GenericOptions | None = None) -> State:
 
 
 def test_hit_points_and_lasting_conditions_carry() -> None:
+    assert CARRY.ended(_after_the_fight())
     carried = CARRY.carry_over(_after_the_fight(), GenericCarryOptions())
     assert carried.characters == {
         "aria": GenericCondition(hp=13, conditions=("cursed",)),

@@ -10,10 +10,10 @@ from service.rulesets.scentfinder.carry_over import (
     ScentfinderCarryOptions,
     ScentfinderCondition,
 )
-from service.rulesets.scentfinder.commands import Adjudicate
+from service.rulesets.scentfinder.commands import Adjudicate, EndCombat
 from service.rulesets.scentfinder.state import State
 from tests.unit.deciders import play
-from tests.unit.scentfinder.fixtures import AREAS, Table, alice, goblin
+from tests.unit.scentfinder.fixtures import AREAS, Table, alice, fight, goblin
 
 
 def _after_the_fight() -> State:
@@ -68,3 +68,10 @@ def test_a_fresh_character_is_just_its_sheet_with_its_maxima_as_the_encounter_re
     assert CARRY.seed(state, alice(), ScentfinderCondition(hp=14, fp=3)) == (
         alice(max_hp=14, max_fp=0),
     ), "without focus_maximum a sheet's FP have no maximum (SCF-A20)"
+
+
+def test_the_fight_is_over_once_ended() -> None:
+    table = fight()
+    assert not CARRY.ended(table.state)
+    table.do(EndCombat())
+    assert CARRY.ended(table.state)

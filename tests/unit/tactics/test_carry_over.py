@@ -41,6 +41,7 @@ WOUNDS = (CarriedWound(amount=6, source="rex"), CarriedWound(amount=3, source="f
 
 
 def test_wounds_carry_with_their_source_and_shields_as_left() -> None:
+    assert CARRY.ended(_after_the_fight())
     carried = CARRY.carry_over(_after_the_fight(), TacticsCarryOptions())
     assert carried.characters["vex"] == TacticsCondition(wounds=WOUNDS, shields=0)
     assert carried.characters["rex"] == TacticsCondition()

@@ -56,6 +56,7 @@ TRAITS_MARA = {
 
 
 def test_the_investigator_and_the_karma_pools_carry() -> None:
+    assert CARRY.ended(_after_the_crypt())
     carried = CARRY.carry_over(_after_the_crypt(), UntoldCarryOptions())
     assert carried.characters["mara"] == UntoldCondition(damage=9, xp=0, traits=TRAITS_MARA)
     jonah = carried.characters["jonah"]
