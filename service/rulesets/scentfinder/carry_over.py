@@ -11,7 +11,7 @@ they end with the fight, as do actions, reactions, Delay and areas.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, cast
 
 import msgspec
 from msgspec import Meta
@@ -19,6 +19,7 @@ from msgspec import Meta
 from service.carry_over import CARRIED_REASON, CarryOver, CarryRules
 from service.ruleset import RulesetOption
 from service.rulesets.scentfinder.commands import AddCombatant, Adjudicate, Command
+from service.rulesets.scentfinder.fields import SaveName
 from service.rulesets.scentfinder.state import State
 
 
@@ -85,7 +86,7 @@ def sheet_of(state: State, combatant: str) -> AddCombatant:
         max_hp=c.max_hp,
         fp=c.max_fp,
         max_fp=c.max_fp,
-        saves=dict(c.saves),  # type: ignore[arg-type]  # the sheet's Save names, as added
+        saves={cast(SaveName, k): v for k, v in c.saves.items()},  # the sheet's, as added
         skills=c.skills,
         weapons=dict(c.weapons),
         held=c.held,
