@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import msgspec
 
@@ -17,6 +17,9 @@ from service.combat_facts import CombatFact, no_facts
 from service.dice.model import Dice, RollRecord
 from service.dice.roller import RollingDice
 from service.secrecy import Audience
+
+if TYPE_CHECKING:
+    from service.carry_over import CarryRules
 
 StateT = TypeVar("StateT", bound=msgspec.Struct)
 CommandT = TypeVar("CommandT", bound=msgspec.Struct)
@@ -206,3 +209,7 @@ class Ruleset(Generic[StateT, CommandT, EventT, OptionsT]):
     examples: tuple[msgspec.Struct, ...] = ()
     """One realistic instance of every command and event type, shown in the OpenAPI
     document and ``GET /rulesets/{name}``; a test checks that none is missing."""
+    carry: CarryRules[StateT, CommandT, Any, Any, Any, Any] | None = None
+    """What of a character and of the table outlives an encounter into its campaign, and
+    how a new encounter starts from it (service/carry_over.py).  Every registered ruleset
+    states it (the conformance suite checks); None only for a ruleset under test."""

@@ -163,3 +163,19 @@ def _diff(actual: list[Any], expected: list[Any]) -> str:
         e = expected[i] if i < len(expected) else "<none>"
         lines.append(f"  [{i}] {'==' if a == e else '!='}\n    got      {a!r}\n    expected {e!r}")
     return "\n".join(lines)
+
+
+def play(
+    ruleset: Ruleset[StateT, CommandT, EventT, OptionsT],
+    state: StateT,
+    commands: Sequence[CommandT],
+    manual: Sequence[Sequence[int]] = (),
+) -> StateT:
+    """Decide and fold ``commands`` in order from ``state``, rolling ``manual`` faces (one
+    list per roll, across all the commands); every face must be used."""
+    dice = RollingDice(ManualFaces(manual), next_roll_number=1)
+    for command in commands:
+        for event in ruleset.decide(state, command, dice):
+            state = ruleset.evolve(state, event)
+    dice.ensure_all_used()
+    return state

@@ -22,6 +22,7 @@ OURS = ("api", "service", "projections", "events", "telemetry")
 """The project's top-level packages."""
 
 SERVICE_PURE = (
+    "service.carry_over",
     "service.codec",
     "service.combat_facts",
     "service.combat_stats",
@@ -77,6 +78,7 @@ RULESETS_ALLOWED = (
     "string",
     "typing",
     "msgspec",
+    "service.carry_over",
     "service.combat_facts",
     "service.dice",
     "service.health_text",

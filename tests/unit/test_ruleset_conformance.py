@@ -21,11 +21,8 @@ Conventions a ruleset package follows (all three existing ones do):
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections import Counter
-from collections.abc import Sequence
-from types import ModuleType
 from typing import Any, get_args
 
 import msgspec
@@ -46,9 +43,11 @@ from service.ruleset import (
     tag_of,
 )
 from service.secrecy import Audience
+from tests.support.ruleset_stories import example_options as _options
+from tests.support.ruleset_stories import example_stories as _stories
+from tests.support.ruleset_stories import package_of as _package
 
 AnyRuleset = Ruleset[Any, Any, Any, Any]
-Story = tuple[Any, Sequence[msgspec.Struct]]
 
 ALL = list(RULESETS.values())
 IDS = [r.name for r in ALL]
@@ -57,22 +56,6 @@ IDS = [r.name for r in ALL]
 def each_ruleset(function: Any) -> Any:
     """Run ``function`` once per registered ruleset, named by the ruleset."""
     return pytest.mark.parametrize("ruleset", ALL, ids=IDS)(function)
-
-
-def _package(ruleset: AnyRuleset) -> ModuleType:
-    module = ruleset.event_types[0].__module__
-    package = importlib.import_module(module.rpartition(".")[0])
-    assert getattr(package, "RULESET", None) is ruleset, f"{package.__name__} must export RULESET"
-    return package
-
-
-def _options(ruleset: AnyRuleset) -> Any:
-    """The package's ``EXAMPLE_OPTIONS`` when it has them, else the default options."""
-    options = getattr(_package(ruleset), "EXAMPLE_OPTIONS", None)
-    if options is None:
-        return ruleset.options_type()
-    assert isinstance(options, ruleset.options_type)
-    return options
 
 
 def _initial(ruleset: AnyRuleset) -> Any:
@@ -85,18 +68,6 @@ def _command_examples(ruleset: AnyRuleset) -> list[msgspec.Struct]:
 
 def _event_examples(ruleset: AnyRuleset) -> list[msgspec.Struct]:
     return [e for e in ruleset.examples if isinstance(e, ruleset.event_types)]
-
-
-def _stories(ruleset: AnyRuleset) -> tuple[Story, ...]:
-    package = _package(ruleset)
-    try:
-        examples = importlib.import_module(f"{package.__name__}.examples")
-    except ModuleNotFoundError:
-        examples = None
-    stories = getattr(examples, "example_stories", None)
-    if stories is not None:
-        return tuple(stories())
-    return ((_initial(ruleset), tuple(_event_examples(ruleset))),)
 
 
 def _replay(ruleset: AnyRuleset) -> list[tuple[Any, msgspec.Struct | None]]:

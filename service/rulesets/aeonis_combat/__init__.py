@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from service.ruleset import Ruleset
 from service.rulesets.aeonis_combat.access import acts_for
+from service.rulesets.aeonis_combat.carry_over import CARRY
 from service.rulesets.aeonis_combat.commands import COMMAND_TYPES, Command
 from service.rulesets.aeonis_combat.decide import decide
 from service.rulesets.aeonis_combat.events import EVENT_TYPES, Event
@@ -96,6 +97,7 @@ RULESET: Ruleset[State, Command, Event, AeonisOptions] = Ruleset(
     player_characters=player_characters,
     combat_facts=combat_facts,
     examples=EXAMPLES,
+    carry=CARRY,
 )
 
 __all__ = ["RULESET", "AeonisOptions", "Command", "Event", "State"]

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from service.ruleset import Ruleset
 from service.rulesets.aeonisk_tactical.access import acts_for
+from service.rulesets.aeonisk_tactical.carry_over import CARRY
 from service.rulesets.aeonisk_tactical.commands import COMMAND_TYPES, Command
 from service.rulesets.aeonisk_tactical.decide import decide
 from service.rulesets.aeonisk_tactical.events import EVENT_TYPES, Event
@@ -96,6 +97,7 @@ RULESET: Ruleset[State, Command, Event, AeoniskOptions] = Ruleset(
     not_health=NOT_HEALTH,
     combat_facts=combat_facts,
     examples=EXAMPLES,
+    carry=CARRY,
 )
 
 __all__ = ["RULESET", "AeoniskOptions", "Command", "Event", "State"]

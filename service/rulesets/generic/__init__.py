@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from service.ruleset import Ruleset
 from service.rulesets.generic.access import acts_for, off_sheet
+from service.rulesets.generic.carry_over import CARRY
 from service.rulesets.generic.commands import COMMAND_TYPES, Command
 from service.rulesets.generic.decide import decide
 from service.rulesets.generic.events import EVENT_TYPES, Event
@@ -65,6 +66,7 @@ RULESET: Ruleset[State, Command, Event, GenericOptions] = Ruleset(
     health_fields=HEALTH_FIELDS,
     combat_facts=combat_facts,
     examples=EXAMPLES,
+    carry=CARRY,
 )
 
 __all__ = ["RULESET", "Command", "Event", "GenericOptions", "State"]

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from service.ruleset import Ruleset
 from service.rulesets.scentfinder.access import acts_for
+from service.rulesets.scentfinder.carry_over import CARRY
 from service.rulesets.scentfinder.commands import COMMAND_TYPES, Command, GmRoll
 from service.rulesets.scentfinder.decide import decide
 from service.rulesets.scentfinder.events import EVENT_TYPES, Event
@@ -85,6 +86,7 @@ RULESET: Ruleset[State, Command, Event, ScentfinderOptions] = Ruleset(
     health_fields=HEALTH_FIELDS,
     combat_facts=combat_facts,
     examples=EXAMPLES,
+    carry=CARRY,
 )
 
 __all__ = ["RULESET", "Command", "Event", "ScentfinderOptions", "State"]

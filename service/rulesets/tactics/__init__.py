@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from service.ruleset import Ruleset
 from service.rulesets.tactics.access import acts_for
+from service.rulesets.tactics.carry_over import CARRY
 from service.rulesets.tactics.commands import COMMAND_TYPES, Check, Command
 from service.rulesets.tactics.decide import decide
 from service.rulesets.tactics.events import EVENT_TYPES, Event
@@ -85,6 +86,7 @@ RULESET: Ruleset[State, Command, Event, TacticsOptions] = Ruleset(
     not_health=NOT_HEALTH,
     combat_facts=combat_facts,
     examples=EXAMPLES,
+    carry=CARRY,
 )
 
 __all__ = ["EXAMPLE_OPTIONS", "RULESET", "Command", "Event", "State", "TacticsOptions"]

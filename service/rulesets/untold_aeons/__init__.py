@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from service.ruleset import Ruleset
 from service.rulesets.untold_aeons.access import acts_for
+from service.rulesets.untold_aeons.carry_over import CARRY
 from service.rulesets.untold_aeons.commands import COMMAND_TYPES, Command
 from service.rulesets.untold_aeons.decide import decide
 from service.rulesets.untold_aeons.events import EVENT_TYPES, Event
@@ -86,6 +87,7 @@ RULESET: Ruleset[State, Command, Event, UntoldOptions] = Ruleset(
     health_fields=HEALTH_FIELDS,
     combat_facts=combat_facts,
     examples=EXAMPLES,
+    carry=CARRY,
 )
 
 __all__ = ["RULESET", "Command", "Event", "State", "UntoldOptions"]
