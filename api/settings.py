@@ -24,7 +24,7 @@ GroupCommit = Literal["on", "per-encounter"]
 names the same choices: the type checker holds them equal where the pipeline is built)."""
 
 WriteStatement = Literal["single", "split"]
-"""How a command's write is sent (service/split_write.py names the same choices)."""
+"""How a command's write is sent (service/group_commit.py names the same choices)."""
 
 
 class Env:

@@ -31,10 +31,9 @@ from bench.harness import fresh_database, print_table
 from bench.load import Operation, Result, closed_loop
 from projections.inline import read_model_rows
 from service.commands import Actor, CommandEnvelope
-from service.group_commit import Mode
+from service.group_commit import Mode, WriteStatement
 from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import AddCombatant, Damage
-from service.split_write import WriteStatement
 from tests.support.citus import fresh_citus_database
 
 GM = Actor(role="gm")

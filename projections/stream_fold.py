@@ -220,7 +220,7 @@ def _decode(
 
     The envelopes carry what the projector reads (stream, version, type, time); data,
     metadata, hashes and position stay unread, as in the live path's placeholders
-    (service/commit.py), since the typed event holds the data.
+    (events/append.py), since the typed event holds the data.
     """
     decode = codec.decode_stored
     recorded: list[RecordedEvent] = []

@@ -28,7 +28,7 @@ shards on several workers (docs/scale-out.md#group-commit-on-citus says what tha
 with today's statement).  On one PostgreSQL the default groups are cheaper: one round
 trip and one commit for the lot.
 
-``split`` (AEON_WRITE_STATEMENT=split) writes each command as service/split_write.py's
+``split`` (AEON_WRITE_STATEMENT=split) writes each command as events/append_split.py's
 statements, in transactions of one encounter as with ``per_encounter`` (which it implies:
 only then is each transaction one shard group's, which Citus commits in one phase).
 """
@@ -42,12 +42,16 @@ from uuid import UUID
 
 import asyncpg
 
+from events.append import bound, outcome
+from events.append_split import commit_split
 from events.shards import shard_of
-from service.commit import CommandWrite, Refused, Written, bound, outcome
-from service.split_write import commit_split
+from events.write import CommandWrite, Refused, Written
 from telemetry import metrics
 
 Outcome = Written | Refused
+WriteStatement = Literal["single", "split"]
+"""``single``, the one statement of events/append.py (the default: one round trip);
+``split``, the statements of events/append_split.py (one phase on Citus)."""
 Mode = Literal["on", "per-encounter"]
 """AEON_GROUP_COMMIT: ``on`` groups whatever is ready together; ``per-encounter`` never
 puts two encounters in one transaction."""
@@ -103,7 +107,7 @@ class GroupCommit:
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def commit(self, write: CommandWrite) -> Outcome:
-        """Write ``write`` with the next group; as ``service.commit.commit`` outside a
+        """Write ``write`` with the next group; as ``events.append.commit`` outside a
         transaction, which it replaces for the pipeline's common path."""
         answer: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
         self._waiting.append(_Waiting(write, answer))
@@ -144,7 +148,7 @@ class GroupCommit:
             return
         # Writes with and without rolls or a snapshot go in one statement: its empty parts
         # cost PostgreSQL far less than another round trip and commit.
-        parts = {(w.write.rows.statement_part(False), bool(w.write.snapshots)) for w in in_order}
+        parts = {(bool(w.write.rows.rolls), bool(w.write.snapshots)) for w in in_order}
         by_statement = _by_statement(in_order, every_part=len(parts) > 1)
         try:
             async with self._pool.acquire() as conn:

@@ -18,10 +18,10 @@ import msgspec
 from events.db import Connection, Database
 from events.seeds import secret_seeds
 from events.store import stream_head
+from events.write import NewSeed
 from service.authorize import authorize_player
 from service.codec import EventCodec
 from service.commands import CommandEnvelope, CreatedEncounter
-from service.commit import NewSeed
 from service.core_events import (
     DiceUnused,
     EncounterCreated,

@@ -18,13 +18,14 @@ from uuid import UUID
 import asyncpg
 
 from events.db import Connection
+from events.write import CommandWrite, Written
 from service import handlers
 from service.codec import EventCodec
 from service.commands import Actor, CommandEnvelope, Write
-from service.commit import CommandWrite, Written
 from service.core_events import EncounterCreated, EncounterForked, NoteAdded
 from service.encounter import AppliedEvent, applied_steps
 from service.group_commit import Mode as GroupMode
+from service.group_commit import WriteStatement
 from service.loading import Loaded
 from service.prepare import Decision, Projector, WritePolicy
 from service.registry import codec_for
@@ -32,7 +33,6 @@ from service.replay import commit_locked
 from service.requests import DEFAULT_LIMITS, RequestLimits
 from service.ruleset import tag_of
 from service.secrecy import NpcHealth
-from service.split_write import WriteStatement
 from service.state_cache import StateCache
 from service.unit_of_work import Opened, Publish, UnitOfWork
 from telemetry import context

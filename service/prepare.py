@@ -1,5 +1,5 @@
 """Preparing a decision for the write statement: everything it stores, worked out before
-it runs (service/commit.py).
+it runs (events/append.py).
 
 ``prepare`` does it all, in two pure halves around the fold.  ``stage`` gives the events
 as they will be stored (metadata, hashes, the versions after the head the decision was
@@ -28,17 +28,17 @@ from events.store import (
     head_signature,
     prepare_append,
 )
-from service.codec import EventCodec
-from service.commands import Actor
-from service.commit import (
+from events.write import (
     CommandWrite,
     Idempotency,
     NewSeed,
+    NewSnapshot,
     ProjectedRows,
-    Snapshot,
     answer_of,
     placeholders,
 )
+from service.codec import EventCodec
+from service.commands import Actor
 from service.core_events import Redone, Undone
 from service.encounter import AppliedEvent, Encounter, applied_steps, schema_version
 from service.history import earliest_touched
@@ -57,7 +57,7 @@ class Decision(msgspec.Struct, frozen=True):
 class Projector(Protocol):
     """The inline read models' rows for events just folded (projections/inline.py); they
     are written by the same statement as the events, with the statement part they give
-    (service/commit.py's ``ProjectedRows``)."""
+    (events/write.py's ``ProjectedRows``)."""
 
     def __call__(self, codec: EventCodec, applied: Sequence[AppliedEvent]) -> ProjectedRows: ...
 
@@ -123,7 +123,7 @@ def assemble(
     """The write of a staged append whose events folded as ``applied``; and the state
     after it."""
     snapshots = [
-        Snapshot(
+        NewSnapshot(
             step.after.version,
             schema_version(codec.ruleset),
             codec.encode_state(step.after).decode(),

@@ -12,12 +12,13 @@ from uuid import UUID
 
 import asyncpg
 
+from events.append import commit
+from events.append_split import commit_split
 from events.db import Connection
 from events.idempotency import find_response
+from events.write import CommandWrite, Written
 from service import tokens
 from service.commands import Actor
-from service.commit import CommandWrite, Written, commit
-from service.split_write import commit_split
 from service.tokens import TokenRevoked
 
 
@@ -39,7 +40,7 @@ class StreamDamaged(Exception):
 async def commit_locked(conn: Connection, write: CommandWrite, *, split: bool = False) -> Written:
     """The write statement under the stream row's lock, where only a revoked token
     or an Idempotency-Key answered meanwhile can refuse it; ``split``: the statements of
-    service/split_write.py instead (AEON_WRITE_STATEMENT=split)."""
+    events/append_split.py instead (AEON_WRITE_STATEMENT=split)."""
     outcome = await (commit_split if split else commit)(conn, write)
     if isinstance(outcome, Written):
         return outcome

@@ -18,8 +18,8 @@ import asyncpg
 from events.db import Connection
 from events.seeds import epoch_seeds
 from events.store import StreamHead, read_stream
+from events.write import CommandWrite
 from service.codec import EventCodec
-from service.commit import CommandWrite
 from service.encounter import DiceCounters, Encounter
 from service.loading import HistoryBeforeBase, Loaded, fold, load, ruleset_of
 from service.lru import LRU

@@ -24,11 +24,11 @@ from events.envelope import RecordedEvent
 from events.errors import VersionConflict
 from events.idempotency import find_response
 from events.store import create_stream, lock_stream
+from events.write import CommandWrite, Refused, Written
 from service import tokens
 from service.authorize import Forbidden
 from service.codec import EventCodec
 from service.commands import Actor, CommandResult
-from service.commit import CommandWrite, Refused, Written
 from service.dice import DiceError
 from service.encounter import Encounter
 from service.group_commit import GroupCommit

@@ -22,9 +22,9 @@ import pytest
 from events.idempotency import find_response
 from projections.inline import read_model_rows
 from service.commands import CommandEnvelope
+from service.group_commit import WriteStatement
 from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import Damage
-from service.split_write import WriteStatement
 from tests.support.pipeline import GM, add, new_encounter
 
 _SERVER = re.compile(r"on server \S+@([\d.]+:\d+)")

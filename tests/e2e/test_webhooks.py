@@ -26,9 +26,9 @@ from api.settings import Settings
 from events.db import Connection
 from events.shards import shard_of
 from events.webhooks import Position, insert_webhook
+from events.write import CommandWrite, Written
 from projections.inline import read_model_rows
 from service.commands import Actor, CommandEnvelope
-from service.commit import CommandWrite, Written
 from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import AddCombatant
 from tests.e2e.helpers import Client, GmTokens, combatant, command, inner_events

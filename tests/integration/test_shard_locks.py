@@ -1,7 +1,7 @@
 """Writers of one shard queue on its count row without deadlocking (events/shards.py).
 
 Every write takes its shard's count row before its stream row: the grouped statements of
-service/commit.py through ``COUNT_POSITIONS``, the locking path through ``lock_stream``.
+events/append.py through ``head_ctes``, the locking path through ``lock_stream``.
 Two pipelines stand for two processes, each with its own cache and group commit, over
 encounters of two shards: each one's cache goes stale whenever the other writes, so its
 commands fall back to the locking path while the other's groups hold counts of the same

@@ -14,9 +14,9 @@ import msgspec
 
 from events.db import Connection
 from events.store import Checkpoint, read_all
+from events.write import CommandWrite, Written
 from projections.inline import read_model_rows
 from service.commands import Actor, CommandEnvelope
-from service.commit import CommandWrite, Written
 from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import AddCombatant, Attack, Damage, RollInitiative
 

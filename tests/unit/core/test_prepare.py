@@ -13,11 +13,11 @@ import msgspec
 
 from events.envelope import GENESIS_HASH
 from events.store import StreamHead
+from events.write import Idempotency
 from projections.inline import read_model_rows
 from projections.rows import ReadModelRows
 from service.codec import EventCodec
 from service.commands import Actor, CommandResult
-from service.commit import Idempotency
 from service.encounter import AppliedEvent, Encounter, applied_steps
 from service.handlers import created, opening
 from service.prepare import Decision, WritePolicy, assemble, command_metadata, keyed, stage
