@@ -25,10 +25,10 @@ from service.history import CannotUndo, NothingToRedo
 from service.loading import VersionNotReached
 from service.options import InvalidOption
 from service.registry import UnknownRuleset
-from service.replay import StreamDamaged
 from service.requests import RequestTooLarge, TooManyRequests
 from service.ruleset import RuleViolation
 from service.tokens import TokenRevoked
+from service.write.refusals import StreamDamaged
 
 PROBLEM_BASE = "https://aeon-ledger.dev/problems/"
 

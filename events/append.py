@@ -28,7 +28,6 @@ from functools import cache
 from typing import Any, NamedTuple
 from uuid import UUID
 
-import asyncpg
 import msgspec
 
 from events.db import Connection
@@ -37,7 +36,6 @@ from events.errors import StreamNotFound, VersionConflict
 from events.heads import StreamHead
 from events.prepared import PreparedAppend, head_signature, prepare_append
 from events.shards import anchor_of
-from events.write import CommandWrite, Refused, Written
 
 _json = msgspec.json.Encoder()
 
@@ -267,70 +265,6 @@ def append_values(prepared: PreparedAppend, signature: str | None) -> dict[str, 
         "anchor": anchor,
         "head_signature": signature,
     }
-
-
-def write_values(write: CommandWrite) -> dict[str, Any]:
-    """Every named value a command's write can have; its statement uses those of its
-    parts."""
-    values = append_values(write.append, write.head_signature)
-    values.update(write.rows.parameters())
-    # As the read models' rows: one JSON array, read as jsonb by the statement.
-    values.update(token=write.token_id, snapshots=_json.encode(write.snapshots).decode())
-    if write.seed is not None:
-        values.update(write.seed._asdict())
-    if write.idempotency is not None:
-        idem = write.idempotency
-        values.update(
-            key_stream=idem.namespace,
-            key=idem.key,
-            request_hash=idem.request_hash,
-            answer_prefix=write.answer.prefix.decode(),
-            answer_versions=write.append.versions,
-            answer_tails=[t.decode() for t in write.answer.tails],
-            answer_suffix=write.answer.suffix.decode(),
-        )
-    return values
-
-
-def parts_of(write: CommandWrite, *, every_part: bool = False) -> Parts:
-    """The parts ``write`` needs; ``every_part`` keeps the roll ledger's and the
-    snapshots' even where they would run empty, so that writes with and without rolls or
-    a snapshot can share one statement."""
-    return Parts(
-        token=write.token_id is not None,
-        key=write.idempotency is not None,
-        read_models=True,
-        rolls=every_part or bool(write.rows.rolls),
-        snapshots=every_part or bool(write.snapshots),
-        seed=write.seed is not None,
-    )
-
-
-def bound(write: CommandWrite, *, every_part: bool = False) -> tuple[str, list[Any]]:
-    """The statement variant a write needs and its arguments, in parameter order."""
-    sql, names = statement(parts_of(write, every_part=every_part))
-    values = write_values(write)
-    return sql, [values[name] for name in names]
-
-
-def outcome(write: CommandWrite, row: asyncpg.Record) -> Written | Refused:
-    """What the statement's one result row says became of ``write``."""
-    positions: list[int] = row["positions"]
-    if not positions:
-        return Refused(token_revoked=not row["token_valid"], key_used=not row["key_unused"])
-    return Written(write.append.recorded(positions), write.answer.with_positions(positions))
-
-
-async def commit(conn: Connection, write: CommandWrite) -> Written | Refused:
-    """Run a command's write; on a connection in a transaction it joins that transaction.
-
-    Raises asyncpg.UniqueViolationError when a concurrent request with the same
-    Idempotency-Key committed its answer first (the caller serves that answer).
-    """
-    sql, arguments = bound(write)
-    row = await conn.fetchrow(sql, *arguments)
-    assert row is not None
-    return outcome(write, row)
 
 
 async def append(

@@ -41,12 +41,11 @@ from events.append import (
     seed,
     snapshots,
     state,
-    write_values,
 )
 from events.db import Connection
 from events.prepared import PreparedAppend
 from events.shards import shard_of
-from events.write import CommandWrite, Refused, Written
+from events.write import CommandWrite, Refused, Written, write_values
 
 _ANSWER = """INSERT INTO idempotency_keys (stream_id, key, request_hash, response)
 VALUES ($1, $2, $3, $4)"""

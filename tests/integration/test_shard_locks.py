@@ -21,9 +21,9 @@ from events.shards import shard_of
 from events.store import Checkpoint, read_all
 from projections.inline import read_model_rows
 from service.commands import CommandEnvelope
-from service.pipeline import CREATE_NAMESPACE, CommandPipeline
 from service.rulesets.generic.commands import Damage
-from service.unit_of_work import new_stream_id
+from service.write.pipeline import CREATE_NAMESPACE, CommandPipeline
+from service.write.unit_of_work import new_stream_id
 from tests.support.pipeline import GM, add
 
 

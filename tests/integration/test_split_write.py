@@ -20,14 +20,18 @@ from events.idempotency import find_response
 from events.shards import shard_of
 from projections.inline import read_model_rows
 from service.commands import CommandEnvelope
-from service.group_commit import WriteStatement
-from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import Attack, Damage
+from service.write.pipeline import CommandPipeline
+from service.write.strategy import WriteStatement, strategy_for
 from tests.support.pipeline import GM, add, new_encounter, run
+from tests.support.strategies import LockingPath
 
 
-def _pipeline(pool: asyncpg.Pool, form: WriteStatement, **kwargs: Any) -> CommandPipeline:
-    return CommandPipeline(pool, read_model_rows, snapshot_every=3, write_statement=form, **kwargs)
+def _pipeline(
+    pool: asyncpg.Pool, form: WriteStatement, *, single_trip: bool = True
+) -> CommandPipeline:
+    strategy = strategy_for(form) if single_trip else LockingPath(strategy_for(form))
+    return CommandPipeline(pool, read_model_rows, snapshot_every=3, strategy=strategy)
 
 
 async def _rows(pool: asyncpg.Pool, encounter_id: UUID) -> dict[str, Any]:
