@@ -22,13 +22,14 @@ from events.upcasting import MissingUpcaster
 from service.authorize import Forbidden
 from service.dice.model import DiceError, DiceNeeded
 from service.history import CannotUndo, NothingToRedo
-from service.loading import VersionNotReached
+from service.loading import EventNotFolded, VersionNotReached
 from service.options import InvalidOption
 from service.registry import UnknownRuleset
 from service.requests import RequestTooLarge, TooManyRequests
 from service.ruleset import RuleViolation
 from service.tokens import TokenRevoked
 from service.write.refusals import StreamDamaged
+from telemetry import metrics
 
 PROBLEM_BASE = "https://aeon-ledger.dev/problems/"
 
@@ -96,6 +97,19 @@ def token_refused() -> ProblemDetailsException:
     return unauthorized("the token is not valid for this encounter (wrong, revoked or another's)")
 
 
+def _not_folded(exc: EventNotFolded) -> ProblemDetailsException:
+    # Logged and counted: an operator must hear of it, and the client can only report it.
+    logging.getLogger("aeon_ledger.api").error("stream not folded: %s", exc)
+    metrics.event_not_folded("refused")
+    return problem(
+        503,
+        "event-not-folded",
+        f"The stored history of this encounter cannot be read back: {exc}. Its verify"
+        " report (GET /encounters/<id>/verify?deep=true) says what is wrong.",
+        version=exc.version,
+    )
+
+
 def _damaged(exc: StreamDamaged) -> ProblemDetailsException:
     # Logged: an operator must hear of it, and the client can only report it.
     logging.getLogger("aeon_ledger.api").error("damaged stream: %s", exc)
@@ -140,6 +154,7 @@ _MAP: dict[type[Exception], Callable[[Any], ProblemDetailsException]] = {
     TooManyRequests: lambda e: problem(409, "too-many-requests-waiting", str(e)),
     TokenRevoked: _revoked,
     StreamDamaged: _damaged,
+    EventNotFolded: _not_folded,
     NothingToRedo: lambda e: problem(409, "nothing-to-redo", str(e)),
     VersionNotReached: lambda e: problem(404, "version-not-found", str(e), current_version=e.head),
     DiceNeeded: lambda e: problem(

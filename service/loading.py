@@ -8,6 +8,7 @@ transaction), so the history events of the tail alone say which tail events coun
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Sequence
 from typing import Any
 from uuid import UUID
@@ -33,6 +34,8 @@ from service.registry import codec_for
 from service.ruleset import Ruleset
 from telemetry import metrics
 
+_log = logging.getLogger("aeon_ledger.loading")
+
 
 class Loaded(msgspec.Struct, frozen=True):
     encounter: Encounter[Any]
@@ -44,6 +47,15 @@ async def ruleset_of(db: Database, encounter_id: UUID) -> str:
     if name is None:
         raise StreamNotFound(encounter_id)
     return name
+
+
+class EventNotFolded(Exception):
+    """A stored event the fold could not apply to the state before it: a state that lacks
+    what the event relies on (a player's view without a secret), or a damaged stream."""
+
+    def __init__(self, version: int, event_type: str) -> None:
+        super().__init__(f"the event at version {version} ({event_type}) does not fold")
+        self.version, self.event_type = version, event_type
 
 
 class HistoryBeforeBase(Exception):
@@ -79,11 +91,15 @@ def fold_decoded(
     """``encounter`` with typed ``events`` (stored at ``versions``) folded in, skipping
     those the undos and redos among them take out of effect (and ``also_skipped``).
     Whether they reach back past ``encounter`` is the caller's to know (``fold`` checks
-    it)."""
+    it).  Raises EventNotFolded, naming the event, for one that does not apply."""
     reverted = reverted_versions(e for e in events if isinstance(e, Undone | Redone))
     reverted |= also_skipped
     for version, event in zip(versions, events, strict=True):
-        encounter = evolve(ruleset, encounter, event, reverted=version in reverted)
+        try:
+            encounter = evolve(ruleset, encounter, event, reverted=version in reverted)
+        except (KeyError, IndexError, ValueError, TypeError, AttributeError) as failed:
+            # What a ruleset's evolve raises when the state lacks what the event names.
+            raise EventNotFolded(version, type(event).__name__) from failed
     return encounter
 
 
@@ -177,7 +193,12 @@ async def load_public(
     versions = [recorded.stream_version for recorded in tail]
     try:
         folded = fold_decoded(codec.ruleset, base, versions, decoded, secret)
-    except Exception:  # a public event that needs the secret: stop before the secret
+    except EventNotFolded as failed:
+        if failed.version < first:
+            raise  # before any secret: not the secret's doing, so the stream's
+        # A public event that relies on the secret: players see the table before it.
+        _log.warning("encounter %s: %s without its secrets", encounter_id, failed)
+        metrics.event_not_folded("withheld")
         cut = [v < first for v in versions]
         folded = fold_decoded(
             codec.ruleset,

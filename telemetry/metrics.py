@@ -72,6 +72,12 @@ SNAPSHOT_LOADS = Counter(
     "from_start when every event was folded.",
     ["result"],
 )
+EVENTS_NOT_FOLDED = Counter(
+    "aeon_events_not_folded_total",
+    "Stored events a fold could not apply: withheld (a player's view stopped before the "
+    "secret the event relies on) or refused (answered as an error).",
+    ["outcome"],
+)
 LIVE_SUBSCRIBERS = Gauge(
     "aeon_live_subscribers",
     "Live-update streams open now.",
@@ -160,6 +166,11 @@ def state_cache(result: str) -> None:
 def snapshot_load(found: bool) -> None:
     if _on:
         _child(SNAPSHOT_LOADS, "from_snapshot" if found else "from_start").inc()
+
+
+def event_not_folded(outcome: str) -> None:
+    if _on:
+        _child(EVENTS_NOT_FOLDED, outcome).inc()
 
 
 def live_subscribed() -> None:
