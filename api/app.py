@@ -11,7 +11,6 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from functools import partial
 
 import asyncpg
 from litestar import Litestar
@@ -21,34 +20,20 @@ from litestar.openapi import OpenAPIConfig
 from litestar.plugins.problem_details import ProblemDetailsPlugin
 from redis.asyncio import Redis
 
-from api import litestar_internals, observability, request_log
-from api.cors import cors_config
-from api.limits import VerifiedTokens, rate_limit_config
-from api.live import Live
-from api.live_wire import encode_for
-from api.openapi_doc import complete as complete_openapi
-from api.openapi_ui import render_plugins, swagger_assets
-from api.problems import problem_details_config
-from api.read_routing import live_reader
-from api.routes import (
-    commands,
-    console,
-    encounters,
-    exports,
-    health,
-    history,
-    live,
-    reads,
-    requests,
-    rulesets,
-    stats,
-    tokens,
-    verify,
-    webhooks,
-)
+from api import litestar_internals, observability
+from api.http import request_log
+from api.http.cors import cors_config
+from api.http.limits import VerifiedTokens, rate_limit_config
+from api.http.problems import problem_details_config
+from api.http.read_routing import live_reader
+from api.http.strict_input import check_body
+from api.live.wire import encode_for
+from api.live.wiring import Live
+from api.openapi.document import complete as complete_openapi
+from api.openapi.ui import render_plugins, swagger_assets
+from api.routes import route_handlers
 from api.settings import Settings
 from api.state import Services
-from api.strict_input import check_body
 from api.webhooks.targets import AllowList
 from api.webhooks.worker import Deliverer
 from events.migrate import apply_migrations
@@ -174,7 +159,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         _settle_garbage_collector()
         try:
             async with (
-                fan_out.running(pool, partial(encode_for, app.state.services)),
+                fan_out.running(pool, encode_for),
                 Deliverer(settings, pool).running(),
                 observability.sampling_pool(pool),
             ):
@@ -192,27 +177,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
 
     return Litestar(
         route_handlers=[
-            encounters.create_encounter,
-            encounters.get_encounters,
-            encounters.EncounterState,
-            commands.EncounterWrites,
-            requests.EncounterRequests,
-            tokens.EncounterTokens,
-            history.EncounterHistory,
-            reads.EncounterReads,
-            exports.EncounterExport,
-            stats.EncounterStatistics,
-            verify.EncounterVerify,
-            live.EncounterLive,
-            webhooks.EncounterWebhooks,
-            webhooks.ServiceWebhooks,
-            rulesets.list_rulesets,
-            rulesets.get_ruleset_info,
-            health.live,
-            health.ready,
+            *route_handlers(),
             swagger_assets(),
-            console.console_router(),
-            console.qr_code,
             *([observability.MetricsController] if settings.metrics else []),
         ],
         dependencies={

@@ -1,5 +1,5 @@
 """``/metrics``: Litestar's Prometheus plugin, the domain metrics of telemetry/metrics.py,
-the pool sampler, and the order of the observing middleware (api/request_log.py logs).
+the pool sampler, and the order of the observing middleware (api/http/request_log.py logs).
 
 HTTP metrics are Litestar's (``aeon_http_*``), with paths grouped by route template, since
 paths carry encounter ids.  A live-update stream is counted as a request but kept out of
@@ -26,7 +26,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, 
 from prometheus_client import multiprocess as prometheus_multiprocess
 
 from api.background import running_tasks
-from api.request_log import RequestLog
+from api.http.request_log import RequestLog
 from telemetry import metrics, multiprocess
 
 METRICS_PATH = "/metrics"

@@ -15,7 +15,8 @@ from uuid import UUID
 
 import msgspec
 
-from api.headers import MAX_VERSION
+from api.http.headers import MAX_VERSION
+from events.envelope import RecordedEvent
 from events.provenance import ProvenanceReport
 from events.verify import ChainReport, HeadReport, PinReport
 from projections.queries import EncounterSummary, LogEntry
@@ -190,6 +191,11 @@ class EventOut(msgspec.Struct, kw_only=True):
     recorded_at: datetime
     prev_hash: str
     hash: str
+
+
+def event_out(event: RecordedEvent) -> EventOut:
+    """The stored event as the API shows it (its stream id is in the path)."""
+    return EventOut(**{f: getattr(event, f) for f in EventOut.__struct_fields__})
 
 
 class EventPage(msgspec.Struct, kw_only=True):

@@ -85,7 +85,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Signs every stream head (docs/tamper-evidence.md).  Kept in the
     service's environment, never in the database; unset means heads go unsigned and
     verify says a database administrator can rewrite the history undetected, except
-    under the embedded default, which keeps a key of its own (api/embedded.py)."""
+    under the embedded default, which keeps a key of its own (api/cli/embedded.py)."""
     rate_limit_per_minute: Annotated[int, Env("AEON_RATE_LIMIT_PER_MINUTE")] = 600
     """Requests per minute per token (or per client address without one); 0 turns it off."""
     trusted_proxies: Annotated[tuple[str, ...], Env("AEON_TRUSTED_PROXIES", _proxies)] = ()
@@ -106,7 +106,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     read_cache_seconds: Annotated[float, Env("AEON_READ_CACHE_SECONDS")] = 0.5
     """How long a process answers a conditional read (a current If-None-Match) from the
     head and token check of its last read rather than PostgreSQL, unless a wake-up or a
-    revocation notice says otherwise first (api/live_heads.py); 0 turns it off."""
+    revocation notice says otherwise first (api/live/heads.py); 0 turns it off."""
     cors_origins: Annotated[tuple[str, ...], Env("AEON_CORS_ORIGINS")] = ("*",)
     """The browser origins allowed to call the API, comma-separated;
     ``*`` (the default) allows any, which is safe because credentials travel in the

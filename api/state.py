@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 import asyncpg
 from redis.asyncio import Redis
 
-from api.limits import VerifiedTokens
-from api.live import Live
+from api.http.limits import VerifiedTokens
+from api.live.wiring import Live
 from api.settings import Settings
 from events.replicas import ReadReplicas
 from service.tokens import KnownTokens
@@ -26,4 +26,4 @@ class Services:
     live: Live | None = None
     known_tokens: KnownTokens = field(default_factory=KnownTokens)
     verified_tokens: VerifiedTokens = field(default_factory=VerifiedTokens)
-    """Tokens verified here, for the rate limiter (api/limits.py)."""
+    """Tokens verified here, for the rate limiter (api/http/limits.py)."""

@@ -17,7 +17,7 @@ message to each stream's own task cost most of the service's CPU and most of the
 delivery latency, and an idle stream that kept its ASGI call open kept everything a
 request holds while it runs.  A stream that has caught up therefore hands its connection
 over (``take_over``): the ASGI call returns, the feed writes each chunk straight to the
-connection, and the stream's record (api/live_follow.py) ends the response when it must.
+connection, and the stream's record (api/live/follow.py) ends the response when it must.
 The bytes go through the transport uvicorn writes to, so what the stream sent through
 ASGI before is on the wire first.
 """

@@ -1,4 +1,4 @@
-"""Benchmark: what strict decoding adds to a request with a body (api/strict_input.py).
+"""Benchmark: what strict decoding adds to a request with a body (api/http/strict_input.py).
 
     python -m bench.strict_input            # microseconds per body, 20,000 of each
 
@@ -17,8 +17,8 @@ from typing import Annotated, Any
 import msgspec
 from litestar.params import Body
 
+from api.http.strict_input import _refuse_duplicate_keys
 from api.schemas import CommandBody, CreateEncounter
-from api.strict_input import _refuse_duplicate_keys
 from bench.harness import print_table
 
 BODIES: dict[str, tuple[Any, bytes]] = {

@@ -1,5 +1,5 @@
 """Pools on the streaming replicas, and the choice of one that has replayed an
-encounter far enough (the routing rule is api/read_routing.py's).
+encounter far enough (the routing rule is api/http/read_routing.py's).
 
 The replica's own ``streams`` row says how far it has replayed that encounter: one
 primary-key read on the replica, nothing asked of the primary, and the number compared is
@@ -56,8 +56,8 @@ Reader = Callable[[UUID, int | None], AbstractAsyncContextManager[Database]]
 """Where one read of an encounter runs, given the version it must include: a replica
 that has replayed that far, else the primary; None states no version, so the primary.
 
-The live feeds take one (api/live_feed.py) rather than a pool, so the choice stays here and
-in api/read_routing.py."""
+The live feeds take one (api/live/feed.py) rather than a pool, so the choice stays here and
+in api/http/read_routing.py."""
 
 
 def on_primary(db: Database) -> Reader:

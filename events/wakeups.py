@@ -1,5 +1,5 @@
 """Live-update wake-ups through PostgreSQL: the channel's name and the NOTIFY.  What a
-notice says and who listens is api/live_postgres.py's."""
+notice says and who listens is api/live/postgres_link.py's."""
 
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ class Actor(msgspec.Struct, frozen=True, kw_only=True):
 class Write(TypedDict, total=False):
     """Who writes and on what terms: the same for every command-like request, so the
     pipeline's methods take them as ``**write`` and routes build them once
-    (``api.writes``)."""
+    (``api.http.writes``)."""
 
     actor: Required[Actor]
     expected_version: int | None

@@ -1,7 +1,7 @@
 """What the request being served has learnt about itself, for its log lines: who asked
 (token id, never the token), which command it ran, what the command changed.
 
-The request-log middleware (api/request_log.py) opens a ``RequestFacts`` per request in
+The request-log middleware (api/http/request_log.py) opens a ``RequestFacts`` per request in
 a context variable; code deeper down (the viewer dependency, the pipeline) adds what it
 knows with ``note``.  It is one mutable object, not values in the variable, because
 Litestar may resolve dependencies in tasks of their own: a task sees the variable's

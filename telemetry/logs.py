@@ -1,7 +1,7 @@
 """Structured log lines, one per request (a command's also tells what the command did),
 rendered by structlog as JSON (one object a line) or, on a terminal, as plain text.
 
-Litestar's ``StructLoggingConfig`` (api/request_log.py) installs the processors below;
+Litestar's ``StructLoggingConfig`` (api/http/request_log.py) installs the processors below;
 this module only says what a line holds.  Never a token: the viewer's token id is the
 public half (``<id>.<secret>``), the secret is never seen here.
 """

@@ -175,7 +175,7 @@ def event_not_folded(outcome: str) -> None:
 
 def live_subscribed() -> None:
     """A live stream joined its feed: counted until ``live_unsubscribed``.  Not a context
-    manager: a stream its connection took over (api/live_follow.py) outlives the code
+    manager: a stream its connection took over (api/live/follow.py) outlives the code
     that opened it."""
     if _on:
         LIVE_SUBSCRIBERS.inc()

@@ -1,0 +1,50 @@
+"""The HTTP routes, one module per concern of the API.  The app registers what
+``route_handlers`` lists and nothing else imports a route: what two routes share lives in
+api/http/, projections/ or service/, never in a controller."""
+
+from __future__ import annotations
+
+from litestar.types import ControllerRouterHandler
+
+from api.routes import (
+    commands,
+    console,
+    encounters,
+    exports,
+    health,
+    history,
+    live,
+    reads,
+    requests,
+    rulesets,
+    stats,
+    tokens,
+    verify,
+    webhooks,
+)
+
+
+def route_handlers() -> list[ControllerRouterHandler]:
+    """Every route of the API, in the order the OpenAPI document lists them."""
+    return [
+        encounters.create_encounter,
+        encounters.get_encounters,
+        encounters.EncounterState,
+        commands.EncounterWrites,
+        requests.EncounterRequests,
+        tokens.EncounterTokens,
+        history.EncounterHistory,
+        reads.EncounterReads,
+        exports.EncounterExport,
+        stats.EncounterStatistics,
+        verify.EncounterVerify,
+        live.EncounterLive,
+        webhooks.EncounterWebhooks,
+        webhooks.ServiceWebhooks,
+        rulesets.list_rulesets,
+        rulesets.get_ruleset_info,
+        health.live,
+        health.ready,
+        console.console_router(),
+        console.qr_code,
+    ]

@@ -1,19 +1,19 @@
 """What every route under one encounter shares, declared once: the path prefix, the
 token guard (a request without a valid token is refused before anything else of it is
-read), the ``viewer`` dependency (its token checked against that encounter, api/auth.py),
-the ``write`` one (actor, If-Match, Idempotency-Key, api/writes.py) and ``read_from``, the
+read), the ``viewer`` dependency (its token checked against that encounter, api/http/auth.py),
+the ``write`` one (actor, If-Match, Idempotency-Key, api/http/writes.py) and ``read_from``, the
 database a read runs on (a replica that has the version the client needs, or the primary:
-api/read_routing.py)."""
+api/http/read_routing.py)."""
 
 from __future__ import annotations
 
 from litestar import Controller
 from litestar.di import Provide
 
-from api.auth import provide_viewer, token_checked
-from api.openapi_operations import ENCOUNTER_TOKEN
-from api.read_routing import provide_read_from
-from api.writes import provide_write
+from api.http.auth import provide_viewer, token_checked
+from api.http.read_routing import provide_read_from
+from api.http.writes import provide_write
+from api.openapi.operations import ENCOUNTER_TOKEN
 
 
 class EncounterRoutes(Controller):

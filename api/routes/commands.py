@@ -1,7 +1,7 @@
 """Writes to an encounter: ruleset commands, dice reveals and GM notes.
 
 All honour If-Match (the stream version the client read) and Idempotency-Key (the same
-key appends once and replays the first response): see ``api.writes``.
+key appends once and replays the first response): see ``api.http.writes``.
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ from litestar import Response, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
-from api.auth import PLAYERS_WRITE, REVOCATION_CHECKED_ON_WRITE, require_gm
-from api.representation import Prefer, answer
+from api.http.auth import PLAYERS_WRITE, REVOCATION_CHECKED_ON_WRITE, require_gm
+from api.http.representation import Prefer, answer
+from api.http.writes import request_limits
 from api.routes.base import EncounterRoutes
 from api.schemas import AddNote, CommandBody, RevealRolls, RevealSeed
 from api.state import Services
-from api.writes import request_limits
 from service.commands import CommandEnvelope, CommandResult, Write
 from service.core_events import NoteAdded
 from service.tokens import Viewer

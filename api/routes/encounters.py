@@ -14,7 +14,7 @@ from litestar.di import NamedDependency
 from litestar.handlers import BaseRouteHandler
 from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, QueryParameter
 
-from api.auth import (
+from api.http.auth import (
     NO_TOKEN,
     SERVICE,
     bearer_token,
@@ -22,15 +22,15 @@ from api.auth import (
     require_service_key,
     service_key_checked,
 )
-from api.headers import chain_head, etag, idempotency_key, none_match_version, stream_version
-from api.openapi_operations import SERVICE_KEY
-from api.problems import problem, token_refused, unauthorized
-from api.responses import json_bytes
+from api.http.headers import chain_head, etag, idempotency_key, none_match_version, stream_version
+from api.http.problems import problem, token_refused, unauthorized
+from api.http.responses import json_bytes
+from api.http.writes import answer_headers
+from api.openapi.operations import SERVICE_KEY
 from api.routes.base import EncounterRoutes
 from api.routes.reads import At
 from api.schemas import CreateEncounter, EncounterPage, EncounterView
 from api.state import Services
-from api.writes import answer_headers
 from events.db import Database
 from events.idempotency import request_fingerprint
 from events.replicas import ReadFrom
@@ -238,7 +238,7 @@ async def _reader(
 def _known_unchanged(
     request: Request[Any, Any, Any], services: Services, encounter_id: UUID, version: int
 ) -> bool:
-    """Whether this process's last read of the encounter (api/live_heads.py) already
+    """Whether this process's last read of the encounter (api/live/heads.py) already
     says the token opens it and its head is still ``version``: a 304 without a query.
 
     Only while the wake-up link is up (down, notices may be missing), and not when the

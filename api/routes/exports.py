@@ -12,8 +12,8 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, QueryParameter
 from litestar.response import Stream
 
-from api.auth import require_gm
-from api.read_routing import read_at
+from api.http.auth import require_gm
+from api.http.read_routing import read_at
 from api.routes.base import EncounterRoutes
 from api.routes.reads import ensure_version, head_headers
 from api.state import Services

@@ -14,9 +14,9 @@ from litestar import Response, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody, Parameter
 
-from api.auth import REVOCATION_CHECKED_ON_WRITE, require_gm
-from api.problems import problem
-from api.representation import Prefer, answer
+from api.http.auth import REVOCATION_CHECKED_ON_WRITE, require_gm
+from api.http.problems import problem
+from api.http.representation import Prefer, answer
 from api.routes.base import EncounterRoutes
 from api.routes.encounters import created_response
 from api.schemas import ForkRequest, RedoRequest, UndoRequest

@@ -5,12 +5,12 @@ Why SSE rather than a WebSocket: the stream only flows one way, SSE's ``id`` and
 version N", and it is plain HTTP (auth header, proxies, curl).
 
 A stream first reads what it asked for from PostgreSQL, then sends the messages its
-encounter's feed offers (api/live_feed.py): one read and one encoding per audience per
+encounter's feed offers (api/live/feed.py): one read and one encoding per audience per
 event in this process, whatever the number of streams.  Versions of a stream commit in
 order, so "after the last one sent" can neither skip nor repeat an event, whatever the
 notifications do.  Sending awaits the client, so a slow one only slows itself.  Once
 caught up, a stream served by the service's own uvicorn protocol is left to its
-connection and the request ends (api/live_follow.py).
+connection and the request ends (api/live/follow.py).
 """
 
 from __future__ import annotations
@@ -23,14 +23,14 @@ from litestar import Request, get
 from litestar.di import NamedDependency
 from litestar.params import FromPath, HeaderParameter, QueryParameter
 
-from api.headers import stream_version
+from api.http.headers import stream_version
+from api.http.problems import problem
+from api.http.read_routing import MinVersion, read_at, stated_version
 from api.litestar_internals import LiveStream
-from api.live import Live
-from api.live_feed import Audience
-from api.live_follow import Follow
-from api.live_wire import audience_of, preamble
-from api.problems import problem
-from api.read_routing import MinVersion, read_at, stated_version
+from api.live.feed import Audience
+from api.live.follow import Follow
+from api.live.wire import audience_of, preamble
+from api.live.wiring import Live
 from api.routes.base import EncounterRoutes
 from api.routes.reads import ensure_version
 from api.state import Services
@@ -94,7 +94,7 @@ async def _stream(
     connection: Connection | None = None,
 ) -> AsyncGenerator[bytes]:
     """The stream's ASGI body: its preamble, then what its ``Follow`` sends
-    (api/live_follow.py) until the stream ends or its connection owns it."""
+    (api/live/follow.py) until the stream ends or its connection owns it."""
     subscriber = live.hub.join(
         encounter_id, head, audience, viewer.token_id, after=start, connection=connection
     )

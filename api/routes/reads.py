@@ -3,32 +3,26 @@ api/routes/verify.py)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 from uuid import UUID
 
-import msgspec
 from litestar import MediaType, Response, get
 from litestar.di import NamedDependency
 from litestar.params import FromPath, QueryParameter
 
-from api.headers import chain_head
-from api.problems import problem
+from api.http.headers import chain_head
+from api.http.problems import problem
 from api.routes.base import EncounterRoutes
-from api.schemas import EventOut, EventPage, LogPage, RollPage
+from api.schemas import EventPage, LogPage, RollPage, event_out
 from api.state import Services
 from events.db import Database
-from events.envelope import RecordedEvent
 from events.errors import StreamNotFound
 from events.replicas import ReadFrom
 from events.store import SignedHead, read_stream, signed_head
-from projections.audience import players_audience
 from projections.log_text import log_markdown
-from projections.queries import LogEntry, log_entries, read_marks, rolls
-from projections.redaction import redact_event, redact_health, redact_metadata
-from service.loading import VersionNotReached, ruleset_of
-from service.registry import get_ruleset
-from service.ruleset import Ruleset
-from service.secrecy import Audience
+from projections.queries import LogEntry, log_entries, rolls
+from projections.seen import as_players_saw
+from service.loading import VersionNotReached
 from service.tokens import Viewer
 
 After = Annotated[
@@ -87,57 +81,6 @@ async def _log(
     )
 
 
-async def events_as_seen(
-    services: Services,
-    encounter_id: UUID,
-    viewer: Viewer,
-    events: list[RecordedEvent],
-    at: int | None = None,
-    db: Database | None = None,
-) -> list[EventOut]:
-    """Events as ``viewer`` may see them, as of version ``at``: for players, still-secret
-    rolls and GM-only notes redacted (such an event no longer matches its hash), and
-    health numbers they may not see removed.  ``db``
-    is where ``events`` were read (default: the primary), so the marks match them."""
-    db = services.pool if db is None else db
-    out = [EventOut(**{f: getattr(e, f) for f in EventOut.__struct_fields__}) for e in events]
-    if viewer.is_gm or not out:
-        return out
-    marks = await read_marks(db, encounter_id, up_to_version=at, secrets=True)
-    secret, sequels = marks.secret_versions(), marks.secret_sequels()
-    ruleset = get_ruleset(await ruleset_of(db, encounter_id))
-    audience = await players_audience(db, encounter_id, ruleset)
-    return [
-        _redacted(
-            ruleset,
-            e,
-            marks.revealed,
-            audience,
-            e.stream_version in secret,
-            e.stream_version in sequels,
-        )
-        for e in out
-    ]
-
-
-def _redacted(
-    ruleset: Ruleset[Any, Any, Any, Any],
-    event: EventOut,
-    revealed: frozenset[str],
-    audience: Audience,
-    secret: bool,
-    sequel: bool,
-) -> EventOut:
-    kind, data = redact_event(
-        ruleset, event.type, event.data, revealed, secret=secret, sequel=sequel
-    )
-    data = redact_health(ruleset, kind, data, audience)
-    metadata = redact_metadata(event.metadata)
-    if data is event.data and metadata is event.metadata:
-        return event
-    return msgspec.structs.replace(event, type=kind, data=data, metadata=metadata)
-
-
 class EncounterReads(EncounterRoutes):
     """Reads of one encounter: its events, replay log and roll ledger."""
 
@@ -161,9 +104,11 @@ class EncounterReads(EncounterRoutes):
         events = await read_stream(
             read_from.db, encounter_id, after_version=after_version, up_to_version=at, limit=limit
         )
-        out = await events_as_seen(services, encounter_id, viewer, events, at, read_from.db)
+        if not viewer.is_gm:
+            events = await as_players_saw(read_from.db, encounter_id, events, at=at)
         page = EventPage(
-            events=out, next_after_version=_next([e.stream_version for e in events], limit)
+            events=[event_out(e) for e in events],
+            next_after_version=_next([e.stream_version for e in events], limit),
         )
         return Response(page, headers=head_headers(head))
 

@@ -10,12 +10,12 @@ from litestar import Response, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody, Parameter
 
-from api.auth import REVOCATION_CHECKED_ON_WRITE, require_gm
-from api.representation import Prefer, answer
+from api.http.auth import REVOCATION_CHECKED_ON_WRITE, require_gm
+from api.http.representation import Prefer, answer
+from api.http.writes import request_limits
 from api.routes.base import EncounterRoutes
 from api.schemas import AmendRequest, ApproveRequest, ClearRequests, MakeRequest, RefuseRequest
 from api.state import Services
-from api.writes import request_limits
 from service.commands import CommandEnvelope, CommandResult, Write
 from service.tokens import Viewer
 

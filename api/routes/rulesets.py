@@ -10,7 +10,7 @@ import msgspec
 from litestar import get
 from litestar.params import FromPath
 
-from api.problems import problem
+from api.http.problems import problem
 from api.schemas import CommandExample, EventExample, OptionInfo, RulesetInfo
 from service.registry import RULESETS, UnknownRuleset, codec_for, get_ruleset
 from service.ruleset import Ruleset, tag_of

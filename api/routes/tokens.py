@@ -8,8 +8,8 @@ from litestar import delete, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
-from api.auth import require_gm
-from api.problems import problem
+from api.http.auth import require_gm
+from api.http.problems import problem
 from api.routes.base import EncounterRoutes
 from api.schemas import Bearer, MintToken, TokenList
 from api.state import Services

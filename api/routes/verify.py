@@ -11,9 +11,9 @@ from litestar import Request, get
 from litestar.di import NamedDependency
 from litestar.params import FromPath, QueryParameter
 
-from api.headers import MAX_VERSION
-from api.problems import problem
-from api.read_routing import MinVersion, highest, read_at, stated_version
+from api.http.headers import MAX_VERSION
+from api.http.problems import problem
+from api.http.read_routing import MinVersion, highest, read_at, stated_version
 from api.routes.base import EncounterRoutes
 from api.routes.reads import ensure_version
 from api.schemas import VerifyReport

@@ -12,9 +12,9 @@ from litestar.di import NamedDependency
 from litestar.handlers import BaseRouteHandler
 from litestar.params import FromPath, JSONBody, QueryParameter
 
-from api.auth import bearer_token, is_service_key, require_gm
-from api.openapi_operations import SERVICE_KEY
-from api.problems import problem, unauthorized
+from api.http.auth import bearer_token, is_service_key, require_gm
+from api.http.problems import problem, unauthorized
+from api.openapi.operations import SERVICE_KEY
 from api.routes.base import EncounterRoutes
 from api.state import Services
 from api.webhooks.manage import deliveries_of, ensure_encounter, not_found, one, register

@@ -7,7 +7,7 @@ from __future__ import annotations
 import uuid
 from uuid import UUID
 
-from api.problems import problem
+from api.http.problems import problem
 from api.state import Services
 from api.webhooks.schemas import (
     CreatedWebhook,

@@ -15,12 +15,11 @@ from uuid import UUID
 
 import msgspec
 
-from api.schemas import EventOut
+from api.schemas import EventOut, event_out
 from events.db import Database
 from events.envelope import RecordedEvent
-from projections.audience import players_audience
-from projections.queries import list_encounters, log_entries, read_marks
-from projections.redaction import redact_event, redact_health, redact_metadata
+from projections.queries import list_encounters, log_entries
+from projections.seen import as_players_saw
 from service.loading import ruleset_of
 from service.registry import get_ruleset
 from service.ruleset import Ruleset
@@ -78,9 +77,11 @@ class Composer:
 
     async def compose(self, event: RecordedEvent, delivery_id: str) -> Shown:
         stream, version = event.stream_id, event.stream_version
-        out = EventOut(**{f: getattr(event, f) for f in EventOut.__struct_fields__})
         if not self.gm:
-            out = await self._as_players_saw(out, stream)
+            (event,) = await as_players_saw(
+                self.db, stream, [event], at=version, ruleset=await self._ruleset(stream)
+            )
+        out = event_out(event)
         entries = await log_entries(
             self.db, stream, after_version=version - 1, limit=1, up_to_version=version, gm=self.gm
         )
@@ -104,24 +105,6 @@ class Composer:
                 event=out,
             )
         return Shown(stream, version, out.type, msgspec.json.encode(body))
-
-    async def _as_players_saw(self, event: EventOut, stream: UUID) -> EventOut:
-        version = event.stream_version
-        marks = await read_marks(self.db, stream, up_to_version=version, secrets=True)
-        ruleset = await self._ruleset(stream)
-        kind, data = redact_event(
-            ruleset,
-            event.type,
-            event.data,
-            marks.revealed,
-            secret=version in marks.secret_versions(),
-            sequel=version in marks.secret_sequels(),
-        )
-        audience = await players_audience(self.db, stream, ruleset)
-        data = redact_health(ruleset, kind, data, audience)
-        return msgspec.structs.replace(
-            event, type=kind, data=data, metadata=redact_metadata(event.metadata)
-        )
 
     async def _ruleset(self, stream: UUID) -> Ruleset[Any, Any, Any, Any]:
         if stream not in self._rulesets:

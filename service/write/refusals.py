@@ -2,7 +2,7 @@
 refused under the lock, or when an Idempotency-Key was answered before.
 
 A refusal or a replay is only given to a token that is still valid (``refuse_revoked``):
-the token may be one this process checked before it was revoked (api/auth.py), and a
+the token may be one this process checked before it was revoked (api/http/auth.py), and a
 revoked token learns nothing, not even why its command would fail.
 """
 

@@ -150,7 +150,7 @@ class UnitOfWork:
             raise
         except Exception:
             # A refusal is only given to a token that is still valid: the token may be
-            # one this process checked before it was revoked (api/auth.py), and a revoked
+            # one this process checked before it was revoked (api/http/auth.py), and a revoked
             # token learns nothing, not even why its command would fail.
             await refuse_revoked(self._pool, encounter_id, terms.actor)
             raise

@@ -25,7 +25,7 @@ ATTACK = {
 async def import_cli(path: Path, database_url: str, **env: str) -> tuple[int, str, str]:
     """``aeon-ledger import`` in a process of its own, with ``env`` added to its environment."""
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "api.cli", "import", str(path), "--database-url", database_url,
+        sys.executable, "-m", "api.cli.main", "import", str(path), "--database-url", database_url,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env={**os.environ, **env},
     )  # fmt: skip
     out, err = await process.communicate()

@@ -1,4 +1,4 @@
-"""Conditional reads answered from what a process last read (api/live_heads.py):
+"""Conditional reads answered from what a process last read (api/live/heads.py):
 the head and the token check are remembered, and forgotten as soon as a commit's wake-up
 or a revocation notice arrives, from this process or another; with no notice at all, for
 at most ``read_cache_seconds``."""

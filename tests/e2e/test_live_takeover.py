@@ -1,4 +1,4 @@
-"""A caught-up live stream left to its connection (api/live_follow.py): its ASGI
+"""A caught-up live stream left to its connection (api/live/follow.py): its ASGI
 call has returned, and what it must still do is done by its record and the protocol.
 
 Served as ``aeon-ledger serve`` serves (``CoalescingHttpToolsProtocol``), on raw sockets
@@ -15,8 +15,8 @@ from uuid import UUID
 import httpx
 
 from api.app import create_app
-from api.live_feed import Subscriber
-from api.live_follow import Follow
+from api.live.feed import Subscriber
+from api.live.follow import Follow
 from api.settings import Settings
 from api.state import Services
 from api.uvicorn_internals import CoalescingHttpToolsProtocol

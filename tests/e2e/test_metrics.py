@@ -13,7 +13,7 @@ import httpx
 from litestar.testing import AsyncTestClient
 
 from api.app import create_app
-from api.request_log import command_outcome
+from api.http.request_log import command_outcome
 from api.settings import Settings
 from tests.e2e.helpers import combatant
 from tests.scaleout.sse import follow

@@ -1,4 +1,4 @@
-"""Rate limits (api/limits.py): one budget per token in fixed windows, shared between
+"""Rate limits (api/http/limits.py): one budget per token in fixed windows, shared between
 processes through Redis, kept per process while Redis is away, and told in RateLimit
 headers and a 429 problem response."""
 
@@ -12,7 +12,7 @@ from litestar.testing import AsyncTestClient
 from redis.asyncio import Redis
 
 from api.app import create_app
-from api.limits import FallbackCounter, MemoryCounter, RedisCounter
+from api.http.limits import FallbackCounter, MemoryCounter, RedisCounter
 from api.settings import Settings
 
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from api.openapi_ui import ASSETS_DIR, SWAGGER_UI_VERSION
+from api.openapi.ui import ASSETS_DIR, SWAGGER_UI_VERSION
 from tests.e2e.helpers import Client
 
 

@@ -1,5 +1,5 @@
 """A live feed whose replica fails in the middle of a read carries on from the primary:
-its streams get every event once and stay open (api/live_feed.py ``Feed._step``)."""
+its streams get every event once and stay open (api/live/feed.py ``Feed._step``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from uuid import UUID
 
 import asyncpg
 
-from api.live_feed import Audience, Feed, Message, Subscriber
+from api.live.feed import Audience, Feed, Message, Subscriber
 from events.db import Database
 from events.envelope import RecordedEvent
 from projections.inline import read_model_rows

@@ -7,7 +7,7 @@ import asyncio
 import asyncpg
 import pytest
 
-from api.cli import main
+from api.cli.main import main
 from projections.inline import read_model_rows
 from service.rulesets.generic.commands import AddCombatant, Attack, Damage, NextTurn, RollInitiative
 from service.write.pipeline import CommandPipeline

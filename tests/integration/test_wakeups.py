@@ -9,7 +9,7 @@ from uuid import UUID, uuid4
 import asyncpg
 import msgspec
 
-from api.live_postgres import Notice, notices
+from api.live.postgres_link import Notice, notices
 from events.wakeups import CHANNEL, MAX_PAYLOAD, notify
 
 

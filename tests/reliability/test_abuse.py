@@ -41,7 +41,7 @@ ABUSE: dict[str, tuple[bytes, str, int, str]] = {
         + b"}}",
         "application/json",
         400,
-        # Strict decoding (api/strict_input.py) stops at the first value of the wrong type,
+        # Strict decoding (api/http/strict_input.py) stops at the first value of the wrong type,
         # before following the nesting.
         "Expected `int`, got `object` at `command.stats[...]`",
     ),

@@ -13,7 +13,7 @@ from tests.e2e.large_archive import write_archive
 
 _MEASURE = """
 import resource, sys
-from api.cli import main
+from api.cli.main import main
 code = main(["import", sys.argv[1], "--database-url", sys.argv[2]])
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, file=sys.stderr)
 sys.exit(code)

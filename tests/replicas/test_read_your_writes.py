@@ -184,7 +184,7 @@ async def test_share_of_reads_the_replica_serves_under_load(client: Client, pair
     share = counts["replica"] / total
     waits = replicas.waited - waited
     mean = (replicas.waited_seconds - waited_seconds) / waits * 1000 if waits else 0.0
-    from_memory = known.answered - remembered  # 304s from the last read (api/live_heads.py)
+    from_memory = known.answered - remembered  # 304s from the last read (api/live/heads.py)
     print(
         f"\nreads {total + from_memory}: replica {counts['replica']}, primary "
         f"{counts['primary']} ({share:.0%} of those on the replica), {from_memory} 304s "

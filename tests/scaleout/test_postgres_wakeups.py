@@ -14,7 +14,7 @@ from typing import Any
 import asyncpg
 import httpx
 
-from api.live_postgres import LISTENER
+from api.live.postgres_link import LISTENER
 from tests.reliability.http import fighter
 from tests.scaleout.cluster import api_processes
 from tests.scaleout.live_client import Subscriber

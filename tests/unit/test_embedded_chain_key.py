@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from api.embedded import embedded_chain_key, with_embedded_chain_key
+from api.cli.embedded import embedded_chain_key, with_embedded_chain_key
 from api.settings import Settings
 
 

@@ -147,6 +147,25 @@ def test_every_exception_is_still_needed() -> None:
             assert any(_within(m, (exception,)) for m in used), f"{folder}: {exception}"
 
 
+def test_nothing_outside_routes_imports_a_route() -> None:
+    """Controllers are entry points, not a library: the app registers them through
+    ``api.routes.route_handlers`` and nothing else reaches into a route module."""
+    offences = [
+        f"{path.relative_to(ROOT)} imports {module}"
+        for folder in OURS
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if not path.is_relative_to(ROOT / "api" / "routes")
+        for module in sorted(set(_imports(path)))
+        if _within(module, ("api.routes",)) and module != "api.routes.route_handlers"
+    ]
+    assert offences == []
+
+
+def test_api_keeps_at_most_ten_modules_at_its_top_level() -> None:
+    """Everything else lives in a room of its own (live/, http/, openapi/, cli/, ...)."""
+    assert len(list((ROOT / "api").glob("*.py"))) <= 10
+
+
 def test_settings_depend_on_nothing_of_ours() -> None:
     """Every process reads them first, the CLI before anything is started."""
     imported = set(_imports(ROOT / "api" / "settings.py"))

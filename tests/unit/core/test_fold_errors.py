@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from api.problems import _not_folded
+from api.http.problems import _not_folded
 from service.core_events import EncounterCreated, SeedCommitted
 from service.loading import EventNotFolded, fold_decoded
 from service.rulesets.generic import RULESET

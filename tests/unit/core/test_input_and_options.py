@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from litestar.exceptions import ValidationException
 
-from api.representation import wants_representation
-from api.strict_input import _refuse_duplicate_keys
+from api.http.representation import wants_representation
+from api.http.strict_input import _refuse_duplicate_keys
 from service.options import InvalidOption, check_options
 from service.registry import RULESETS, get_ruleset
 from service.rulesets.generic.options import GenericOptions
@@ -41,7 +41,7 @@ def test_the_same_key_in_different_objects_and_colons_in_strings_pass(body: byte
 
 
 def test_nesting_the_scan_cannot_follow_is_a_400_not_a_crash() -> None:
-    """msgspec's own limit raises a RecursionError that api/problems.py answers with a 400
+    """msgspec's own limit raises a RecursionError that api/http/problems.py answers with a 400
     ("deserializing" in its message); the slow scan's is turned into one here."""
     deep = b'{"t": "a:b", "v": ' + b"[" * 5000 + b"]" * 5000 + b"}"
     with pytest.raises(RecursionError, match="deserializing"):

@@ -1,8 +1,9 @@
 """The bytes of a live stream: Server-Sent Events messages, encoded once per audience.
 
 An audience is whose view of the events a message shows.  Its key is the only thing a
-subscriber is matched on (api/live_feed.py), and a key maps to the viewer the encoding is
-made for, so a player's stream is given the bytes ``events_as_seen`` made for a player
+subscriber is matched on (api/live/feed.py), and a key maps to the viewer the encoding is
+made for, so a player's stream is given the bytes made of events as players saw them
+(projections/seen.py)
 and never the GM's.  A role that sees differently gets a key of its own here.
 """
 
@@ -12,12 +13,12 @@ from uuid import UUID
 
 import msgspec
 
-from api.live_feed import Audience, Message
-from api.problems import problem
-from api.routes.reads import events_as_seen
-from api.state import Services
+from api.http.problems import problem
+from api.live.feed import Audience, Message
+from api.schemas import event_out
 from events.db import Database
 from events.envelope import RecordedEvent
+from projections.seen import as_players_saw
 from service.tokens import Viewer
 
 VIEWERS: dict[Audience, Viewer] = {"gm": Viewer(role="gm"), "player": Viewer(role="player")}
@@ -46,7 +47,6 @@ def preamble(after: int) -> bytes:
 
 
 async def encode_for(
-    services: Services,
     encounter_id: UUID,
     audience: Audience,
     events: list[RecordedEvent],
@@ -55,7 +55,9 @@ async def encode_for(
     """Each event as one SSE message (``id`` = stream version, ``event`` = type, ``data``
     = the event as ``GET /events`` shows it to ``audience``), redacted with what ``db``,
     where ``events`` were read, knows of secret rolls."""
-    shown = await events_as_seen(services, encounter_id, VIEWERS[audience], events, db=db)
+    if not VIEWERS[audience].is_gm:
+        events = await as_players_saw(db, encounter_id, events)
+    shown = [event_out(e) for e in events]
     return [
         Message(
             e.stream_version,

@@ -20,7 +20,7 @@ from litestar.di import NamedDependency
 from litestar.handlers import BaseRouteHandler
 from litestar.params import FromPath
 
-from api.problems import token_refused, unauthorized
+from api.http.problems import token_refused, unauthorized
 from api.state import Services
 from service.authorize import Forbidden
 from service.commands import Actor

@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequenc
 from uuid import UUID
 
 from api.background import running_tasks
-from api.live_hub import Hub
+from api.live.hub import Hub
 from events.envelope import RecordedEvent
 from telemetry import metrics
 

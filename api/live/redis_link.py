@@ -23,8 +23,8 @@ from litestar.channels.backends.redis import RedisChannelsPubSubBackend
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from api.live_channels import channel_of, revocation, revoked_token, woken_version
-from api.live_hub import Hub
+from api.live.channels import channel_of, revocation, revoked_token, woken_version
+from api.live.hub import Hub
 
 log = logging.getLogger("aeon_ledger.live")
 

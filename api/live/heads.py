@@ -9,7 +9,7 @@ the statement that fetches them was as costly as everything else the request doe
 
 Both facts are the answers of that statement, remembered for at most ``seconds``, and
 forgotten at once when this process learns otherwise: a commit (its wake-up, from this
-process or another, api/live_hub.py) forgets the encounter's head, a revocation notice
+process or another, api/live/hub.py) forgets the encounter's head, a revocation notice
 the token, and a lost link (or a link back after an outage) everything.  Wake-ups reach
 every process through LISTEN/NOTIFY; through Redis, only the processes that follow the
 encounter, so elsewhere ``seconds`` bounds how long a 304 can lag a commit made through

@@ -24,8 +24,8 @@ from litestar import Request
 from litestar.di import NamedDependency
 from litestar.params import FromPath, HeaderParameter
 
-from api.headers import none_match_version, stream_version
-from api.problems import problem
+from api.http.headers import none_match_version, stream_version
+from api.http.problems import problem
 from api.state import Services
 from events.db import Database
 from events.replicas import Reader, ReadFrom
@@ -86,7 +86,7 @@ async def read_at(
 
 
 def live_reader(services: Services) -> Reader:
-    """The ``Reader`` of the live feeds (api/live_feed.py): ``read_at`` counted as live."""
+    """The ``Reader`` of the live feeds (api/live/feed.py): ``read_at`` counted as live."""
 
     @asynccontextmanager
     async def read(encounter_id: UUID, version: int | None) -> AsyncIterator[Database]:

@@ -1,7 +1,7 @@
 """What goes on a live-update channel: its name and its two kinds of message.
 
 A wake-up (``{"version": V}``) or a revocation notice (``{"revoked": token_id}``), both
-published by api/live_notifier.py through ``RedisLink`` (api/live_redis.py), which tells
+published by api/live/notifier.py through ``RedisLink`` (api/live/redis_link.py), which tells
 them apart with ``revoked_token``.
 """
 

@@ -18,7 +18,7 @@ from litestar import Litestar
 from litestar.handlers import HTTPRouteHandler
 from litestar.routes import HTTPRoute
 
-from api.limits import UNLIMITED_PATHS
+from api.http.limits import UNLIMITED_PATHS
 from service.dice.model import NeededDice
 
 Json = dict[str, Any]

@@ -30,10 +30,10 @@ from uuid import UUID
 
 import asyncpg
 
-from api.live import Live
-from api.live_feed import Audience, Subscriber
-from api.live_wire import encode_for
-from api.read_routing import highest, read_at
+from api.http.read_routing import highest, read_at
+from api.live.feed import Audience, Subscriber
+from api.live.wire import encode_for
+from api.live.wiring import Live
 from api.state import Services
 from api.uvicorn_internals import Connection
 from events.store import read_stream
@@ -92,7 +92,7 @@ class Follow:
         the feed offers everything after it, so skipping what was already sent leaves no
         gap and no duplicate.  After an overflow of the backlog (a slow client), the same
         catch-up again.  When the client stated a version (``stated``), a page may come
-        from a replica that holds both it and the feed's version (api/read_routing.py).
+        from a replica that holds both it and the feed's version (api/http/read_routing.py).
 
         Ends when the stream must (``until`` sent, token revoked, database away), or,
         for a stream that follows forever, once it is caught up and its connection owns
@@ -116,9 +116,7 @@ class Follow:
                             up_to_version=until,
                             limit=page,
                         )
-                        messages = await encode_for(
-                            self.services, self.encounter_id, self.audience, events, at.db
-                        )
+                        messages = await encode_for(self.encounter_id, self.audience, events, at.db)
                 except _DATABASE_ERRORS as exc:
                     # Headers are long sent: end the stream cleanly; the client reconnects
                     # with Last-Event-ID (and sees 503 while the database is away).

@@ -21,7 +21,7 @@ from telemetry.multiprocess import prepare_directory
 if TYPE_CHECKING:
     from litestar import Litestar
 
-    from api.archive_import import Imported
+    from api.cli.archive_import import Imported
 
 
 def _app(settings: Settings) -> Litestar:
@@ -37,7 +37,7 @@ def _serve(args: argparse.Namespace) -> int:
     database_url = args.database_url or settings.database_url
     handle = None
     if database_url is None:
-        from api.embedded import start_embedded_postgres, with_embedded_chain_key
+        from api.cli.embedded import start_embedded_postgres, with_embedded_chain_key
 
         data_dir = args.data_dir or settings.data_dir
         print(
@@ -88,7 +88,7 @@ def _database_url(args: argparse.Namespace) -> tuple[object, str, Settings]:
     url = args.database_url or settings.database_url
     if url:
         return None, url, settings
-    from api.embedded import start_embedded_postgres, with_embedded_chain_key
+    from api.cli.embedded import start_embedded_postgres, with_embedded_chain_key
 
     data_dir = args.data_dir or settings.data_dir
     handle, url = start_embedded_postgres(data_dir)
@@ -140,14 +140,14 @@ def _migrate(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from api.demo import run_demo
+    from api.cli.demo import run_demo
 
     return run_demo(args.url)
 
 
 def _import(args: argparse.Namespace) -> int:
     from api.app import open_pool
-    from api.archive_import import import_archive
+    from api.cli.archive_import import import_archive
     from events.archive import BrokenArchive, StreamExists
     from events.provenance import ChainKeys
     from service.registry import UnknownRuleset

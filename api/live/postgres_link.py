@@ -25,8 +25,8 @@ import asyncpg
 import msgspec
 
 from api.background import running_tasks
-from api.live_hub import Hub
-from api.live_redis import LinkStatus
+from api.live.hub import Hub
+from api.live.redis_link import LinkStatus
 from events.db import Database
 from events.wakeups import CHANNEL, MAX_PAYLOAD, notify, ping
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from litestar.config.cors import CORSConfig
 
-from api.headers import CHAIN_HEAD, CHAIN_SIGNATURE
+from api.http.headers import CHAIN_HEAD, CHAIN_SIGNATURE
 
 REQUEST_HEADERS = [
     "Authorization",

@@ -9,7 +9,7 @@ the same ``bytes`` objects to each subscriber's backlog.  The audience is a key,
 flag: a role whose view differs is one more key, and a subscriber only ever receives the
 encoding made for its own key.
 
-The feed is also the safety net: it waits for a wake-up (api/live_hub.py) at most
+The feed is also the safety net: it waits for a wake-up (api/live/hub.py) at most
 ``poll_seconds``, then reads anyway, so a wake-up lost in transit costs one query per
 encounter per process, never one per subscriber.  The keepalive comment and the token
 re-check ride on the feed too: one query checks every subscriber's token.
@@ -45,7 +45,7 @@ from telemetry import metrics
 log = logging.getLogger("aeon_ledger.live")
 
 Audience = str
-"""Whose view an encoding is: ``"gm"`` or ``"player"`` (the keys of api/live_wire.py)."""
+"""Whose view an encoding is: ``"gm"`` or ``"player"`` (the keys of api/live/wire.py)."""
 
 
 class Message(NamedTuple):
@@ -110,7 +110,7 @@ class Subscriber:
         client stops keeping up."""
         self.on_idle: Callable[[], None] | None = None
         """Called instead of waking the stream when no task waits for it (a stream its
-        connection owns: api/live_follow.py)."""
+        connection owns: api/live/follow.py)."""
         self.overflowed = False
         """Messages were dropped: read from PostgreSQL after the last one sent."""
         self.ended = False

@@ -1,7 +1,7 @@
 """The request headers the service reads, with the limits it enforces, in every operation
 that takes them: a value the document allows is never refused as malformed.
 
-The patterns are the accepted forms (api/headers.py); a version is documented up to nine
+The patterns are the accepted forms (api/http/headers.py); a version is documented up to nine
 digits, short of the 2^31-1 the service accepts, because a pattern cannot bound a number.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.headers import MAX_IDEMPOTENCY_KEY, MAX_VERSION
+from api.http.headers import MAX_IDEMPOTENCY_KEY, MAX_VERSION
 
 Json = dict[str, Any]
 

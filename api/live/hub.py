@@ -1,8 +1,8 @@
 """The process's live feeds, one per followed encounter, and where wake-ups land.
 
 A wake-up says "encounter X reached version V" (or "token T of X was revoked"); it comes
-from this process's own commits at once (api/live_notifier.py) and from other processes
-through Redis or PostgreSQL (api/live_redis.py, api/live_postgres.py).  The hub only
+from this process's own commits at once (api/live/notifier.py) and from other processes
+through Redis or PostgreSQL (api/live/redis_link.py, api/live/postgres_link.py).  The hub only
 passes it to the encounter's feed, if this process has one; the feed reads PostgreSQL, so
 a wake-up that is lost, late or repeated can delay an update but never create a gap or
 a duplicate.
@@ -13,8 +13,8 @@ from __future__ import annotations
 import asyncio
 from uuid import UUID
 
-from api.live_feed import Audience, Encode, Feed, Subscriber, Watch, none_to_watch
-from api.live_heads import KnownHeads
+from api.live.feed import Audience, Encode, Feed, Subscriber, Watch, none_to_watch
+from api.live.heads import KnownHeads
 from api.uvicorn_internals import Connection
 from events.db import Database
 from events.replicas import Reader
@@ -37,7 +37,7 @@ class Hub:
         self.feeds: dict[UUID, Feed] = {}
         self.watch: Watch = none_to_watch
         self.reader: Reader | None = None
-        """Where feeds read their pages (api/read_routing.py); None: the bound pool."""
+        """Where feeds read their pages (api/http/read_routing.py); None: the bound pool."""
         self._db: Database | None = None
         self._encode: Encode | None = None
         self._tasks: set[asyncio.Task[None]] = set()

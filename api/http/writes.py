@@ -14,9 +14,9 @@ from litestar import Request
 from litestar.di import NamedDependency
 from litestar.params import HeaderParameter
 
-from api.auth import actor_of
-from api.headers import chain_head, etag, expected_version, idempotency_key
-from api.responses import read_answer_head
+from api.http.auth import actor_of
+from api.http.headers import chain_head, etag, expected_version, idempotency_key
+from api.http.responses import read_answer_head
 from api.settings import Settings
 from events.idempotency import request_fingerprint
 from service.commands import Write

@@ -13,20 +13,15 @@ from __future__ import annotations
 
 from litestar import Litestar
 
-from api import (
-    litestar_internals,
-    openapi_fields,
-    openapi_operations,
-    openapi_params,
-    openapi_schemas,
-)
+from api import litestar_internals
+from api.openapi import fields, operations, params, schemas
 
 
 def complete(app: Litestar) -> None:
     doc = litestar_internals.openapi_document(app)
     if doc is None:
         return
-    openapi_fields.complete(doc)
-    openapi_schemas.complete(doc)
-    openapi_params.complete(doc)
-    openapi_operations.complete(app, doc)
+    fields.complete(doc)
+    schemas.complete(doc)
+    params.complete(doc)
+    operations.complete(app, doc)

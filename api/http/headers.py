@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from api.problems import problem
+from api.http.problems import problem
 
 MAX_IDEMPOTENCY_KEY = 200
 

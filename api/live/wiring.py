@@ -3,13 +3,13 @@ wake-ups between processes, and the write path's hook (``Live``).
 
 PostgreSQL stays the only source of events: a wake-up carries only ``{"version": V}``
 (or a revoked token's id), and each process's feed of an encounter reads the new events
-itself (api/live_feed.py), so a lost, late or duplicated notification can delay an update
+itself (api/live/feed.py), so a lost, late or duplicated notification can delay an update
 but never create a gap or a duplicate.
 
 Between processes, wake-ups travel through Redis pub/sub when ``REDIS_URL`` is set
-(Litestar's channels plugin on ``RecoveringRedisBackend``, api/live_redis.py, which
+(Litestar's channels plugin on ``RecoveringRedisBackend``, api/live/redis_link.py, which
 survives Redis restarts), else through PostgreSQL ``LISTEN/NOTIFY``
-(api/live_postgres.py), so several workers are live without Redis too.  Within a
+(api/live/postgres_link.py), so several workers are live without Redis too.  Within a
 process the notifier wakes the feed directly, without a round trip.
 """
 
@@ -26,11 +26,11 @@ from redis.asyncio import Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
-from api.live_feed import Encode
-from api.live_hub import Hub
-from api.live_notifier import Notifier
-from api.live_postgres import PostgresLink
-from api.live_redis import LinkStatus, RecoveringRedisBackend, RedisLink
+from api.live.feed import Encode
+from api.live.hub import Hub
+from api.live.notifier import Notifier
+from api.live.postgres_link import PostgresLink
+from api.live.redis_link import LinkStatus, RecoveringRedisBackend, RedisLink
 from api.settings import Settings
 from events.db import Database
 

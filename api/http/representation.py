@@ -21,9 +21,9 @@ import msgspec
 from litestar import Response
 from litestar.params import HeaderParameter
 
-from api.responses import json_bytes, read_answer_head
+from api.http.responses import json_bytes, read_answer_head
+from api.http.writes import answer_headers
 from api.state import Services
-from api.writes import answer_headers
 from projections.audience import players_audience
 from projections.player_view import (
     audience_of,
