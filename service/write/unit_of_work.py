@@ -149,9 +149,10 @@ class UnitOfWork:
         except TokenRevoked:
             raise
         except Exception:
-            # A refusal is only given to a token that is still valid: the token may be
-            # one this process checked before it was revoked (api/http/auth.py), and a revoked
-            # token learns nothing, not even why its command would fail.
+            # Every error goes on as it is; first, a revoked token is told only that.  The
+            # token may be one this process checked before it was revoked
+            # (api/http/auth.py), and a revoked token learns nothing, not even why its
+            # command would fail.
             await refuse_revoked(self._pool, encounter_id, terms.actor)
             raise
 
@@ -169,14 +170,11 @@ class UnitOfWork:
         decision on state another process has since changed never lands.
         """
         key, request_hash = terms.idempotency_key, terms.request_hash
-        cached = self._state.lookup(encounter_id)
-        if cached is None or terms.expected_version not in (None, cached.head.version):
+        ready = await self._state.ready(encounter_id, terms.expected_version)
+        if ready is None:
             return None
-        if not self._state.has_seeds(encounter_id, cached.encounter.dice):
-            return None
-        codec = codec_for(await self._state.ruleset(encounter_id))
-        seeds = self._state.seeds
-        on_cache = Context(encounter_id, cached.encounter, codec, seeds, None)
+        cached, codec = ready
+        on_cache = Context(encounter_id, cached.encounter, codec, self._state.seeds, None)
         try:
             with tracing.span("aeon.decide", command_type=command.command_type):
                 decision = await route.handle(command, on_cache)
