@@ -39,7 +39,8 @@ from api.webhooks.worker import Deliverer
 from events.migrate import apply_migrations
 from events.replicas import ReadReplicas
 from projections.inline import read_model_rows
-from service.pipeline import CommandPipeline
+from service.write.pipeline import CommandPipeline
+from service.write.strategy import strategy_for
 from telemetry import metrics, tracing
 
 log = logging.getLogger("aeon_ledger")
@@ -142,8 +143,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             snapshot_every=settings.snapshot_every,
             publish=fan_out.notifier,
             chain_key=settings.chain_key_bytes,
-            group_commit=settings.group_commit,
-            write_statement=settings.write_statement,
+            strategy=strategy_for(settings.write_statement),
         )
         app.state.services = Services(
             settings=settings,

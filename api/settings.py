@@ -19,12 +19,9 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-GroupCommit = Literal["on", "per-encounter"]
-"""How commands of several encounters may share a transaction (service/group_commit.py
-names the same choices: the type checker holds them equal where the pipeline is built)."""
-
 WriteStatement = Literal["single", "split"]
-"""How a command's write is sent (service/split_write.py names the same choices)."""
+"""How a command's write is sent (service/write/strategy.py names the same choices: the
+type checker holds them equal where the pipeline is built)."""
 
 
 class Env:
@@ -134,14 +131,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Webhooks one process delivers to at the same time (each lane holds a database
     connection of its own while it has webhooks to serve); 0 turns delivery off in this
     process."""
-    group_commit: Annotated[GroupCommit, Env("AEON_GROUP_COMMIT")] = "on"
-    """``on`` lets commands of several encounters that are ready
-    together share one transaction; ``per-encounter`` keeps every transaction to one
-    encounter, for Citus (docs/scale-out.md#group-commit-on-citus)."""
     write_statement: Annotated[WriteStatement, Env("AEON_WRITE_STATEMENT")] = "single"
-    """``single`` writes a command in one statement (one round trip);
-    ``split`` in a few statements that Citus routes to the encounter's worker and commits
-    there in one phase (docs/scale-out.md#one-phase-commit-on-citus)."""
+    """``single`` writes a command in one statement (one round trip), and commands of
+    several encounters that are ready together share one transaction; ``split`` in a few
+    statements that Citus routes to the encounter's worker and commits there in one phase,
+    never two encounters in one transaction (docs/scale-out.md#one-phase-commit-on-citus)."""
     metrics: Annotated[bool, Env("AEON_METRICS")] = True
     """Off: no ``/metrics`` and nothing recorded (docs/metrics.md)."""
     log_requests: Annotated[bool, Env("AEON_LOG_REQUESTS")] = True

@@ -11,8 +11,8 @@ from api.http.limits import VerifiedTokens
 from api.live.wiring import Live
 from api.settings import Settings
 from events.replicas import ReadReplicas
-from service.pipeline import CommandPipeline
 from service.tokens import KnownTokens
+from service.write.pipeline import CommandPipeline
 
 
 @dataclass

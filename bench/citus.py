@@ -1,5 +1,5 @@
-"""Command throughput of the write path with each AEON_GROUP_COMMIT mode and
-AEON_WRITE_STATEMENT form (``WAYS``), on the database
+"""Command throughput of the write path with each AEON_WRITE_STATEMENT strategy
+(``WAYS``), on the database
 ``--url`` names: a Citus coordinator whose tables are distributed (docs/scale-out.md#citus);
 with ``--citus``, a fresh database distributed on the cluster of that coordinator for this
 run (tests/support/citus.py, as the tests make theirs), dropped after it; without either,
@@ -8,7 +8,7 @@ a fresh database on the benchmark server (plain PostgreSQL).
     python -m bench.citus --citus postgresql://postgres@127.0.0.1:5440/postgres
     python -m bench.citus --clients 8,32 --seconds 10
 
-The pipeline runs in this process (no HTTP): what differs between the modes is only how
+The pipeline runs in this process (no HTTP): what differs between the ways is only how
 the writes reach the database, so that is all this measures.  Each client plays its own
 encounter (an ogre taking 1 damage per command), so groups span encounters, and on Citus
 workers, as they do under real load.  The ways run in alternating windows.
@@ -31,21 +31,14 @@ from bench.harness import fresh_database, print_table
 from bench.load import Operation, Result, closed_loop
 from projections.inline import read_model_rows
 from service.commands import Actor, CommandEnvelope
-from service.group_commit import Mode
-from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import AddCombatant, Damage
-from service.split_write import WriteStatement
+from service.write.pipeline import CommandPipeline
+from service.write.strategy import WriteStatement, strategy_for
 from tests.support.citus import fresh_citus_database
 
 GM = Actor(role="gm")
-WAYS: tuple[tuple[Mode, WriteStatement], ...] = (
-    ("on", "single"),
-    ("per-encounter", "single"),
-    ("per-encounter", "split"),
-)
-"""(AEON_GROUP_COMMIT, AEON_WRITE_STATEMENT) pairs measured; ``split`` keeps every
-transaction to one encounter whatever the group mode, so it is measured with the mode
-that says so."""
+WAYS: tuple[WriteStatement, ...] = ("single", "split")
+"""The AEON_WRITE_STATEMENT strategies measured (service/write/strategy.py)."""
 
 
 @contextlib.asynccontextmanager
@@ -93,15 +86,14 @@ def _damage(pipeline: CommandPipeline, encounter_id: UUID) -> Operation:
 
 
 async def _level(
-    pool: asyncpg.Pool, way: tuple[Mode, WriteStatement], ids: list[UUID], seconds: float
+    pool: asyncpg.Pool, way: WriteStatement, ids: list[UUID], seconds: float
 ) -> Result:
-    mode, form = way
-    pipeline = CommandPipeline(pool, read_model_rows, group_commit=mode, write_statement=form)
+    pipeline = CommandPipeline(pool, read_model_rows, strategy=strategy_for(way))
     for encounter_id in ids:  # cache every encounter: the single-trip path, as in service
         await pipeline.execute(
             encounter_id, CommandEnvelope(command=Damage(target="ogre", amount=1)), actor=GM
         )
-    return await closed_loop(f"{mode} {form}", [_damage(pipeline, e) for e in ids], seconds)
+    return await closed_loop(way, [_damage(pipeline, e) for e in ids], seconds)
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -110,24 +102,23 @@ async def main(args: argparse.Namespace) -> None:
         pool = await open_pool(Settings(database_url=url, pool_max=max(levels) + 2))
         try:
             citus = await pool.fetchval("SELECT count(*) FROM pg_extension WHERE extname = 'citus'")
-            setup = CommandPipeline(pool, read_model_rows, write_statement="single")
+            setup = CommandPipeline(pool, read_model_rows)
             ids = [await _encounter(setup, n) for n in range(max(levels))]
             rows = []
             for clients in levels:
-                results: dict[tuple[Mode, WriteStatement], list[Result]] = {w: [] for w in WAYS}
+                results: dict[WriteStatement, list[Result]] = {w: [] for w in WAYS}
                 for _ in range(args.rounds):
                     for way in WAYS:
                         results[way].append(await _level(pool, way, ids[:clients], args.seconds))
                 for way in WAYS:
                     merged = Result.merged(results[way])
-                    rows.append([*way, clients, round(merged.rate), merged.p(50), merged.p(99)])
+                    rows.append([way, clients, round(merged.rate), merged.p(50), merged.p(99)])
         finally:
             await pool.close()
         print_table(  # before the database is dropped, which can fail
             f"write paths on {'Citus' if citus else 'PostgreSQL'}"
             f" ({args.rounds} x {args.seconds:g} s windows per way and level)",
             [
-                "AEON_GROUP_COMMIT",
                 "AEON_WRITE_STATEMENT",
                 "clients",
                 "commands/s",

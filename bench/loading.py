@@ -35,9 +35,10 @@ from events.store import read_stream
 from projections.inline import read_model_rows
 from projections.rebuild import rebuild_all, rebuild_all_in_processes
 from service.commands import Actor, CommandEnvelope
+from service.encounter import applied_steps
 from service.loading import load
-from service.pipeline import CommandPipeline, applied_steps
 from service.registry import all_command_types, codec_for
+from service.write.pipeline import CommandPipeline
 
 GM = Actor(role="gm")
 _TYPES = {str(t.__struct_config__.tag): t for t in all_command_types()}

@@ -1,7 +1,7 @@
 """The access_tokens table: who may open an encounter.  SQL only; what a token means (its
 secret, its role, which one is the last GM's) is service/tokens.py's.
 
-The write statement checks a writer's token is unrevoked itself (service/commit.py).
+The write statement checks a writer's token is unrevoked itself (events/append.py).
 """
 
 from __future__ import annotations

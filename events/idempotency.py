@@ -1,7 +1,7 @@
 """Idempotency keys: a request sent twice with the same key appends once.
 
 The first response is stored by the same statement as the events it describes
-(service/commit.py), so a stored response always means the events are there, and a crash
+(events/append.py), so a stored response always means the events are there, and a crash
 between the two cannot make a retry append a second time.
 """
 

@@ -1,7 +1,7 @@
 """The dice_seeds table: the seeds each dice epoch of a stream committed to, the public
 one under the epoch and the secret one (for hidden GM rolls) under its negation.
 
-A new epoch's seeds are written by the command's one write statement (service/commit.py);
+A new epoch's seeds are written by the command's one write statement (events/append.py);
 these are the reads.
 """
 

@@ -5,24 +5,14 @@ its inline read models and idempotency record atomically with the append (all or
 Reads take the pool.
 
 The store is split into modules of one job: the stream row and its head
-(events/heads.py), the append (events/append.py), reading events (events/reading.py) and
-snapshots (events/snapshots.py).  This module re-exports their public names, so
-``from events.store import ...`` keeps working for every caller.
+(events/heads.py), the append (events/prepared.py, events/append.py), reading events
+(events/reading.py) and snapshots (events/snapshots.py).  This module re-exports their
+public names, so ``from events.store import ...`` keeps working for every caller.
 """
 
 from __future__ import annotations
 
-from events.append import (
-    COUNT_POSITIONS,
-    INSERT_EVENTS,
-    PreparedAppend,
-    append,
-    append_arguments,
-    head_signature,
-    insert_events_values,
-    prepare_append,
-    values_arguments,
-)
+from events.append import append
 from events.heads import (
     SignedHead,
     StreamHead,
@@ -31,6 +21,7 @@ from events.heads import (
     signed_head,
     stream_head,
 )
+from events.prepared import PreparedAppend, head_signature, prepare_append
 from events.reading import (
     Checkpoint,
     read_all,
@@ -46,19 +37,15 @@ from events.snapshots import (
 )
 
 __all__ = [
-    "COUNT_POSITIONS",
-    "INSERT_EVENTS",
     "Checkpoint",
     "PreparedAppend",
     "SignedHead",
     "Snapshot",
     "StreamHead",
     "append",
-    "append_arguments",
     "create_stream",
     "delete_snapshots_from",
     "head_signature",
-    "insert_events_values",
     "latest_snapshot",
     "lock_stream",
     "prepare_append",
@@ -69,5 +56,4 @@ __all__ = [
     "signed_head",
     "stream_head",
     "stream_ruleset",
-    "values_arguments",
 ]

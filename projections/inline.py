@@ -1,8 +1,7 @@
 """Read models kept with the events: current state, replay log, roll ledger.
 
 This module works out their rows (projections/rows.py), purely; the command's one write
-statement (service/commit.py) stores them with the events, by the statement part the rows
-give (projections/statement.py), so a read after a 2xx always sees the
+statement (events/append.py) stores them with the events, so a read after a 2xx always sees the
 command's effect.  A rebuild (projections/rebuild.py) derives the same rows from the same
 function, so a rebuild and the live path cannot drift apart.
 """

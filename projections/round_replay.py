@@ -13,9 +13,8 @@ from events.store import read_stream
 from projections.player_view import audience_of, encounter_as_seen, player_combatants
 from projections.queries import UndoneMark, log_entries, read_marks
 from service.encounter import Encounter
-from service.loading import load_at, load_public, ruleset_of
+from service.loading import evolve_at, load_at, load_public, ruleset_of
 from service.registry import codec_for
-from service.view_fold import evolve_in_view
 
 
 class RoundStep(msgspec.Struct, kw_only=True):
@@ -60,15 +59,7 @@ async def replay_round(
     ):
         version = recorded.stream_version
         event = codec.from_recorded(recorded)
-        state = evolve_in_view(
-            codec.ruleset,
-            state,
-            event,
-            reverted=version in skipped,
-            encounter_id=encounter_id,
-            version=version,
-            view="round_replay",
-        )
+        state = evolve_at(codec.ruleset, state, event, version, reverted=version in skipped)
         if (entry := shown.get(version)) is not None:
             if players is None:
                 seen = codec.encode_state(state)

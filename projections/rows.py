@@ -1,9 +1,9 @@
 """The rows a command adds to the inline read models (current state, replay log, roll
 ledger), and how they join the command's one write statement.
 
-projections/inline.py works them out; service/commit.py writes them, asking them for
-their statement part and its parameters (service/commit.py's ``ProjectedRows``: the
-write side knows that protocol, not this module).  projections/rebuild.py copies the
+projections/inline.py works them out; the command's write statement (events/append.py)
+writes them with its events, reading the values of its read models' parameters from
+``parameters`` (events/write.py's ``ProjectedRows``).  projections/rebuild.py copies the
 same rows in bulk.
 """
 
@@ -14,8 +14,6 @@ from typing import Any, NamedTuple
 from uuid import UUID
 
 import msgspec
-
-from projections.statement import WITH_ROLLS, WITHOUT_ROLLS
 
 _encode = msgspec.json.Encoder().encode
 
@@ -59,13 +57,8 @@ class ReadModelRows(NamedTuple):
     log: list[LogRow]
     rolls: list[RollRow]
 
-    def statement_part(self, every_part: bool) -> str:
-        """The CTEs writing these rows (projections/statement.py); ``every_part`` keeps
-        the roll ledger's even with no rolls, so that writes can share one statement."""
-        return WITH_ROLLS if every_part or self.rolls else WITHOUT_ROLLS
-
     def parameters(self) -> dict[str, Any]:
-        """The named parameters of ``statement_part`` (either variant)."""
+        """The values of the read models' parameters of the write statement, by name."""
         state = self.state
         return {
             "ruleset": state.ruleset,
@@ -78,7 +71,7 @@ class ReadModelRows(NamedTuple):
             # parameter and one msgspec call, where an array parameter per column cost
             # asyncpg an encoder and several abstract-class checks per column and per
             # element.  The statement reads them as jsonb (parsed once), as
-            # events.store's INSERT_EVENTS does.
+            # the events' rows are (events/append.py).
             "log": _encode(self.log).decode(),
             "rolls": _encode(self.rolls).decode(),
         }

@@ -31,11 +31,10 @@ from service.combat_stats import EncounterStats, Tally
 from service.core_events import Redone, Sealed, Undone
 from service.encounter import Encounter, evolve
 from service.history import reverted_versions
-from service.loading import ruleset_of
+from service.loading import evolve_at, ruleset_of
 from service.registry import codec_for
 from service.ruleset import Ruleset, rolls_of
 from service.secrecy import Audience
-from service.view_fold import evolve_in_view
 
 AnyRuleset = Ruleset[Any, Any, Any, Any]
 _metadata = msgspec.json.Encoder(order="sorted")
@@ -65,15 +64,7 @@ async def encounter_stats(
         in_effect = version not in undone
         command = (stored.recorded_at, _metadata.encode(stored.metadata))
         before = state
-        state = evolve_in_view(
-            ruleset,
-            state,
-            event,
-            reverted=not in_effect,
-            encounter_id=encounter_id,
-            version=version,
-            view="stats",
-        )
+        state = evolve_at(ruleset, state, event, version, reverted=not in_effect)
         facts = (
             ruleset.combat_facts(before.game, event)
             if in_effect and before is not None and isinstance(event, ruleset.event_types)

@@ -4,7 +4,7 @@ The rebuild (projections/rebuild.py) and the deep verify (projections/verify.py)
 fold with ``_StreamFold``: the live path's own ``applied_steps`` (service/encounter.py)
 and ``read_model_rows`` (projections/inline.py), so neither can drift from what the
 live path writes.  An undo or redo is refolded as the live path refolds it
-(``_StreamFold._rewrite_history``, after service/prepare.py).
+(``_StreamFold._rewrite_history``, after service/write/prepare.py).
 """
 
 from __future__ import annotations
@@ -166,7 +166,7 @@ class _StreamFold:
 
     def _rewrite_history(self, recorded: RecordedEvent, event: Undone | Redone) -> AppliedEvent:
         """The state after an undo or redo, as the live path works it out
-        (service/prepare.py): states (there snapshots) from the first version it touches
+        (service/write/prepare.py): states (there snapshots) from the first version it touches
         on are dropped, and the events after the newest one left are refolded with only
         those in effect counted."""
         assert self.codec is not None
@@ -220,7 +220,7 @@ def _decode(
 
     The envelopes carry what the projector reads (stream, version, type, time); data,
     metadata, hashes and position stay unread, as in the live path's placeholders
-    (service/commit.py), since the typed event holds the data.
+    (events/append.py), since the typed event holds the data.
     """
     decode = codec.decode_stored
     recorded: list[RecordedEvent] = []

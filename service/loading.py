@@ -31,7 +31,6 @@ from service.encounter import Encounter, evolve, schema_version
 from service.history import Entry, Outline, earliest_touched, kind_of, reverted_versions
 from service.registry import codec_for
 from service.ruleset import Ruleset
-from service.view_fold import evolve_in_view
 from telemetry import metrics
 
 
@@ -45,6 +44,15 @@ async def ruleset_of(db: Database, encounter_id: UUID) -> str:
     if name is None:
         raise StreamNotFound(encounter_id)
     return name
+
+
+class EventNotFolded(Exception):
+    """A stored event the fold could not apply to the state before it: a state that lacks
+    what the event relies on (a player's view without a secret), or a damaged stream."""
+
+    def __init__(self, version: int, event_type: str) -> None:
+        super().__init__(f"the event at version {version} ({event_type}) does not fold")
+        self.version, self.event_type = version, event_type
 
 
 class HistoryBeforeBase(Exception):
@@ -80,12 +88,31 @@ def fold_decoded(
     """``encounter`` with typed ``events`` (stored at ``versions``) folded in, skipping
     those the undos and redos among them take out of effect (and ``also_skipped``).
     Whether they reach back past ``encounter`` is the caller's to know (``fold`` checks
-    it)."""
+    it).  Raises EventNotFolded, naming the event, for one that does not apply."""
     reverted = reverted_versions(e for e in events if isinstance(e, Undone | Redone))
     reverted |= also_skipped
     for version, event in zip(versions, events, strict=True):
-        encounter = evolve(ruleset, encounter, event, reverted=version in reverted)
+        encounter = evolve_at(ruleset, encounter, event, version, reverted=version in reverted)
     return encounter
+
+
+def evolve_at(
+    ruleset: Ruleset[Any, Any, Any, Any],
+    encounter: Encounter[Any] | None,
+    event: Any,
+    version: int,
+    *,
+    reverted: bool,
+) -> Encounter[Any]:
+    """``evolve`` of the event stored at ``version``; EventNotFolded, naming it, when it
+    does not apply.  Every fold of a reader's view goes through here: sealing keeps public
+    events independent of an open secret, so an event that does not fold is a bug or a
+    damaged stream, answered as an error and never passed off as undone."""
+    try:
+        return evolve(ruleset, encounter, event, reverted=reverted)
+    except (KeyError, IndexError, ValueError, TypeError, AttributeError) as failed:
+        # What a ruleset's evolve raises when the state lacks what the event names.
+        raise EventNotFolded(version, type(event).__name__) from failed
 
 
 async def _fold_up_to(
@@ -156,7 +183,7 @@ async def load_public(
 
     Events carry the numbers ``decide`` worked out, and sealing keeps every public command
     independent of an open secret, so the public commands after a secret one fold on
-    without it; one that does not is a bug, raised as ``ViewNotFoldable``.  A fork whose
+    without it; one that does not is a bug, raised as ``EventNotFolded``.  A fork whose
     first event is secret starts from its public game.
     """
     codec = codec_for(await ruleset_of(db, encounter_id))
@@ -174,18 +201,8 @@ async def load_public(
         fork = decoded[0]
         decoded[0] = msgspec.structs.replace(fork, game=fork.public_game or {}, secret_rolls=())
         secret = secret - {1}
-    skipped = reverted_versions(e for e in decoded if isinstance(e, Undone | Redone)) | secret
-    folded = base
-    for recorded, event in zip(tail, decoded, strict=True):
-        folded = evolve_in_view(
-            codec.ruleset,
-            folded,
-            event,
-            reverted=recorded.stream_version in skipped,
-            encounter_id=encounter_id,
-            version=recorded.stream_version,
-            view="players",
-        )
+    versions = [recorded.stream_version for recorded in tail]
+    folded = fold_decoded(codec.ruleset, base, versions, decoded, secret)
     if folded is None:
         raise StreamNotFound(encounter_id)
     return folded

@@ -140,7 +140,7 @@ class KnownTokens:
     """Tokens this process has checked: a write needs no query to know who is asking.
 
     Trusted only where the write re-checks revocation in its own statement
-    (service/commit.py), so a revoked token is refused from the next request on, on
+    (events/append.py), so a revoked token is refused from the next request on, on
     every process; reads and token management always query.  Keyed by a digest of the
     whole token, so the secret is never held.
     """

@@ -72,6 +72,10 @@ SNAPSHOT_LOADS = Counter(
     "from_start when every event was folded.",
     ["result"],
 )
+EVENTS_NOT_FOLDED = Counter(
+    "aeon_events_not_folded_total",
+    "Stored events a fold could not apply, each answered as an error (event-not-folded).",
+)
 LIVE_SUBSCRIBERS = Gauge(
     "aeon_live_subscribers",
     "Live-update streams open now.",
@@ -105,12 +109,6 @@ REBUILD_STREAMS = Counter(
     "aeon_rebuild_streams_total", "Encounters whose read models a rebuild has rewritten."
 )
 REBUILD_EVENTS = Counter("aeon_rebuild_events_total", "Events a rebuild has folded.")
-VIEW_FOLD_FAILURES = Counter(
-    "aeon_view_fold_failures_total",
-    "Events a reader's view could not fold, by view (players, stats, round_replay): a bug "
-    "in that view, answered as an error.",
-    ["view"],
-)
 READS_ROUTED = Counter(
     "aeon_reads_routed_total",
     "Reads of an encounter with read replicas, by kind (request, live) and place (replica, "
@@ -168,6 +166,11 @@ def snapshot_load(found: bool) -> None:
         _child(SNAPSHOT_LOADS, "from_snapshot" if found else "from_start").inc()
 
 
+def event_not_folded() -> None:
+    if _on:
+        EVENTS_NOT_FOLDED.inc()
+
+
 def live_subscribed() -> None:
     """A live stream joined its feed: counted until ``live_unsubscribed``.  Not a context
     manager: a stream its connection took over (api/live/follow.py) outlives the code
@@ -218,11 +221,6 @@ def rebuilt(streams: int, events: int) -> None:
     if _on:
         REBUILD_STREAMS.inc(streams)
         REBUILD_EVENTS.inc(events)
-
-
-def view_fold_failed(view: str) -> None:
-    if _on:
-        VIEW_FOLD_FAILURES.labels(view).inc()
 
 
 def read_routed(kind: str, place: str) -> None:

@@ -22,14 +22,13 @@ from events.upcasting import MissingUpcaster
 from service.authorize import Forbidden
 from service.dice.model import DiceError, DiceNeeded
 from service.history import CannotUndo, NothingToRedo
-from service.loading import VersionNotReached
+from service.loading import EventNotFolded, VersionNotReached
 from service.options import InvalidOption
 from service.registry import UnknownRuleset
-from service.replay import StreamDamaged
 from service.requests import RequestTooLarge, TooManyRequests
 from service.ruleset import RuleViolation
 from service.tokens import TokenRevoked
-from service.view_fold import ViewNotFoldable
+from service.write.refusals import StreamDamaged
 from telemetry import metrics
 
 PROBLEM_BASE = "https://aeon-ledger.dev/problems/"
@@ -98,6 +97,19 @@ def token_refused() -> ProblemDetailsException:
     return unauthorized("the token is not valid for this encounter (wrong, revoked or another's)")
 
 
+def _not_folded(exc: EventNotFolded) -> ProblemDetailsException:
+    # Logged and counted: an operator must hear of it, and the client can only report it.
+    logging.getLogger("aeon_ledger.api").error("stream not folded: %s", exc)
+    metrics.event_not_folded()
+    return problem(
+        503,
+        "event-not-folded",
+        f"The stored history of this encounter cannot be read back: {exc}. Its verify"
+        " report (GET /encounters/<id>/verify?deep=true) says what is wrong.",
+        version=exc.version,
+    )
+
+
 def _damaged(exc: StreamDamaged) -> ProblemDetailsException:
     # Logged: an operator must hear of it, and the client can only report it.
     logging.getLogger("aeon_ledger.api").error("damaged stream: %s", exc)
@@ -142,6 +154,7 @@ _MAP: dict[type[Exception], Callable[[Any], ProblemDetailsException]] = {
     TooManyRequests: lambda e: problem(409, "too-many-requests-waiting", str(e)),
     TokenRevoked: _revoked,
     StreamDamaged: _damaged,
+    EventNotFolded: _not_folded,
     NothingToRedo: lambda e: problem(409, "nothing-to-redo", str(e)),
     VersionNotReached: lambda e: problem(404, "version-not-found", str(e), current_version=e.head),
     DiceNeeded: lambda e: problem(
@@ -180,29 +193,6 @@ def _internal(exc: Exception) -> ProblemDetailsException:
 
 
 _MAP[Exception] = _internal
-
-
-def _not_foldable(exc: ViewNotFoldable) -> ProblemDetailsException:
-    # A bug in one reader's view: logged with its cause and counted, never shown to that
-    # reader as an undone event.
-    logging.getLogger("aeon_ledger.api").error(
-        "the %s view of %s cannot fold version %d (%s)",
-        exc.view,
-        exc.encounter_id,
-        exc.version,
-        exc.event_type,
-        exc_info=exc,
-    )
-    metrics.view_fold_failed(exc.view)
-    return problem(
-        500,
-        "view-not-foldable",
-        f"This view of the encounter could not be made at version {exc.version}; "
-        "the error was logged.",
-    )
-
-
-_MAP[ViewNotFoldable] = _not_foldable
 
 
 def _too_deep(exc: RecursionError) -> ProblemDetailsException:

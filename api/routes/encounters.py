@@ -44,9 +44,9 @@ from projections.player_view import (
 from projections.queries import ReaderRow, current_for_reader, current_state, list_encounters
 from service.commands import Actor, CreatedEncounter
 from service.loading import VersionNotReached, load_at
-from service.pipeline import Opened
 from service.registry import codec_for
 from service.tokens import Viewer, checked, encounters_opened_by
+from service.write.unit_of_work import Opened
 
 _decode_created = msgspec.json.Decoder(CreatedEncounter).decode
 

@@ -2,7 +2,7 @@
 the tables distributed by the encounter and co-located, each shard's count row in its
 shard's group, and the reading by places per shard gap-free: across workers, behind a
 prepared transaction, and over commands written through the pipeline with
-AEON_GROUP_COMMIT=per-encounter.
+AEON_WRITE_STATEMENT=split.
 
 The rest of the suite runs here too with the same variable (tests/conftest.py); what
 passes and fails on Citus, and why, is in docs/scale-out.md#citus.
@@ -19,8 +19,9 @@ import asyncpg
 from events.shards import SHARDS, anchor_of, shard_of
 from events.store import Checkpoint, create_stream, read_all
 from projections.inline import read_model_rows
-from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import Damage
+from service.write.pipeline import CommandPipeline
+from service.write.strategy import SplitStatements
 from tests.support.citus import DISTRIBUTION_COLUMN, on_node
 from tests.support.pipeline import add, new_encounter, run
 from tests.support.streams import append_committed, append_one
@@ -144,11 +145,9 @@ async def test_a_follower_of_all_streams_misses_nothing_of_per_encounter_commits
     pool: asyncpg.Pool,
 ) -> None:
     """Commands of 12 encounters (spread over the workers) through two pipelines with
-    AEON_GROUP_COMMIT=per-encounter, while a follower reads all streams 5 events at a
+    AEON_WRITE_STATEMENT=split, while a follower reads all streams 5 events at a
     time: every event once, and no transaction spanning two encounters."""
-    writers = [
-        CommandPipeline(pool, read_model_rows, group_commit="per-encounter") for _ in range(2)
-    ]
+    writers = [CommandPipeline(pool, read_model_rows, strategy=SplitStatements()) for _ in range(2)]
     ids = [await new_encounter(writers[0], f"citus {n}") for n in range(12)]
     for encounter_id in ids:
         await add(writers[0], encounter_id, "ogre", hp=10_000)

@@ -22,10 +22,11 @@ import pytest
 from events.idempotency import find_response
 from projections.inline import read_model_rows
 from service.commands import CommandEnvelope
-from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import Damage
-from service.split_write import WriteStatement
+from service.write.pipeline import CommandPipeline
+from service.write.strategy import WriteStatement, strategy_for
 from tests.support.pipeline import GM, add, new_encounter
+from tests.support.strategies import LockingPath
 
 _SERVER = re.compile(r"on server \S+@([\d.]+:\d+)")
 
@@ -73,13 +74,8 @@ async def _command(
 ) -> tuple[list[tuple[str, str]], UUID, bytes]:
     """A new encounter, a combatant added and one Damage command with an Idempotency-Key;
     the remote commands all three caused."""
-    pipeline = CommandPipeline(
-        pool,
-        read_model_rows,
-        single_trip=single_trip,
-        group_commit="per-encounter",
-        write_statement=form,
-    )
+    strategy = strategy_for(form) if single_trip else LockingPath(strategy_for(form))
+    pipeline = CommandPipeline(pool, read_model_rows, strategy=strategy)
     remote.taken()
     encounter_id = await new_encounter(pipeline, f"one phase {form}")
     await add(pipeline, encounter_id, "ogre", hp=100)  # and now the state is cached

@@ -25,8 +25,8 @@ from api.uvicorn_internals import CoalescingHttpToolsProtocol
 from projections.inline import read_model_rows
 from service.commands import Actor
 from service.core_events import NoteAdded
-from service.pipeline import CommandPipeline
 from service.tokens import Viewer
+from service.write.pipeline import CommandPipeline
 from tests.e2e.helpers import combatant, inner_events
 from tests.scaleout.live_client import Subscriber
 from tests.scaleout.sse import Message, parse

@@ -26,14 +26,16 @@ from api.settings import Settings
 from events.db import Connection
 from events.shards import shard_of
 from events.webhooks import Position, insert_webhook
+from events.write import CommandWrite
 from projections.inline import read_model_rows
 from service.commands import Actor, CommandEnvelope
-from service.commit import CommandWrite, Written
-from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import AddCombatant
+from service.write.pipeline import CommandPipeline
+from service.write.strategy import Outcome
 from tests.e2e.helpers import Client, GmTokens, combatant, command, inner_events
 from tests.support.databases import create_database, drop_database
 from tests.support.receiver import Received, Receiver, receiving
+from tests.support.strategies import LockingPath
 
 SERVICE_KEY = "webhook-service-key"
 ATTACK = {"type": "generic.attack", "attacker": "grak", "target": "aria", "notation": "1d20+3"}
@@ -535,19 +537,26 @@ async def test_ipv6_addresses_carrying_internal_ipv4_addresses_are_refused_befor
         assert f"{inner}" in found["last_error"] and "an internal address" in found["last_error"]
 
 
-class HeldPipeline(CommandPipeline):
-    """The real write path, holding its transaction open after the append (its events
+class HeldLocked(LockingPath):
+    """The real locking path, holding its transaction open after the append (its events
     have their global positions and transaction id) until released."""
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
-        super().__init__(pool, read_model_rows, single_trip=False)
+    def __init__(self) -> None:
+        super().__init__()
         self.holding, self.release = asyncio.Event(), asyncio.Event()
 
-    async def _commit_locked(self, conn: Connection, write: CommandWrite) -> Written:
-        written = await super()._commit_locked(conn, write)
+    async def write_locked(self, conn: Connection, write: CommandWrite) -> Outcome:
+        written = await super().write_locked(conn, write)
         self.holding.set()
         await self.release.wait()
         return written
+
+
+class HeldPipeline(CommandPipeline):
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        held = HeldLocked()
+        super().__init__(pool, read_model_rows, strategy=held)
+        self.holding, self.release = held.holding, held.release
 
 
 def newer(receiver: Receiver) -> list[tuple[str, int]]:

@@ -8,7 +8,7 @@ import pytest
 from api.app import open_pool
 from api.settings import Settings
 from projections.inline import read_model_rows
-from service.pipeline import CommandPipeline
+from service.write.pipeline import CommandPipeline
 
 
 @pytest.fixture(scope="session")

@@ -17,8 +17,8 @@ from api.settings import Settings
 from events.shards import anchor_of, anchors
 from projections.inline import read_model_rows
 from service.commands import Actor, CommandEnvelope
-from service.pipeline import CREATE_NAMESPACE, CommandPipeline
 from service.rulesets.generic.commands import AddCombatant, Damage, RollInitiative
+from service.write.pipeline import CREATE_NAMESPACE, CommandPipeline
 from tests.support.citus import DISTRIBUTION_COLUMN
 from tests.support.pipeline import new_encounter
 

@@ -15,8 +15,9 @@ from events.shards import shard_of
 from events.store import read_stream
 from projections.inline import read_model_rows
 from service.commands import CommandEnvelope
-from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import Attack, Damage
+from service.write.pipeline import CommandPipeline
+from service.write.strategy import OneStatement, SplitStatements
 from tests.support.pipeline import GM, run, tables
 
 
@@ -44,7 +45,7 @@ async def test_concurrent_commands_share_one_transaction_and_keep_their_own_even
     pool: asyncpg.Pool,
 ) -> None:
     # Groups of several encounters are the single statement's (split writes one per group).
-    pipeline = CommandPipeline(pool, read_model_rows, write_statement="single")
+    pipeline = CommandPipeline(pool, read_model_rows, strategy=OneStatement())
     ids = await tables(pipeline, 12)
     commands = mixed_commands(12)
     answers = await asyncio.gather(
@@ -167,12 +168,12 @@ async def test_two_processes_writing_the_same_streams_in_opposite_orders_both_fi
         assert [e.stream_version for e in events] == list(range(1, 4 + 1 + 5 * 2 + 1))
 
 
-async def test_per_encounter_group_commit_never_puts_two_encounters_in_one_transaction(
+async def test_the_split_strategy_never_puts_two_encounters_in_one_transaction(
     pool: asyncpg.Pool,
 ) -> None:
-    """AEON_GROUP_COMMIT=per-encounter (for Citus): the same concurrent commands as in the
+    """AEON_WRITE_STATEMENT=split (for Citus): the same concurrent commands as in the
     first test, each encounter's write in a transaction of its own, every answer right."""
-    pipeline = CommandPipeline(pool, read_model_rows, group_commit="per-encounter")
+    pipeline = CommandPipeline(pool, read_model_rows, strategy=SplitStatements())
     ids = await tables(pipeline, 12)
     commands = mixed_commands(12)
     answers = await asyncio.gather(

@@ -14,8 +14,9 @@ from events.store import signed_head
 from events.verify import BAD_SIGNATURE, verify_head
 from projections.inline import read_model_rows
 from service.commands import Actor, CommandEnvelope
-from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import AddCombatant, Damage
+from service.write.pipeline import CommandPipeline
+from tests.support.strategies import LockingPath
 
 KEY = b"integration-chain-key"
 GM = Actor(role="gm")
@@ -45,7 +46,8 @@ async def _signed_heads(pipeline: CommandPipeline, pool: asyncpg.Pool) -> None:
 
 @pytest.mark.parametrize("single_trip", [True, False])
 async def test_the_write_statement_signs_every_head(pool: asyncpg.Pool, single_trip: bool) -> None:
-    pipeline = CommandPipeline(pool, read_model_rows, single_trip=single_trip, chain_key=KEY)
+    strategy = None if single_trip else LockingPath()
+    pipeline = CommandPipeline(pool, read_model_rows, strategy=strategy, chain_key=KEY)
     await _signed_heads(pipeline, pool)
 
 

@@ -34,9 +34,9 @@ from service.dice.model import DiceError
 from service.encounter import Encounter, evolve
 from service.history import CannotUndo, NothingToRedo
 from service.loading import load, load_at
-from service.pipeline import CommandPipeline
 from service.registry import codec_for
 from service.ruleset import RuleViolation
+from service.write.pipeline import CommandPipeline
 from tests.support.generic_commands import CAST, COMMANDS
 from tests.support.loop_thread import LoopThread
 

@@ -14,7 +14,7 @@ from api.live.feed import Audience, Feed, Message, Subscriber
 from events.db import Database
 from events.envelope import RecordedEvent
 from projections.inline import read_model_rows
-from service.pipeline import CommandPipeline
+from service.write.pipeline import CommandPipeline
 from tests.support.pipeline import add, tables
 
 

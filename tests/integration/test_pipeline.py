@@ -15,9 +15,9 @@ from events.store import read_stream
 from projections.inline import read_model_rows
 from service.commands import CommandEnvelope
 from service.loading import load
-from service.pipeline import CommandPipeline, Opened
 from service.ruleset import RuleViolation
 from service.rulesets.generic.commands import AddCombatant, Attack, Damage
+from service.write.pipeline import CommandPipeline, Opened
 from tests.support.pipeline import GM, add, new_encounter, run
 
 
@@ -220,7 +220,7 @@ async def test_a_creation_key_answered_under_the_namespace_is_still_answered_the
 ) -> None:
     """Keys of creations were once stored under the creation namespace; a retry of such a
     request still gets its first answer, and creates nothing."""
-    from service.pipeline import CREATE_NAMESPACE
+    from service.write.pipeline import CREATE_NAMESPACE
 
     key, stored = f"old-{uuid4()}", b'{"encounter_id":"from before"}'
     await pool.execute(

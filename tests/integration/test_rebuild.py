@@ -7,7 +7,6 @@ from datetime import datetime
 import asyncpg
 
 from projections.rebuild import rebuild_all, rebuild_stream
-from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import (
     AddCombatant,
     AddCondition,
@@ -15,6 +14,7 @@ from service.rulesets.generic.commands import (
     NextTurn,
     RollInitiative,
 )
+from service.write.pipeline import CommandPipeline
 from tests.support.pipeline import new_encounter, run
 
 

@@ -9,8 +9,8 @@ import pytest
 
 from api.cli.main import main
 from projections.inline import read_model_rows
-from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import AddCombatant, Attack, Damage, NextTurn, RollInitiative
+from service.write.pipeline import CommandPipeline
 from tests.support.databases import create_database, drop_database
 from tests.support.pipeline import new_encounter, run
 

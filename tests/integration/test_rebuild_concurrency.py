@@ -23,10 +23,11 @@ from projections import rebuild, stream_fold
 from projections.inline import read_model_rows
 from projections.rebuild import rebuild_all
 from service.commands import Actor, CommandEnvelope
-from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import AddCombatant, Attack, NextTurn, RollInitiative
+from service.write.pipeline import CommandPipeline
 from tests.support.databases import create_database, drop_database
 from tests.support.read_models import dump
+from tests.support.strategies import LockingPath
 
 GM = Actor(role="gm")
 ATTACK = Attack(attacker="a", target="b", notation="1d20", target_number=2, damage="1d4")
@@ -106,7 +107,8 @@ async def test_events_appended_after_the_read_are_folded_in_under_the_lock(
 async def test_a_command_during_a_batch_waits_and_lands_on_the_rebuilt_rows(
     pool: asyncpg.Pool, single_trip: bool
 ) -> None:
-    pipeline = CommandPipeline(pool, read_model_rows, single_trip=single_trip)
+    strategy = None if single_trip else LockingPath()
+    pipeline = CommandPipeline(pool, read_model_rows, strategy=strategy)
     eid = await encounter(pipeline, "waits")
     await execute(pipeline, eid, ATTACK)  # cached: the next command takes the one-trip path
     before = await head(pool, eid)

@@ -17,7 +17,6 @@ from events.store import read_stream
 from service.codec import EventCodec
 from service.commands import Actor, CommandEnvelope
 from service.core_events import NoteAdded
-from service.pipeline import CommandPipeline
 from service.registry import codec_for
 from service.rulesets import generic
 from service.rulesets.generic.commands import (
@@ -28,6 +27,7 @@ from service.rulesets.generic.commands import (
     NextTurn,
     RollInitiative,
 )
+from service.write.pipeline import CommandPipeline
 from tests.support.pipeline import new_encounter
 
 GM = Actor(role="gm")

@@ -24,7 +24,6 @@ from projections.inline import read_model_rows
 from projections.rebuild import rebuild_all, rebuild_all_in_processes, rebuild_stream
 from service.commands import Actor, CommandEnvelope
 from service.core_events import NoteAdded
-from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import (
     AddCombatant,
     AddCondition,
@@ -34,6 +33,7 @@ from service.rulesets.generic.commands import (
     NextTurn,
     RollInitiative,
 )
+from service.write.pipeline import CommandPipeline
 from tests.support.databases import create_database, drop_database
 from tests.support.read_models import dump
 

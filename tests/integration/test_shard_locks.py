@@ -1,7 +1,7 @@
 """Writers of one shard queue on its count row without deadlocking (events/shards.py).
 
 Every write takes its shard's count row before its stream row: the grouped statements of
-service/commit.py through ``COUNT_POSITIONS``, the locking path through ``lock_stream``.
+events/append.py through ``head_ctes``, the locking path through ``lock_stream``.
 Two pipelines stand for two processes, each with its own cache and group commit, over
 encounters of two shards: each one's cache goes stale whenever the other writes, so its
 commands fall back to the locking path while the other's groups hold counts of the same
@@ -21,9 +21,9 @@ from events.shards import shard_of
 from events.store import Checkpoint, read_all
 from projections.inline import read_model_rows
 from service.commands import CommandEnvelope
-from service.pipeline import CREATE_NAMESPACE, CommandPipeline
 from service.rulesets.generic.commands import Damage
-from service.unit_of_work import new_stream_id
+from service.write.pipeline import CREATE_NAMESPACE, CommandPipeline
+from service.write.unit_of_work import new_stream_id
 from tests.support.pipeline import GM, add
 
 

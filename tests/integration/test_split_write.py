@@ -1,4 +1,4 @@
-"""AEON_WRITE_STATEMENT=split (service/split_write.py) on one PostgreSQL: the statements
+"""AEON_WRITE_STATEMENT=split (events/append_split.py) on one PostgreSQL: the statements
 write what the single statement writes, answer byte for byte what they store for an
 Idempotency-Key, and refuse a write whose stream moved without writing any of it.
 tests/citus/test_one_phase.py checks the commit protocol on Citus."""
@@ -6,6 +6,7 @@ tests/citus/test_one_phase.py checks the commit protocol on Citus."""
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 from uuid import UUID
 
@@ -13,20 +14,24 @@ import asyncpg
 import msgspec
 import pytest
 
+from events.append import log, rolls, seed, snapshots, state
+from events.append_split import routed
 from events.idempotency import find_response
 from events.shards import shard_of
 from projections.inline import read_model_rows
-from projections.statement import WITH_ROLLS
 from service.commands import CommandEnvelope
-from service.commit import SEED, SNAPSHOTS
-from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import Attack, Damage
-from service.split_write import WriteStatement, router_form
+from service.write.pipeline import CommandPipeline
+from service.write.strategy import WriteStatement, strategy_for
 from tests.support.pipeline import GM, add, new_encounter, run
+from tests.support.strategies import LockingPath
 
 
-def _pipeline(pool: asyncpg.Pool, form: WriteStatement, **kwargs: Any) -> CommandPipeline:
-    return CommandPipeline(pool, read_model_rows, snapshot_every=3, write_statement=form, **kwargs)
+def _pipeline(
+    pool: asyncpg.Pool, form: WriteStatement, *, single_trip: bool = True
+) -> CommandPipeline:
+    strategy = strategy_for(form) if single_trip else LockingPath(strategy_for(form))
+    return CommandPipeline(pool, read_model_rows, snapshot_every=3, strategy=strategy)
 
 
 async def _rows(pool: asyncpg.Pool, encounter_id: UUID) -> dict[str, Any]:
@@ -138,11 +143,9 @@ async def test_split_writes_racing_for_one_encounter_keep_its_places_gap_free(
     assert counted == head - places[0] + 1
 
 
-def test_every_part_has_a_routed_form_and_an_odd_one_is_refused() -> None:
-    statements = router_form(WITH_ROLLS + SNAPSHOTS + SEED)
+def test_every_part_has_a_routed_form() -> None:
+    statements = [routed(part).sql for part in (state, log, rolls, snapshots, seed)]
     assert len(statements) == 5
     for sql in statements:
-        assert "moved" not in sql and "m.stream_id = $1" in sql
+        assert "moved" not in sql and re.search(r"m\.stream_id = \$\d+", sql)
         assert sql.lstrip().startswith("INSERT INTO")
-    with pytest.raises(ValueError):
-        router_form(", odd AS (\n    INSERT INTO t SELECT 1\n)")

@@ -14,11 +14,13 @@ import msgspec
 
 from events.db import Connection
 from events.store import Checkpoint, read_all
+from events.write import CommandWrite
 from projections.inline import read_model_rows
 from service.commands import Actor, CommandEnvelope
-from service.commit import CommandWrite, Written
-from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import AddCombatant, Attack, Damage, RollInitiative
+from service.write.pipeline import CommandPipeline
+from service.write.strategy import Outcome
+from tests.support.strategies import LockingPath
 
 GM = Actor(role="gm")
 
@@ -27,20 +29,25 @@ class Abort(Exception):
     """Raised inside a command's transaction to make it roll back after its append."""
 
 
-class SlowPipeline(CommandPipeline):
+class SlowLocked(LockingPath):
     """The real locking path, then a random pause while the transaction (and its row
     locks and global positions) stays open; every fourth-ish command then fails."""
 
-    def __init__(self, pool: asyncpg.Pool, seed: int) -> None:
-        super().__init__(pool, read_model_rows, snapshot_every=5, single_trip=False)
+    def __init__(self, seed: int) -> None:
+        super().__init__()
         self._rng = random.Random(seed)
 
-    async def _commit_locked(self, conn: Connection, write: CommandWrite) -> Written:
-        written = await super()._commit_locked(conn, write)
+    async def write_locked(self, conn: Connection, write: CommandWrite) -> Outcome:
+        written = await super().write_locked(conn, write)
         await asyncio.sleep(self._rng.uniform(0, 0.03))
         if self._rng.random() < 0.25:
             raise Abort
         return written
+
+
+class SlowPipeline(CommandPipeline):
+    def __init__(self, pool: asyncpg.Pool, seed: int) -> None:
+        super().__init__(pool, read_model_rows, snapshot_every=5, strategy=SlowLocked(seed))
 
 
 async def test_follower_sees_each_committed_command_event_once(pool: asyncpg.Pool) -> None:

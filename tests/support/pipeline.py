@@ -9,8 +9,8 @@ from uuid import UUID
 import msgspec
 
 from service.commands import Actor, CommandEnvelope
-from service.pipeline import CommandPipeline
 from service.rulesets.generic.commands import AddCombatant
+from service.write.pipeline import CommandPipeline
 
 GM = Actor(role="gm")
 

@@ -34,7 +34,6 @@ SERVICE_PURE = (
     "service.registry",
     "service.ruleset",
     "service.secrecy",
-    "service.view_fold",
 )
 """The modules of service/ that do no I/O: the rulesets' interface, the core event types
 and the folds over them, which the read side needs to fold a stream as the write side
@@ -200,3 +199,18 @@ def test_the_rules_see_relative_imports_and_catch_offences() -> None:
     assert not _within("api.app", ALLOWED["projections"] + EXCEPTIONS["projections"])
     assert _within("service.dice.model", RULESETS_ALLOWED)
     assert not _within("asyncpg.pool", RULESETS_ALLOWED)
+
+
+def test_the_write_path_is_imported_only_from_api_and_from_itself() -> None:
+    """service/write/ stands on the rest of service/ (the rulesets, the fold, the core
+    events); nothing below it reaches back into it, so its walk starts at api/."""
+    write_path = ROOT / "service" / "write"
+    offences = [
+        f"{path.relative_to(ROOT)} imports {module}"
+        for folder in ("service", "projections", "events", "telemetry")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if not path.is_relative_to(write_path)
+        for module in sorted(set(_imports(path)))
+        if _within(module, ("service.write",))
+    ]
+    assert offences == []

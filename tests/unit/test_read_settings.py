@@ -26,13 +26,10 @@ def test_without_replicas_every_read_is_the_primary_s() -> None:
     assert settings.read_replica_wait_seconds == 0.1
 
 
-def test_group_commit_is_on_unless_set_per_encounter() -> None:
-    assert Settings.from_env({}).group_commit == "on"
-    assert Settings.from_env({"AEON_GROUP_COMMIT": " Per-Encounter "}).group_commit == (
-        "per-encounter"
-    )
-    with pytest.raises(ValueError, match="AEON_GROUP_COMMIT"):
-        Settings.from_env({"AEON_GROUP_COMMIT": "sometimes"})
+def test_the_write_statement_is_single_unless_set_split() -> None:
+    assert Settings.from_env({}).write_statement == "single"
+    with pytest.raises(ValueError, match="AEON_WRITE_STATEMENT"):
+        Settings.from_env({"AEON_WRITE_STATEMENT": "sometimes"})
 
 
 def test_forwarded_headers_are_trusted_from_no_proxy_unless_listed() -> None:

@@ -87,11 +87,11 @@ class SameDraws:
                 return draws.now(tz)
 
         fake_secrets = mock.Mock(token_hex=self.token_hex, token_urlsafe=self.token_urlsafe)
-        stack.enter_context(mock.patch("service.prepare.uuid4", self.uuid4))
-        stack.enter_context(mock.patch("service.unit_of_work.uuid4", self.uuid4))
+        stack.enter_context(mock.patch("service.write.prepare.uuid4", self.uuid4))
+        stack.enter_context(mock.patch("service.write.unit_of_work.uuid4", self.uuid4))
         stack.enter_context(mock.patch("service.tokens.secrets", fake_secrets))
-        stack.enter_context(mock.patch("service.handlers.new_seed", self.new_seed))
-        stack.enter_context(mock.patch("service.pipeline.datetime", Clock))
+        stack.enter_context(mock.patch("service.write.dice.new_seed", self.new_seed))
+        stack.enter_context(mock.patch("service.write.pipeline.datetime", Clock))
         return stack
 
 

@@ -1,4 +1,4 @@
-"""Preparing a command's write (service/prepare.py), with no database: the metadata and
+"""Preparing a command's write (service/write/prepare.py), with no database: the metadata and
 hash chain of the append, the snapshots due, the answer and what else the statement
 stores."""
 
@@ -13,16 +13,24 @@ import msgspec
 
 from events.envelope import GENESIS_HASH
 from events.store import StreamHead
+from events.write import Idempotency
 from projections.inline import read_model_rows
 from projections.rows import ReadModelRows
 from service.codec import EventCodec
 from service.commands import Actor, CommandResult
-from service.commit import Idempotency
 from service.encounter import AppliedEvent, Encounter, applied_steps
-from service.handlers import created, opening
-from service.prepare import Decision, WritePolicy, assemble, command_metadata, keyed, stage
 from service.registry import codec_for
 from service.rulesets.generic.events import CombatantAdded
+from service.write.opening import created, opening
+from service.write.prepare import (
+    Decision,
+    Draft,
+    WritePolicy,
+    assemble,
+    command_metadata,
+    keyed,
+    stage,
+)
 
 AT = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 CODEC = codec_for("generic")
@@ -33,14 +41,26 @@ def _policy(every: int = 100, key: bytes | None = None) -> WritePolicy:
     return WritePolicy(read_model_rows, every, key, lambda: AT)
 
 
+def _draft(
+    encounter_id: UUID,
+    decision: Decision,
+    *,
+    encounter: Encounter[Any] | None = None,
+    head: StreamHead = StreamHead(version=0, last_hash=GENESIS_HASH),
+    actor: Actor = ACTOR,
+    extra: dict[str, Any] | None = None,
+    respond: Any = None,
+    key: Any = None,
+) -> Draft:
+    return Draft(CODEC, encounter_id, encounter, head, decision, actor, extra, respond, key)
+
+
 def _opened(encounter_id: UUID, every: int = 100) -> tuple[Any, Encounter[Any]]:
     decision, respond = opening(_created(), "client", encounter_id)
-    head = StreamHead(version=0, last_hash=GENESIS_HASH)
-    prepared, recorded = stage(CODEC, encounter_id, head, decision, ACTOR, None, lambda: AT)
+    draft = _draft(encounter_id, decision, respond=respond)
+    prepared, recorded = stage(draft, lambda: AT)
     applied = applied_steps(CODEC.ruleset, None, recorded, decision.events)
-    write, final = assemble(
-        CODEC, _policy(every), prepared, recorded, applied, decision, ACTOR, respond, None
-    )
+    write, final = assemble(draft, _policy(every), prepared, recorded, applied)
     return write, final
 
 
@@ -51,9 +71,8 @@ def _created() -> Any:
 def test_stage_numbers_chains_and_stamps_the_events() -> None:
     encounter_id = uuid4()
     decision, _ = opening(_created(), "client", encounter_id)
-    head = StreamHead(version=0, last_hash=GENESIS_HASH)
     extra = command_metadata("generic.add_combatant", None)
-    prepared, recorded = stage(CODEC, encounter_id, head, decision, ACTOR, extra, lambda: AT)
+    prepared, recorded = stage(_draft(encounter_id, decision, extra=extra), lambda: AT)
     assert prepared.versions == [1, 2]
     assert [e.stream_version for e in recorded] == [1, 2]
     assert [e.global_position for e in recorded] == [0, 0]
@@ -73,10 +92,9 @@ def test_stage_numbers_chains_and_stamps_the_events() -> None:
 def test_a_correlation_id_is_kept_and_each_command_gets_its_own_id() -> None:
     encounter_id = uuid4()
     decision, _ = opening(_created(), None, encounter_id)
-    head = StreamHead(version=0, last_hash=GENESIS_HASH)
     actor = Actor(role="service", correlation_id="req-7")
-    first, _ = stage(CODEC, encounter_id, head, decision, actor, None, lambda: AT)
-    second, _ = stage(CODEC, encounter_id, head, decision, actor, None, lambda: AT)
+    first, _ = stage(_draft(encounter_id, decision, actor=actor), lambda: AT)
+    second, _ = stage(_draft(encounter_id, decision, actor=actor), lambda: AT)
     assert first.metadata["correlation_id"] == "req-7"
     assert first.metadata["command_id"] != second.metadata["command_id"]
 
@@ -108,20 +126,24 @@ def test_snapshots_are_due_at_multiples_of_the_policy_and_heads_signed_with_a_ke
         for i in ("a", "b", "c")
     )
     decision = Decision(events=adds)
-    prepared, recorded = stage(CODEC, encounter_id, head, decision, ACTOR, None, lambda: AT)
-    applied = applied_steps(CODEC.ruleset, encounter, recorded, decision.events)
     key = keyed(encounter_id, "k1", "hash")
-    write, final = assemble(
-        CODEC,
-        _policy(every=2, key=b"k" * 32),
-        prepared,
-        recorded,
-        applied,
+
+    def respond(enc: Encounter[Any]) -> CommandResult:
+        return CommandResult(encounter_id=encounter_id, version=enc.version, events=[])
+
+    draft = _draft(
+        encounter_id,
         decision,
-        ACTOR,
-        lambda enc: CommandResult(encounter_id=encounter_id, version=enc.version, events=[]),
-        key,
+        encounter=encounter,
+        head=head,
+        respond=lambda enc: CommandResult(
+            encounter_id=encounter_id, version=enc.version, events=[]
+        ),
+        key=key,
     )
+    prepared, recorded = stage(draft, lambda: AT)
+    applied = applied_steps(CODEC.ruleset, encounter, recorded, decision.events)
+    write, final = assemble(draft, _policy(every=2, key=b"k" * 32), prepared, recorded, applied)
     assert final.version == 5
     assert [s.version for s in write.snapshots] == [4]
     (snapshot,) = write.snapshots
@@ -140,11 +162,11 @@ def test_the_projector_gets_every_folded_step() -> None:
 
     encounter_id = uuid4()
     decision, respond = opening(_created(), "client", encounter_id)
-    head = StreamHead(version=0, last_hash=GENESIS_HASH)
-    prepared, recorded = stage(CODEC, encounter_id, head, decision, ACTOR, None, lambda: AT)
+    draft = _draft(encounter_id, decision, respond=respond)
+    prepared, recorded = stage(draft, lambda: AT)
     applied = applied_steps(CODEC.ruleset, None, recorded, decision.events)
     policy = WritePolicy(projector, 100, None, lambda: AT)
-    assemble(CODEC, policy, prepared, recorded, applied, decision, ACTOR, respond, None)
+    assemble(draft, policy, prepared, recorded, applied)
     (steps,) = seen
     assert [step.after.version for step in steps] == [1, 2]
     assert steps[0].before is None

@@ -12,12 +12,10 @@ from uuid import UUID
 
 import asyncpg
 
-from events.db import Connection
 from events.idempotency import find_response
+from events.write import CommandWrite, Refused, Written
 from service import tokens
 from service.commands import Actor
-from service.commit import CommandWrite, Written, commit
-from service.split_write import commit_split
 from service.tokens import TokenRevoked
 
 
@@ -36,11 +34,9 @@ class StreamDamaged(Exception):
         super().__init__(f"stream {stream_id}: a write clashed with stored rows ({constraint})")
 
 
-async def commit_locked(conn: Connection, write: CommandWrite, *, split: bool = False) -> Written:
-    """The write statement under the stream row's lock, where only a revoked token
-    or an Idempotency-Key answered meanwhile can refuse it; ``split``: the statements of
-    service/split_write.py instead (AEON_WRITE_STATEMENT=split)."""
-    outcome = await (commit_split if split else commit)(conn, write)
+def written_or_raise(write: CommandWrite, outcome: Written | Refused) -> Written:
+    """The outcome of a write under the stream row's lock, where only a revoked token or
+    an Idempotency-Key answered meanwhile can refuse it."""
     if isinstance(outcome, Written):
         return outcome
     if outcome.token_revoked:

@@ -18,11 +18,12 @@ import asyncpg
 from events.db import Connection
 from events.seeds import epoch_seeds
 from events.store import StreamHead, read_stream
+from events.write import CommandWrite
 from service.codec import EventCodec
-from service.commit import CommandWrite
 from service.encounter import DiceCounters, Encounter
 from service.loading import HistoryBeforeBase, Loaded, fold, load, ruleset_of
 from service.lru import LRU
+from service.registry import codec_for
 from telemetry import metrics
 
 Seeds = LRU[tuple[UUID, int], bytes]
@@ -44,11 +45,19 @@ class StateCache:
             self._rulesets.put(encounter_id, name)
         return name
 
-    def lookup(self, encounter_id: UUID) -> Loaded | None:
-        """The cached encounter, for the common path (counted as a hit or a miss)."""
+    async def ready(
+        self, encounter_id: UUID, expected_version: int | None
+    ) -> tuple[Loaded, EventCodec] | None:
+        """The cached encounter and its codec when the common path may decide on it
+        (counted as a hit or a miss): cached, at the version If-Match names if any, and
+        with its current epoch's seeds."""
         cached = self.encounters.get(encounter_id)
         metrics.state_cache("miss" if cached is None else "hit")
-        return cached
+        if cached is None or expected_version not in (None, cached.head.version):
+            return None
+        if not self.has_seeds(encounter_id, cached.encounter.dice):
+            return None
+        return cached, codec_for(await self.ruleset(encounter_id))
 
     async def catch_up(
         self, conn: Connection, codec: EventCodec, encounter_id: UUID, head: StreamHead

@@ -1,5 +1,5 @@
 """Preparing a decision for the write statement: everything it stores, worked out before
-it runs (service/commit.py).
+it runs (events/append.py).
 
 ``prepare`` does it all, in two pure halves around the fold.  ``stage`` gives the events
 as they will be stored (metadata, hashes, the versions after the head the decision was
@@ -28,17 +28,17 @@ from events.store import (
     head_signature,
     prepare_append,
 )
-from service.codec import EventCodec
-from service.commands import Actor
-from service.commit import (
+from events.write import (
     CommandWrite,
     Idempotency,
     NewSeed,
+    NewSnapshot,
     ProjectedRows,
-    Snapshot,
     answer_of,
     placeholders,
 )
+from service.codec import EventCodec
+from service.commands import Actor
 from service.core_events import Redone, Undone
 from service.encounter import AppliedEvent, Encounter, applied_steps, schema_version
 from service.history import earliest_touched
@@ -46,7 +46,7 @@ from service.loading import load_with_pending
 
 
 class Decision(msgspec.Struct, frozen=True):
-    """What a handler (service/handlers.py) decided a command appends."""
+    """What a handler (service/write/handlers.py) decided a command appends."""
 
     events: tuple[Any, ...]
     roll_source: str | None = None
@@ -57,7 +57,7 @@ class Decision(msgspec.Struct, frozen=True):
 class Projector(Protocol):
     """The inline read models' rows for events just folded (projections/inline.py); they
     are written by the same statement as the events, with the statement part they give
-    (service/commit.py's ``ProjectedRows``)."""
+    (events/write.py's ``ProjectedRows``)."""
 
     def __call__(self, codec: EventCodec, applied: Sequence[AppliedEvent]) -> ProjectedRows: ...
 
@@ -78,31 +78,41 @@ class WritePolicy(NamedTuple):
     """When events are recorded."""
 
 
+class Draft(NamedTuple):
+    """A decided command, before its write is worked out."""
+
+    codec: EventCodec
+    encounter_id: UUID
+    encounter: Encounter[Any] | None
+    """The state the decision was made on (None for a new stream)."""
+    head: StreamHead
+    decision: Decision
+    actor: Actor
+    metadata: dict[str, Any] | None
+    """What the command adds to its events' metadata (``command_metadata``)."""
+    respond: Respond
+    idempotency: Idempotency | None
+
+
 def stage(
-    codec: EventCodec,
-    encounter_id: UUID,
-    head: StreamHead,
-    decision: Decision,
-    actor: Actor,
-    extra_metadata: dict[str, Any] | None,
-    clock: Callable[[], datetime],
+    draft: Draft, clock: Callable[[], datetime]
 ) -> tuple[PreparedAppend, list[RecordedEvent]]:
-    """The append of ``decision``'s events after ``head``, under a new command id, and
+    """The append of the draft's events after its head, under a new command id, and
     the events as they will be stored (global position 0 until the write)."""
     command_id = str(uuid4())
     metadata: dict[str, Any] = {
-        "actor": msgspec.to_builtins(actor),
+        "actor": msgspec.to_builtins(draft.actor),
         "command_id": command_id,
         "causation_id": command_id,
-        "correlation_id": actor.correlation_id or command_id,
-        "roll_source": decision.roll_source,
+        "correlation_id": draft.actor.correlation_id or command_id,
+        "roll_source": draft.decision.roll_source,
     }
-    if extra_metadata:
-        metadata.update({k: v for k, v in extra_metadata.items() if v is not None})
+    if draft.metadata:
+        metadata.update({k: v for k, v in draft.metadata.items() if v is not None})
     prepared = prepare_append(
-        encounter_id,
-        head,
-        [codec.to_new_event(e) for e in decision.events],
+        draft.encounter_id,
+        draft.head,
+        [draft.codec.to_new_event(e) for e in draft.decision.events],
         metadata=metadata,
         recorded_at=clock(),
     )
@@ -110,20 +120,17 @@ def stage(
 
 
 def assemble(
-    codec: EventCodec,
+    draft: Draft,
     policy: WritePolicy,
     prepared: PreparedAppend,
     recorded: list[RecordedEvent],
     applied: Sequence[AppliedEvent],
-    decision: Decision,
-    actor: Actor,
-    respond: Respond,
-    idempotency: Idempotency | None,
 ) -> tuple[CommandWrite, Encounter[Any]]:
     """The write of a staged append whose events folded as ``applied``; and the state
     after it."""
+    codec = draft.codec
     snapshots = [
-        Snapshot(
+        NewSnapshot(
             step.after.version,
             schema_version(codec.ruleset),
             codec.encode_state(step.after).decode(),
@@ -135,43 +142,30 @@ def assemble(
     write = CommandWrite(
         append=prepared,
         rows=policy.projector(codec, applied),
-        answer=answer_of(respond(final), recorded),
+        answer=answer_of(draft.respond(final), recorded),
         snapshots=snapshots,
-        seed=decision.new_seed,
-        idempotency=idempotency,
-        token_id=actor.token_id,
+        seed=draft.decision.new_seed,
+        idempotency=draft.idempotency,
+        token_id=draft.actor.token_id,
         head_signature=head_signature(policy.chain_key, prepared),
     )
     return write, final
 
 
 async def prepare(
-    conn: Connection | None,
-    codec: EventCodec,
-    policy: WritePolicy,
-    encounter_id: UUID,
-    encounter: Encounter[Any] | None,
-    head: StreamHead,
-    decision: Decision,
-    actor: Actor,
-    extra_metadata: dict[str, Any] | None,
-    respond: Respond,
-    idempotency: Idempotency | None,
+    draft: Draft, policy: WritePolicy, conn: Connection | None = None
 ) -> tuple[CommandWrite, Encounter[Any]]:
     """Everything the write statement stores, worked out before it runs; and the state
     after it.  ``conn`` is needed (and held under the lock) only for an undo or redo,
     whose state is refolded from the store."""
-    prepared, recorded = stage(
-        codec, encounter_id, head, decision, actor, extra_metadata, policy.clock
-    )
-    if isinstance(decision.events[0], Undone | Redone):
+    prepared, recorded = stage(draft, policy.clock)
+    events = draft.decision.events
+    if isinstance(events[0], Undone | Redone):
         assert conn is not None
-        applied = await _rewrite_history(conn, codec, encounter, recorded, decision)
+        applied = await _rewrite_history(conn, draft.codec, draft.encounter, recorded, events)
     else:
-        applied = applied_steps(codec.ruleset, encounter, recorded, decision.events)
-    return assemble(
-        codec, policy, prepared, recorded, applied, decision, actor, respond, idempotency
-    )
+        applied = applied_steps(draft.codec.ruleset, draft.encounter, recorded, events)
+    return assemble(draft, policy, prepared, recorded, applied)
 
 
 async def _rewrite_history(
@@ -179,7 +173,7 @@ async def _rewrite_history(
     codec: EventCodec,
     before: Encounter[Any] | None,
     recorded: Sequence[RecordedEvent],
-    decision: Decision,
+    events: tuple[Any, ...],
 ) -> list[AppliedEvent]:
     """Prepare an undo or redo: drop the snapshots it makes wrong, then refold.
 
@@ -187,7 +181,7 @@ async def _rewrite_history(
     longer holds; deleting them in this transaction is what lets every later load
     trust any snapshot it finds (service/loading.py).
     """
-    (event,) = decision.events
+    (event,) = events
     await delete_snapshots_from(conn, recorded[0].stream_id, earliest_touched(event))
     after = await load_with_pending(conn, codec, recorded[0].stream_id, recorded)
     return [AppliedEvent(recorded[0], event, before, after)]
