@@ -29,7 +29,7 @@ from typing import Any
 
 import httpx
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from service.registry import RULESETS
@@ -209,6 +209,7 @@ def test_two_secret_worlds_look_the_same_to_players(
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
     )
     @given(steps=_steps(scenario))
+    @example(steps=_the_issues_run(scenario))
     def both_worlds(steps: list[Step]) -> None:
         example = next(examples) + 1000 * sorted(RULESETS).index(name)
         played = []
@@ -222,6 +223,17 @@ def test_two_secret_worlds_look_the_same_to_players(
             runner.run(_reveal_and_verify(world.http, eid, player))
 
     both_worlds()
+
+
+def _the_issues_run(scenario: Scenario) -> list[Step]:
+    """The run the issue's attacks were made with, played every time: the player acts in
+    public, then the secret (the scenario's faces in one world, all ones in the other),
+    then the player's every command and the GM's next public ones."""
+    dice = scenario.secret[1]
+    ones = [[1] * len(roll) for roll in dice]
+    player = [("player", (i, s)) for i in range(len(scenario.player_moves)) for s in PLAYER_STYLES]
+    gm = [("gm", i) for i in range(len(scenario.gm_moves) + 1)]
+    return [player[0], ("secret", (dice, ones)), *player, *gm, player[0]]
 
 
 async def _reveal_and_verify(http: httpx.AsyncClient, eid: str, player: dict[str, str]) -> None:

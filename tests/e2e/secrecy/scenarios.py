@@ -88,7 +88,8 @@ def _aeonis() -> Scenario:
         setup=setup,
         player=["red"],
         secret=(fight, [[f] for f in (5, 6, 4, 5, 6, 3, 2, 4)]),
-        player_moves=(fight,),  # a side's fight is its player's to call
+        # A side's fight is its player's to call, and so is standing at the Retreat Check.
+        player_moves=(fight, cmd("stand", side="red", hex="0,0")),
     )
 
 
