@@ -344,7 +344,8 @@ async def test_every_ruleset_opens_for_the_gm_and_its_player(
     """The tracker reads each ruleset's state by its shape: after the secrecy suite's
     scenario (a table, then a hidden GM roll), the GM's page and the player's open without
     a script error, name every combatant, show the ruleset's own view, offer the player
-    only commands that act for them, and the player's ledger hides the secret roll."""
+    exactly the commands the service says a player may send, and the player's ledger
+    hides the secret roll."""
     scenario = SCENARIOS[ruleset]
     async with httpx.AsyncClient(base_url=service.url) as http:
         created = await http.post(
@@ -363,6 +364,7 @@ async def test_every_ruleset_opens_for_the_gm_and_its_player(
         minted = await http.post(f"/encounters/{eid}/tokens", json={"combatants": scenario.player})
         player_token = minted.json()["token"]
         game = (await http.get(f"/encounters/{eid}")).json()["state"]["game"]
+        info = (await http.get(f"/rulesets/{ruleset}")).json()
     gm = await open_context(browser, f"{service.url}/console/#e={eid}&t={token}", DESKTOP)
     player = await open_context(browser, f"{service.url}/console/#e={eid}&t={player_token}", PHONE)
     roster = next(game[k] for k in ("combatants", "units", "characters") if k in game)
@@ -375,9 +377,14 @@ async def test_every_ruleset_opens_for_the_gm_and_its_player(
     await expect(gm.locator("#ledger")).not_to_contain_text("GM rolls secretly")
     if ruleset != "generic":  # generic holds nothing beyond its tracker rows
         await expect(gm.locator(".view-part").first).to_be_visible()
-    gm_commands = await gm.get_by_label("Command", exact=True).locator("option").count()
-    player_commands = await player.get_by_label("Command", exact=True).locator("option").count()
-    assert 0 < player_commands < gm_commands
+    gm_commands = await gm.locator("#command-type option").evaluate_all(
+        "os => os.map(o => o.value)"
+    )
+    player_commands = await player.locator("#command-type option").evaluate_all(
+        "os => os.map(o => o.value)"
+    )
+    assert sorted(player_commands) == sorted(info["player_commands"])
+    assert 0 < len(player_commands) < len(gm_commands)
     await gm.locator("#tracker").screenshot(path=screenshots / f"console-{ruleset}.png")
 
 

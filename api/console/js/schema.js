@@ -59,15 +59,18 @@ export function fieldsOf(def, defs) {
     .map(([name, prop]) => ({ name, prop, required: required.has(name), ...kindOf(prop, defs) }));
 }
 
-/** The commands of a ruleset: [{type, title, description, fields, example}]. */
+/** The commands of a ruleset: [{type, title, description, fields, example, player}];
+ * `player` says whether a player's token may send it (the service's list). */
 export function commandsOf(info) {
   const defs = info.command_schema.$defs || {};
   const mapping = info.command_schema.discriminator.mapping;
   const examples = Object.fromEntries(info.commands.map((c) => [c.type, c.example]));
+  const players = new Set(info.player_commands || []);
   return Object.entries(mapping).map(([type, ref]) => {
     const def = defs[ref.split("/").pop()];
     return {
       type,
+      player: players.has(type),
       title: titled(def.title || type.split(".").pop()),
       description: (def.description || "").split("\n\n")[0],
       fields: fieldsOf(def, defs),
