@@ -17,64 +17,19 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 
 from service.registry import RULESETS
-from tests.browser.pages import DESKTOP, PHONE, open_context
+from tests.browser.pages import (
+    DESKTOP,
+    PHONE,
+    choose,
+    entry,
+    field,
+    fill,
+    log_line,
+    open_context,
+    send,
+)
 from tests.e2e.secrecy.scenarios import SCENARIOS
 from tests.reliability.processes import Service, running_service
-
-
-def field(page: Page, name: str):  # type: ignore[no-untyped-def]
-    """A command field by its label, as a screen reader names it."""
-    return page.locator("#command-fields").get_by_label(
-        re.compile(rf"^{re.escape(name)}( \(optional\))?$")
-    )
-
-
-async def choose(page: Page, title: str) -> None:
-    """Pick a command by the title the picker shows."""
-    await page.get_by_label("Command", exact=True).select_option(label=title)
-
-
-async def fill(page: Page, values: dict[str, str]) -> None:
-    """Fill fields by label: a picker gets its option chosen, a box gets typed into."""
-    for name, value in values.items():
-        box = field(page, name)
-        if await box.evaluate("e => e.tagName") == "SELECT":
-            await box.select_option(value)
-        else:
-            await box.fill(value)
-
-
-async def entry(page: Page, name: str, key: str, values: dict[str, str] | str) -> None:
-    """Add one named entry to a structured field (a sheet's stats or attacks)."""
-    await page.get_by_role("button", name=f"Add entry to {name}").click()
-    row = page.locator(f'#command-fields [data-field="{name}"] li.row').last
-    await row.get_by_label(f"{name}: name").fill(key)
-    if isinstance(values, str):
-        await row.get_by_label(f"{name}: value").fill(values)
-        return
-    for sub, value in values.items():
-        await row.get_by_label(re.compile(rf"^{sub}( \(optional\))?$")).fill(value)
-
-
-async def send(
-    page: Page,
-    title: str,
-    values: dict[str, str],
-    *,
-    dice: str = "",
-    hidden: bool = False,
-) -> None:
-    """Fill the form of the command titled ``title`` and send it."""
-    await choose(page, title)
-    await fill(page, values)
-    await page.get_by_label(re.compile("^Manual dice")).fill(dice)
-    if hidden:
-        await page.get_by_label("Roll in secret").check()
-    await page.get_by_role("button", name="Send").click()
-
-
-def log_line(page: Page, text: str):  # type: ignore[no-untyped-def]
-    return page.locator("#log li", has_text=text)
 
 
 async def add_from_sheet(gm: Page, ident: str, name: str, hp: str, ac: str, attack: str) -> None:

@@ -35,8 +35,10 @@ export function kindOf(schema, defs) {
   if (s.anyOf) {
     const others = s.anyOf.filter((a) => a.type !== "null");
     nullable = others.length < s.anyOf.length;
-    if (others.length === 1) s = { ...resolve(others[0], defs), description: s.description, examples: s.examples };
-    else if (s.discriminator) return { kind: "union", nullable, schema: s };
+    // An optional choice of kinds (a declaration's major action) is `anyOf [union, null]`.
+    const inner = others.length === 1 ? resolve(others[0], defs) : s;
+    if (inner.discriminator) return { kind: "union", nullable, schema: { ...inner, description: s.description } };
+    if (others.length === 1) s = { ...inner, description: s.description, examples: s.examples };
     else if (others.every((o) => ["string", "integer", "number"].includes(resolve(o, defs).type))) {
       return { kind: "scalar", nullable, schema: s };
     } else return { kind: "any", nullable, schema: s };
