@@ -200,15 +200,18 @@ async def test_two_rounds_of_scentfinder(service: Service, browser: Browser) -> 
 
 
 async def test_two_rounds_of_untold_aeons(service: Service, browser: Browser) -> None:
-    """Mara (a player) takes a Fast turn and moves; the Cultist's Slow dagger meets her
-    Dodge, which she picks from her phone; the Narrator ends the Cultist's turn."""
+    """Mara (a player) takes a Fast turn and shoots the Cultist with the revolver of her
+    sheet; the Narrator answers for the Cultist, who takes a Slow turn to move."""
     gm = await create(browser, service, "untold-aeons", "The flooded crypt")
     traits = {"dexterity": "3", "toughness": "3", "willpower": "3", "intellect": "3"}
     mara = {"id": "mara", "name": "Mara", "side": "investigators", **traits}
     revolver = {"base": "2", "range": "20"}
     await sheet(gm, "Add character", mara, skills={"firearms": "3"}, weapons={"revolver": revolver})
     cultist = {"id": "cultist", "name": "Cultist", "side": "cultists", "pc": False, **traits}
-    await sheet(gm, "Add character", cultist, weapons={"dagger": {"base": "1", "plus": True}})
+    await sheet(
+        gm, "Add character", {**cultist, "toughness": "5"}, weapons={"dagger": {"base": "1"}}
+    )
+    await act(gm, "Set distance", {"a": "mara", "b": "cultist", "yards": "10"})
     player = await invite(gm, browser, "Mara (mara)")
 
     for round_ in (1, 2):
@@ -217,12 +220,12 @@ async def test_two_rounds_of_untold_aeons(service: Service, browser: Browser) ->
         await expect(player.locator("#turn-line")).to_contain_text(f"Round {round_}")
         await act(player, "Choose turn", {"speed": "fast"})
         await act(gm, "Choose turn", {"character": "cultist", "speed": "slow"})
-        await act(player, "Move", {"yards": "3"})
-        await act(gm, "Attack", {"attacker": "cultist", "target": "mara", "weapon": "dagger"})
-        await act(player, "Respond", {"response": "dodge"})
+        await press(player, "Attack: revolver", {"target": "cultist"})
+        await act(gm, "Respond", {"character": "cultist", "response": "none"})
+        await act(gm, "Move", {"character": "cultist", "yards": "3"})
         await act(gm, "End turn", {"character": "cultist"})
-    await expect(log_line(player, "Mara moves 3 yards")).to_have_count(2)
-    await expect(gm.locator(".view-part").first).to_contain_text("karma")
+    await expect(log_line(player, "Cultist moves 3 yards")).to_have_count(2)
+    await expect(gm.locator(".view-part").first).to_contain_text("Karma")
 
 
 async def test_two_rounds_of_aeonisk(service: Service, browser: Browser) -> None:
