@@ -43,7 +43,10 @@ async def create(
     gm = await open_context(browser, f"{service.url}/console/", DESKTOP)
     await gm.get_by_label("Ruleset").select_option(ruleset)
     for label, value in (options or {}).items():
-        await gm.get_by_label(label, exact=True).fill(value)
+        box = gm.get_by_label(label, exact=True)
+        if not await box.is_visible():
+            await gm.locator("#create-options summary").click()
+        await box.fill(value)
     await gm.get_by_label("Name", exact=True).fill(name)
     if player_dice:
         await gm.get_by_label("Players may enter their own dice").check()
@@ -270,11 +273,22 @@ async def test_two_rounds_of_aeonis(service: Service, browser: Browser) -> None:
     map, the sides and their units, starts each round and cleans up."""
     gm = await create(browser, service, "aeonis", "Highkeep", {"ap per round": "4"})
     await choose(gm, "Add hexes")
-    for hex_, controller in (("-2,0", "red"), ("-1,0", "red"), ("0,0", "blue"), ("1,0", "blue")):
-        await item(gm, "hexes", {"hex": hex_, "controller": controller})
+    for hex_, controller, kind in (
+        ("-2,0", "red", "city"),
+        ("-1,0", "red", "standard"),
+        ("0,0", "blue", "standard"),
+        ("1,0", "blue", "city"),
+    ):
+        await item(gm, "hexes", {"hex": hex_, "controller": controller, "kind": kind})
     await act_current(gm)
     for side, home in (("red", "-2,0"), ("blue", "1,0")):
-        lord = {"name": f"{side} lord", "attack die": "d8", "defense die": "d6", "hp": "3"}
+        lord = {
+            "name": f"{side} lord",
+            "attack die": "d8",
+            "defense die": "d6",
+            "hp": "3",
+            "movement": "2",
+        }
         names = {"id": side, "name": f"House {side.title()}", "lord id": f"{side}-lord"}
         await act(gm, "Add side", {**names, "home city": home, "lord": lord})
     for side, hex_, unit in (("red", "-1,0", "r-inf-1"), ("blue", "0,0", "b-inf-1")):
