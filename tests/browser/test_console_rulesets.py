@@ -263,9 +263,10 @@ async def test_two_rounds_of_aeonisk(service: Service, browser: Browser) -> None
         await press(gm, "Next phase")
         await press(gm, "Next phase")
         await act(player, "Resolve", {}, dice="2; 15")
-        await expect(log_line(gm, "Kaelia")).not_to_have_count(0)
+        await expect(log_line(gm, "Kaelia misses Goblin")).to_have_count(round_)
         await press(gm, "Next phase")
-    await expect(log_line(player, "Round 2")).not_to_have_count(0)
+    await expect(log_line(player, "Round 2 begins")).to_be_visible()
+    await expect(gm.locator(".view-part").first).to_contain_text("engaged")
 
 
 async def test_two_rounds_of_aeonis(service: Service, browser: Browser) -> None:

@@ -87,7 +87,7 @@ class PlayerCondition(msgspec.Struct, frozen=True, kw_only=True):
 
 class PlayerSheet(msgspec.Struct, frozen=True, kw_only=True):
     """What a player acts from: the names their own character's actions take (weapons,
-    spells, skills).  Shown only to an audience that sees the character's exact numbers."""
+    spells, skills).  Shown for player characters only: an NPC's stat block stays the GM's."""
 
     skills: tuple[str, ...]
     weapons: dict[str, Weapon]
@@ -168,7 +168,7 @@ def player_state(state: State, audience: Audience) -> PlayerState:
             health=health_view(audience, c.id, c.hp, c.max_hp),
             fp=c.fp if audience.shows_exact_health(c.id) else None,
             sheet=PlayerSheet(skills=c.skills, weapons=c.weapons, held=c.held, spells=c.spells)
-            if audience.shows_exact_health(c.id)
+            if c.id in audience.player_combatants
             else None,
             actions=c.actions,
             reaction=c.reaction,

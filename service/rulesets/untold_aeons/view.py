@@ -70,7 +70,7 @@ for _type in EVENT_TYPES:
 
 class PlayerSheet(msgspec.Struct, frozen=True, kw_only=True):
     """What a player acts from: their investigator's skills and weapons by name.  Shown
-    only to an audience that sees the character's exact numbers."""
+    for player characters only: an NPC's stat block stays the Narrator's."""
 
     skills: dict[str, int]
     weapons: dict[str, Weapon]
@@ -123,7 +123,7 @@ def _character(state: State, who: Character, audience: Audience) -> PlayerCharac
         turn=state.turns.get(who.id),
         done=who.id in state.done,
         sheet=PlayerSheet(skills=who.skills, weapons=who.weapons)
-        if audience.shows_exact_health(who.id)
+        if who.id in audience.player_combatants
         else None,
     )
 
