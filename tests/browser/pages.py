@@ -4,6 +4,7 @@ browser of its own, and an encounter played through the API to load pages on."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 import httpx
 from playwright.async_api import Browser, Locator, Page, expect
@@ -42,7 +43,7 @@ async def choose(page: Page, title: str) -> None:
     await page.get_by_label("Command", exact=True).select_option(label=title)
 
 
-Value = str | bool | list[str] | dict[str, "Value"]
+Value = str | bool | list[str] | Mapping[str, "Value"]
 """What a person enters in a field: text (or the option to pick), a tick, the boxes to
 tick in a list, or the subfields of a structured value."""
 
@@ -62,7 +63,7 @@ def sub(scope: Locator, name: str) -> Locator:
     return scope.get_by_label(re.compile(rf"^{re.escape(name)}( \(optional\))?$"))
 
 
-async def fill_in(scope: Locator, values: dict[str, Value]) -> None:
+async def fill_in(scope: Locator, values: Mapping[str, Value]) -> None:
     """Fill the labelled inputs of ``scope``: a list ticks the boxes of those labels, a
     dict fills the subfields of a structured value."""
     for name, value in values.items():
@@ -72,19 +73,19 @@ async def fill_in(scope: Locator, values: dict[str, Value]) -> None:
         if isinstance(value, list):
             for label in value:
                 await group.get_by_label(label, exact=True).check()
-        elif isinstance(value, dict):
+        elif isinstance(value, Mapping):
             await fill_in(group, value)
         else:
             await put(sub(group, name), value)
 
 
-async def fill(page: Page, values: dict[str, Value]) -> None:
+async def fill(page: Page, values: Mapping[str, Value]) -> None:
     """Fill a command's fields by label: a picker gets its option chosen, a box gets
     typed into, a checkbox ticked, a checklist's named boxes ticked."""
     await fill_in(page.locator("#command-fields"), values)
 
 
-async def entry(page: Page, name: str, key: str, values: dict[str, Value] | str) -> None:
+async def entry(page: Page, name: str, key: str, values: Mapping[str, Value] | str) -> None:
     """Add one named entry to a structured field (a sheet's stats or attacks)."""
     await page.get_by_role("button", name=f"Add entry to {name}").click()
     row = page.locator(f'#command-fields [data-field="{name}"] li.row').last
@@ -95,7 +96,7 @@ async def entry(page: Page, name: str, key: str, values: dict[str, Value] | str)
     await fill_in(row, values)
 
 
-async def item(page: Page, name: str, values: dict[str, Value] | str) -> None:
+async def item(page: Page, name: str, values: Mapping[str, Value] | str) -> None:
     """Add one item to a list field (a hex, a unit, an initiative entry)."""
     await page.get_by_role("button", name=f"Add item to {name}").click()
     row = page.locator(f'#command-fields [data-field="{name}"] li.row').last
@@ -108,7 +109,7 @@ async def item(page: Page, name: str, values: dict[str, Value] | str) -> None:
 async def send(
     page: Page,
     title: str,
-    values: dict[str, Value],
+    values: Mapping[str, Value],
     *,
     dice: str = "",
     hidden: bool = False,

@@ -11,7 +11,7 @@ rounds always take the same course.
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 
 from playwright.async_api import Browser, Page, expect
 
@@ -70,7 +70,7 @@ async def landed(page: Page, action: Callable[[], Awaitable[None]]) -> None:
     )
 
 
-async def act(page: Page, title: str, values: dict[str, Value], dice: str = "") -> None:
+async def act(page: Page, title: str, values: Mapping[str, Value], dice: str = "") -> None:
     """Send one command from its form and wait for it to land."""
     await landed(page, lambda: send(page, title, values, dice=dice))
 
@@ -82,7 +82,7 @@ async def act_current(page: Page, dice: str = "") -> None:
 
 
 async def press(
-    page: Page, button: str, values: dict[str, Value] | None = None, dice: str = ""
+    page: Page, button: str, values: Mapping[str, Value] | None = None, dice: str = ""
 ) -> None:
     """Press a button that sends at once (a turn button) or opens a form filled in (a
     sheet entry, a combatant's action), fill what is left and send."""
@@ -96,7 +96,7 @@ async def press(
 
 
 async def sheet(
-    page: Page, title: str, values: dict[str, Value], **entries: dict[str, Value]
+    page: Page, title: str, values: Mapping[str, Value], **entries: Mapping[str, Value]
 ) -> None:
     """Add someone from a sheet: the fields, then each named entry (``weapons={"rifle":
     {...}}``) as a row of its map."""
@@ -104,6 +104,7 @@ async def sheet(
     await fill(page, values)
     for part, named in entries.items():
         for key, sub in named.items():
+            assert isinstance(sub, (str, Mapping)), sub
             await entry(page, part, key, sub)
     await act_current(page)
 
@@ -167,7 +168,7 @@ async def test_two_rounds_of_scentfinder(service: Service, browser: Browser) -> 
     gm = await create(browser, service, "scentfinder", "The Rope Bridge")
     await act(gm, "Define area", {"id": "camp", "name": "the Camp"})
     await act(gm, "Define area", {"id": "bridge", "name": "the Rope Bridge", "adjacent": ["camp"]})
-    for ident, name, more, weapon, damage in (
+    sheets: tuple[tuple[str, str, dict[str, Value], str, str], ...] = (
         ("tobin", "Tobin", {"area": "camp"}, "sword", "1d8"),
         (
             "thug",
@@ -176,7 +177,8 @@ async def test_two_rounds_of_scentfinder(service: Service, browser: Browser) -> 
             "club",
             "1d6",
         ),
-    ):
+    )
+    for ident, name, more, weapon, damage in sheets:
         await choose(gm, "Add combatant")
         await fill(gm, {"id": ident, "name": name, "hp": "30", **more})
         await entry(gm, "weapons", weapon, {"damage": damage})
@@ -210,7 +212,13 @@ async def test_two_rounds_of_untold_aeons(service: Service, browser: Browser) ->
     mara = {"id": "mara", "name": "Mara", "side": "investigators", **traits}
     revolver = {"base": "2", "range": "20"}
     await sheet(gm, "Add character", mara, skills={"firearms": "3"}, weapons={"revolver": revolver})
-    cultist = {"id": "cultist", "name": "Cultist", "side": "cultists", "pc": False, **traits}
+    cultist: dict[str, Value] = {
+        "id": "cultist",
+        "name": "Cultist",
+        "side": "cultists",
+        "pc": False,
+    }
+    cultist |= traits
     await sheet(
         gm, "Add character", {**cultist, "toughness": "5"}, weapons={"dagger": {"base": "1"}}
     )
@@ -236,10 +244,11 @@ async def test_two_rounds_of_aeonisk(service: Service, browser: Browser) -> None
     her own dice; the Goblin declares nothing; the GM moves the phases on."""
     gm = await create(browser, service, "aeonisk", "Cargo hold", player_dice=True)
     defence = {"attribute": "agility", "skill": "athletics"}
-    for ident, name, more, weapon in (
+    sheets: tuple[tuple[str, str, dict[str, Value], str], ...] = (
         ("kaelia", "Kaelia", {"side": "crew"}, "blade"),
         ("goblin", "Goblin", {"side": "raiders", "pc": False}, "knife"),
-    ):
+    )
+    for ident, name, more, weapon in sheets:
         await choose(gm, "Add character")
         await fill(gm, {"id": ident, "name": name, "soak": "10", "defence": defence, **more})
         for attribute, value in (("agility", "3"), ("strength", "2"), ("health", "3")):
