@@ -39,7 +39,8 @@ function sides(game) {
 
 const ROSTER = new Set([
   "attacker", "target", "combatant", "character", "actor", "defender", "roller", "who", "by",
-  "combatants", "order", "targets", "enter", "leave", "users", "minion_of", "mover",
+  "combatants", "order", "targets", "enter", "leave", "users", "minion_of", "mover", "ally",
+  "bonds", "reference",
 ]);
 const ACTOR = ["attacker", "combatant", "character", "actor", "side", "by"];
 const ZONE = new Set(["zone", "move_to", "links"]);
@@ -96,7 +97,8 @@ export function choicesFor(command, field, { state, actor, own }) {
   // What a creating command makes is new: a new hex of add_hexes is typed, not picked.
   if (creating && verb.replace(/^(add|define)_/, "").startsWith(name)) return null;
   if (name === "id") {
-    if (creating) return null;
+    // A placed token (cover, a hazard) is new too: its id is typed.
+    if (creating || /^place_token$/.test(verb)) return null;
     if (/feature/.test(verb)) return of(() => keyed(state().features));
     return of(people);
   }

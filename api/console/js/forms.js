@@ -33,7 +33,9 @@ export function commandForm(command, context) {
     const choices = choicesFor(command, field, where);
     // Fields inside a structured value (a declared attack's target and weapon, an
     // initiative entry's combatant) pick from the encounter too.
-    const choicesOf = (inner) => choicesFor(command, inner, where);
+    // Only the command's own acting field is limited to a player's combatants: an
+    // attacker named inside a reaction is the other side's.
+    const choicesOf = (inner) => choicesFor(command, inner, { ...where, own: null });
     const editor = editorFor(field.prop, command.defs, {
       id, label, required: field.required && !field.nullable, example, choices, choicesOf,
     });
