@@ -125,15 +125,37 @@ def redact_health(
     """An event's data without the health numbers ``audience`` may not see: each field the
     ruleset declares for the tag is removed unless the reader may see the numbers of one
     of its owners.  ``data`` itself is returned when nothing is removed (the common case:
-    a table with ``npc_health = "exact"``, or an event that tells no health)."""
+    a table with ``npc_health = "exact"``, or an event that tells no health).  An opened
+    envelope's inner events are events too: each loses the same fields."""
+    if audience.npc_health == "exact":
+        return data
+    if event_type == SEALED:
+        return _opened_without_health(ruleset, data, audience)
     fields = ruleset.health_fields.get(event_type)
-    if not fields or audience.npc_health == "exact":
+    if not fields:
         return data
     out = data
     for spec in fields:
         if not spec.field_in or data.get("field") in spec.field_in:
             out = _without(out, spec, audience)
     return out
+
+
+def _opened_without_health(
+    ruleset: Ruleset[Any, Any, Any, Any], data: dict[str, Any], audience: Audience
+) -> dict[str, Any]:
+    """An envelope whose contents the reader sees (opened, or the GM's) with each inner
+    event's health fields removed.  Its commitment then binds contents the reader does not
+    have whole: the price of the one rule for health (docs/secrecy.md, known limits)."""
+    inner = data.get("events")
+    if not inner:
+        return data
+    changed, redacted = False, []
+    for event in inner:
+        shown = redact_health(ruleset, event["type"], event["data"], audience)
+        changed = changed or shown is not event["data"]
+        redacted.append({**event, "data": shown})
+    return {**data, "events": redacted} if changed else data
 
 
 def _without(data: dict[str, Any], spec: HealthField, audience: Audience) -> dict[str, Any]:

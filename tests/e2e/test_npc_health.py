@@ -234,3 +234,35 @@ async def test_a_players_own_attack_does_not_answer_with_the_npcs_hit_points(
         damaged = [e for e in answered.json()["events"] if e["type"] == "generic.damaged"]
         assert damaged and all("hp_after" not in e["data"] for e in damaged), answered.text
         assert not any(_has_number(answered.text, hp) for hp in range(900, 914)), answered.text
+
+
+async def test_an_opened_secret_shows_no_npc_health_to_players(
+    table_client: Client, receiver: Receiver
+) -> None:
+    """The GM's hidden damage to an NPC, revealed: players then read the envelope's inner
+    events, and those follow ``npc_health`` like any event (no ``hp_after``), on the
+    events, the live stream and a players' webhook; the GM still reads the number."""
+    client = table_client
+    eid = await _play(client, TABLES[0], "hidden", receiver)
+    await command(client, eid, generic_combatant("brute", 913))
+    player, spectator = await _player_and_spectator(client, eid, TABLES[0].pc)
+    hidden = {"type": "generic.damage", "target": "brute", "notation": "1d4"}
+    sealed = await client.post(
+        f"/encounters/{eid}/commands",
+        json={"command": hidden, "manual_dice": [[3]], "hidden": True},
+    )
+    assert sealed.status_code == 200, sealed.text
+    revealed = await client.post(f"/encounters/{eid}/rolls/reveal", json={"roll_ids": ["s1"]})
+    assert revealed.status_code == 200, revealed.text
+    webhooks = await _webhook_bodies(client, eid, receiver)
+    for headers in (player, spectator):
+        bodies = {**await _reads(client, eid, headers), **webhooks}
+        for where, body in bodies.items():
+            assert not _has_number(body, 910), f"910 in {where}: {body}"
+        envelope = next(
+            e for e in json.loads(bodies["/events"])["events"] if e["type"] == "encounter.sealed"
+        )
+        (damaged,) = [e for e in envelope["data"]["events"] if e["type"] == "generic.damaged"]
+        assert "hp_after" not in damaged["data"] and damaged["data"]["amount"] == 3
+    gm = await _reads(client, eid, {})
+    assert _has_number(gm["/events"], 910)

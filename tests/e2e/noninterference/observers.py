@@ -53,7 +53,7 @@ class HeldStream:
     async def close_after(self, version: int) -> bytes:
         """Everything received once the message of ``version`` has arrived, keep-alive
         comments left out (they follow the clock, not the encounter)."""
-        async with asyncio.timeout(15):
+        async with asyncio.timeout(30):
             while self.last_id() < version:
                 assert not self._task.done(), self._task.result()
                 self.arrived.clear()

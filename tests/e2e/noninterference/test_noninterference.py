@@ -14,11 +14,11 @@ Compared, in order: every answer to the player's commands (status, problem or ev
 held open from before the first command to after the last (observers.py); the bodies a
 webhook in the players' view delivered; and everything both read at the end (state now
 and at every version, events, log in JSON, text and Markdown, the ledger, stats, rounds,
-verify, a bounded live read, and the ETag and chain-head headers).  The one substitution:
-each 64-hex value (hashes, prev_hashes, commitments) is replaced by its order of first
-appearance in its world (``Transcript.normalised``); the salts that make them differ
-never reach a player before the reveal.  After the reveal both worlds verify for the
-player, salts and all.
+verify and deep verify, whoami, a bounded live read, and the ETag and chain-head
+headers).  The one substitution: each 64-hex value (hashes, prev_hashes, commitments) is
+replaced by its order of first appearance in its world (``Transcript.normalised``); the
+salts that make them differ never reach a player before the reveal.  After the reveal
+both worlds verify for the player, salts and all.
 """
 
 from __future__ import annotations
@@ -189,6 +189,8 @@ async def _read_everything(
     for number in sorted({e["round"] for e in log if e["round"]}):
         await read(f"/rounds/{number}")
     await read("/verify")
+    await read("/verify?deep=true")
+    await read("/whoami")
     bounded = await read(f"/live?after_version=0&until_version={head}")
     ids = [int(line[4:]) for line in bounded.text.splitlines() if line.startswith("id: ")]
     return max(ids, default=0)
