@@ -103,7 +103,7 @@ class StateCache:
         if not self.has_seeds(encounter_id, encounter.dice):
             seeds = await epoch_seeds(conn, encounter_id, epoch)
             if epoch not in seeds:
-                return  # imported without its seeds: handlers.dice_for refuses server rolls
+                return  # imported without its seeds: dice.dice_for refuses server rolls
             if -epoch in seeds:
                 self.seeds.put((encounter_id, -epoch), seeds[-epoch])
             self.seeds.put((encounter_id, epoch), seeds[epoch])

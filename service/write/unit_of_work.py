@@ -138,14 +138,14 @@ class UnitOfWork:
 
     async def handle(self, encounter_id: UUID, command: Command, terms: Terms) -> bytes:
         """Decide ``command`` with its handler and append its events; the JSON answer."""
-        route = HANDLERS[type(command)]
-        context.note_command(command.command_type)
+        route, command_type = HANDLERS[type(command)], command.command_type
+        context.note_command(command_type)
         if route.on_cached_state:
-            answer = await self._single_trip(encounter_id, route, command, terms)
+            answer = await self._single_trip(encounter_id, route, command, command_type, terms)
             if answer is not None:
                 return answer
         try:
-            return await self._locking(encounter_id, route, command, terms)
+            return await self._locking(encounter_id, route, command, command_type, terms)
         except TokenRevoked:
             raise
         except Exception:
@@ -157,7 +157,7 @@ class UnitOfWork:
             raise
 
     async def _single_trip(
-        self, encounter_id: UUID, route: Route, command: Command, terms: Terms
+        self, encounter_id: UUID, route: Route, command: Command, command_type: str, terms: Terms
     ) -> bytes | None:
         """The common path: decide on the cached state and write in one statement, with
         no lock around it, in the transaction of its group: commands of this process that
@@ -176,7 +176,7 @@ class UnitOfWork:
         cached, codec = ready
         on_cache = Context(encounter_id, cached.encounter, codec, self._state.seeds, None)
         try:
-            with tracing.span("aeon.decide", command_type=command.command_type):
+            with tracing.span("aeon.decide", command_type=command_type):
                 decision = await route.handle(command, on_cache)
         except (RuleViolation, Forbidden, DiceError):
             return None  # perhaps only stale: refused for good under the lock, if at all
@@ -189,7 +189,7 @@ class UnitOfWork:
             cached.head,
             decision,
             terms.actor,
-            command_metadata(command.command_type, key),
+            command_metadata(command_type, key),
             _result_for(encounter_id),
             keyed(encounter_id, key, request_hash),
         )
@@ -204,7 +204,7 @@ class UnitOfWork:
         return await self._committed(write, final, outcome)
 
     async def _locking(
-        self, encounter_id: UUID, route: Route, command: Command, terms: Terms
+        self, encounter_id: UUID, route: Route, command: Command, command_type: str, terms: Terms
     ) -> bytes:
         """The locking path: lock the stream row, bring the state up to it, decide, write."""
         key, request_hash = terms.idempotency_key, terms.request_hash
@@ -225,7 +225,7 @@ class UnitOfWork:
                     raise VersionConflict(encounter_id, expected, loaded.head.version)
                 await self._state.ensure_seed(conn, encounter_id, loaded.encounter)
                 locked = Context(encounter_id, loaded.encounter, codec, self._state.seeds, conn)
-                with tracing.span("aeon.decide", command_type=command.command_type):
+                with tracing.span("aeon.decide", command_type=command_type):
                     decision = await route.handle(command, locked)
                 if not decision.events:
                     nothing = CommandResult(
@@ -239,7 +239,7 @@ class UnitOfWork:
                     loaded.head,
                     decision,
                     terms.actor,
-                    command_metadata(command.command_type, key),
+                    command_metadata(command_type, key),
                     _result_for(encounter_id),
                     keyed(encounter_id, key, request_hash),
                 )
