@@ -1,4 +1,4 @@
-"""Live fan-out and cheap reads (issue 27), measured from outside.
+"""Live fan-out and cheap reads, measured from outside.
 
 Live: ``aeon-ledger serve --workers 2`` with and without Redis; 1,000, 5,000 and 10,000
 subscribers spread over 10 encounters; one command per second on each encounter for the

@@ -1,7 +1,7 @@
 """The ceiling and the service at one level, in alternating windows (``paired_level``), with
 the CPU and instructions each part spent.
 
-One job: pairing the windows.  Apart from bench/throughput.py (issue 17) because the
+One job: pairing the windows.  Apart from bench/throughput.py because the
 alternation is what makes the service-over-ceiling ratio fair on a shared machine, and it
 reads best on its own, apart from the systems it alternates and the report it feeds.
 """

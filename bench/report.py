@@ -1,7 +1,7 @@
 """What bench.throughput prints after measuring: table rows, CPU per command, instructions
 per command and the targets (held or missed).
 
-One job: the report.  Apart from bench/throughput.py (issue 17) because formatting the
+One job: the report.  Apart from bench/throughput.py because formatting the
 figures has nothing to do with producing them.
 """
 

@@ -1,7 +1,7 @@
 """The systems bench.throughput measures, each as one timed window of closed-loop load: the
 asyncpg ceiling, the service (and its benchmark encounters), the framework floor.
 
-One job: driving a system.  Apart from bench/throughput.py (issue 17) because what each
+One job: driving a system.  Apart from bench/throughput.py because what each
 system does per operation is independent of how windows are paired, reported or run.
 """
 

@@ -13,7 +13,7 @@ ratio between them compares the same minutes of a shared machine.
 
 # This module is the command line and the runs it starts (main, soak); the systems under
 # load are in bench/systems.py, the alternating windows in bench/paired.py and the printed
-# report in bench/report.py (issue 17).  Their public names are re-exported here.
+# report in bench/report.py.  Their public names are re-exported here.
 
 from __future__ import annotations
 

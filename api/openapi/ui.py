@@ -15,7 +15,7 @@ from litestar.static_files import create_static_files_router
 
 SWAGGER_UI_VERSION = "5.35.0"
 ASSETS_PATH = "/schema/assets/swagger"
-ASSETS_DIR = Path(__file__).parent / "static" / "swagger"
+ASSETS_DIR = Path(__file__).parents[1] / "static" / "swagger"
 
 
 def swagger_assets() -> Router:
