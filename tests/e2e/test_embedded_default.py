@@ -14,6 +14,8 @@ from pathlib import Path
 
 import httpx
 
+from tests.support.ready import wait_until_ready
+
 BIN = Path(sys.executable).parent
 
 
@@ -38,16 +40,7 @@ def test_serve_on_embedded_default_then_demo(tmp_path: Path) -> None:
         start_new_session=True,
     )
     try:
-        deadline = time.monotonic() + 90
-        while True:
-            assert server.poll() is None, server.stdout.read() if server.stdout else ""
-            try:
-                if httpx.get(f"{url}/health/ready", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "the embedded service did not become ready in 90 s"
-            time.sleep(0.5)
+        wait_until_ready(server, url, time.monotonic() + 90, every=0.5)
         ready = httpx.get(f"{url}/health/ready").json()
         assert ready["checks"]["postgres"] == "ok"
         assert ready["checks"]["redis"] == (

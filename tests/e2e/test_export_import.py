@@ -15,8 +15,10 @@ from tests.e2e.archives import ATTACK, export, gm_token_printed, import_cli, pla
 from tests.e2e.helpers import Client
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 async def other_service(other_database: str) -> AsyncIterator[Client]:
+    """The service archives are imported into; one for the module, since each test
+    imports an encounter of its own (an app's start-up takes about 1.8 s of CPU)."""
     app = create_app(Settings(database_url=other_database))
     async with AsyncTestClient(app=app) as client:
         yield client

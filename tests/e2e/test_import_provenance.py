@@ -26,9 +26,11 @@ KEY = "the-exporting-service-chain-key"
 OTHER_KEY = "the-importing-service-chain-key"
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 async def signing(database_url: str) -> AsyncIterator[Client]:
-    """A service with a chain key, driven with its service key (GM everywhere)."""
+    """A service with a chain key, driven with its service key (GM everywhere); one for
+    the module, since each test plays an encounter of its own (an app's start-up, which
+    builds the OpenAPI document, takes about 1.8 s of CPU)."""
     settings = Settings(database_url=database_url, service_key=SERVICE_KEY, chain_key=KEY)
     async with AsyncTestClient(app=create_app(settings)) as client:
         client.headers["Authorization"] = f"Bearer {SERVICE_KEY}"

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import httpx
+from tests.support.ready import wait_until_ready
 
 BIN = Path(sys.executable).parent
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,16 +50,7 @@ class Service:
             stdout=subprocess.DEVNULL,
             start_new_session=True,
         )
-        deadline = time.monotonic() + timeout
-        while True:
-            assert self.proc.poll() is None, f"the service exited with {self.proc.returncode}"
-            try:
-                if httpx.get(f"{self.url}/health/ready", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, f"the service was not ready within {timeout} s"
-            time.sleep(0.1)
+        wait_until_ready(self.proc, self.url, time.monotonic() + timeout)
 
     def kill9(self) -> None:
         """SIGKILL the whole process group: no shutdown hook, no flush, no rollback."""

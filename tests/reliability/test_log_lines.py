@@ -19,6 +19,7 @@ import httpx
 
 from tests.conftest import create_database, drop_database
 from tests.reliability.processes import BIN, ROOT, free_port
+from tests.support.ready import wait_until_ready
 
 
 @contextmanager
@@ -35,16 +36,7 @@ def serving(database_url: str, stdout: int, stderr: int = subprocess.DEVNULL) ->
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, "the service exited"
-            try:
-                if httpx.get(f"{url}/health/live", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "the service did not start"
-            time.sleep(0.1)
+        wait_until_ready(proc, url, time.monotonic() + 60, path="/health/live")
         yield url
     finally:
         proc.terminate()

@@ -14,9 +14,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-import httpx
-
 from tests.reliability.processes import BIN, ROOT, free_port
+from tests.support.ready import wait_until_ready
 
 
 class Process:
@@ -63,15 +62,8 @@ class Api(Process):
         super().__init__([str(BIN / "aeon-ledger"), "serve", "--log-level", "warning"], environment)
 
     def wait_ready(self, deadline: float) -> None:
-        while True:
-            assert self.proc is not None and self.proc.poll() is None, "the service exited"
-            try:
-                if httpx.get(f"{self.url}/health/ready", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "the service was not ready in time"
-            time.sleep(0.05)
+        assert self.proc is not None
+        wait_until_ready(self.proc, self.url, deadline, every=0.05)
 
 
 @contextmanager
