@@ -19,7 +19,8 @@ from api.http.headers import MAX_VERSION
 from events.envelope import RecordedEvent
 from events.provenance import ProvenanceReport
 from events.verify import ChainReport, HeadReport, PinReport
-from projections.queries import EncounterSummary, LogEntry
+from projections.log_queries import LogEntry
+from projections.queries import EncounterSummary
 from projections.verify import ReadModelReport
 from service.core_events import CORE_EVENT_TYPES
 from service.fairness import DiceReport

@@ -34,8 +34,8 @@ from events.hashing import event_hash
 from events.store import read_stream
 from projections.inline import read_model_rows
 from projections.rebuild import rebuild_all, rebuild_all_in_processes
+from service.applied import applied_steps
 from service.commands import Actor, CommandEnvelope
-from service.encounter import applied_steps
 from service.loading import load
 from service.registry import all_command_types, codec_for
 from service.write.pipeline import CommandPipeline

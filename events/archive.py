@@ -17,19 +17,16 @@ from uuid import UUID
 
 import msgspec
 
-from events.db import Connection, Database
-from events.envelope import GENESIS_HASH, RecordedEvent
-from events.hashing import link_fault
+from events.db import Database
+from events.envelope import RecordedEvent
 from events.heads import SignedHead
 from events.provenance import (
-    Provenance,
     archive_message,
     key_id,
     seeds_digest,
     sign,
 )
 from events.reading import read_stream, stream_ruleset
-from events.shards import anchor_of
 
 ARCHIVE_FORMAT = 1
 _PAGE = 500
@@ -82,7 +79,6 @@ class ArchiveEnd(msgspec.Struct, frozen=True, kw_only=True, tag="end", tag_field
 ArchiveLine = ArchiveHeader | ArchivedEvent | ArchivedSeed | ArchiveEnd
 
 _encoder = msgspec.json.Encoder()
-_line = msgspec.json.Decoder(ArchiveLine)
 
 
 class BrokenArchive(ValueError):
@@ -167,187 +163,3 @@ async def archive_lines(
             signed_by=key_id(signer),
         )
     yield _encoder.encode(end) + b"\n"
-
-
-class ArchiveReader:
-    """Checks an archive line by line as it is read, keeping only what the end needs (the
-    last hash, the seed lines, which epochs the events revealed), so an import of any
-    size holds one batch of events at a time.  Header first, events 1..n each linked to
-    the one before and hashing to its stored hash, an end line that matches."""
-
-    def __init__(self) -> None:
-        self.header: ArchiveHeader | None = None
-        self.end: ArchiveEnd | None = None
-        self.seeds: list[ArchivedSeed] = []
-        self.count = 0
-        self.committed: set[int] = set()
-        self.revealed: dict[int, str] = {}
-        """Seeds the events publish, by epoch (negative: an epoch's secret seed)."""
-        self._prev = GENESIS_HASH
-        self._number = 0
-
-    def feed(self, raw: bytes) -> ArchiveHeader | ArchivedEvent | None:
-        """Check one line; the header or an event to store, else None (blank, seed, end)."""
-        self._number += 1
-        number = self._number
-        if not raw.strip():
-            return None
-        if self.end is not None:
-            raise BrokenArchive(f"line {number}: nothing may follow the end line")
-        try:
-            line = _line.decode(raw)
-        except msgspec.ValidationError as exc:
-            raise BrokenArchive(f"line {number}: {exc}") from None
-        match line:
-            case ArchiveHeader():
-                if self.header is not None or number != 1:
-                    raise BrokenArchive(f"line {number}: the header must be the first line")
-                if line.format != ARCHIVE_FORMAT:
-                    raise BrokenArchive(f"line {number}: unknown archive format {line.format}")
-                self.header = line
-                return line
-            case ArchivedEvent():
-                if self.header is None:
-                    raise BrokenArchive(f"line {number}: the header must be the first line")
-                _check_link(number, self.header.encounter_id, line, self.count + 1, self._prev)
-                self.count += 1
-                self._prev = line.hash
-                self._note_seeds(line)
-                return line
-            case ArchivedSeed():
-                self.seeds.append(line)
-            case ArchiveEnd():
-                self.end = line
-        return None
-
-    def finish(self) -> tuple[ArchiveHeader, ArchiveEnd]:
-        if self.header is None:
-            raise BrokenArchive("the archive is empty")
-        if self.end is None:
-            raise BrokenArchive("the archive has no end line: it was cut off")
-        end, header = self.end, self.header
-        if end.events != self.count or end.last_hash != self._prev or header.version != self.count:
-            raise BrokenArchive(
-                f"the archive announces {header.version} events ending in {end.last_hash[:12]}"
-                f" but holds {self.count} ending in {self._prev[:12]}"
-            )
-        return header, end
-
-    def seeds_digest(self) -> str:
-        return seeds_digest([_encoder.encode(s) for s in self.seeds])
-
-    def _note_seeds(self, event: ArchivedEvent) -> None:
-        data = event.data
-        if event.type == SEED_COMMITTED:
-            self.committed.add(int(data["epoch"]))
-        elif event.type == SEED_REVEALED:
-            self.revealed[int(data["epoch"])] = str(data["seed"])
-            if data.get("secret_seed"):
-                self.revealed[-int(data["epoch"])] = str(data["secret_seed"])
-        elif event.type == ROLLS_REVEALED:
-            for epoch, seed in (data.get("secret_seeds") or {}).items():
-                self.revealed[-int(epoch)] = str(seed)
-
-
-SEED_COMMITTED, SEED_REVEALED = "dice.seed_committed", "dice.seed_revealed"
-ROLLS_REVEALED = "dice.rolls_revealed"
-
-
-def _check_link(
-    number: int, stream_id: UUID, event: ArchivedEvent, expected_version: int, prev: str
-) -> None:
-    fault = link_fault(event, stream_id=stream_id, prev=prev, expected_version=expected_version)
-    if fault is not None:
-        raise BrokenArchive(f"line {number}: event {event.stream_version}: {fault}")
-
-
-class StreamExists(Exception):
-    def __init__(self, stream_id: UUID) -> None:
-        super().__init__(f"an encounter with id {stream_id} is already stored here")
-        self.stream_id = stream_id
-
-
-async def open_imported_stream(conn: Connection, header: ArchiveHeader) -> int:
-    """Create the archive's stream at its head and reserve its events' places in their
-    shard, inside the caller's transaction; returns the first place.  The head is the
-    header's: if the events do not bear it out, the import fails and this rolls back."""
-    created = await conn.fetchval(
-        """INSERT INTO streams (stream_id, version, last_hash, created_at)
-           VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING true""",
-        header.encounter_id,
-        header.version,
-        header.last_hash,
-        header.exported_at,
-    )
-    if not created:
-        raise StreamExists(header.encounter_id)
-    _shard, anchor = anchor_of(header.encounter_id)
-    head: int = await conn.fetchval(
-        "UPDATE shard_heads SET head = head + $2 WHERE anchor = $1 RETURNING head",
-        anchor,
-        header.version,
-    )
-    return head - header.version + 1
-
-
-async def insert_events(
-    conn: Connection, header: ArchiveHeader, events: list[ArchivedEvent], first_place: int
-) -> None:
-    """Write a batch of checked events as they were recorded (same versions, timestamps,
-    metadata and hashes); ``first_place`` is the shard place of the stream's event 1."""
-    shard, _anchor = anchor_of(header.encounter_id)
-    await conn.executemany(
-        """INSERT INTO events (stream_id, stream_version, type, type_version, data, metadata,
-                               recorded_at, prev_hash, hash, shard, shard_position)
-           VALUES ($1, $2, $3, $4, $5::json, $6::json, $7, $8, $9, $10, $11)""",
-        [
-            (
-                header.encounter_id,
-                e.stream_version,
-                e.type,
-                e.type_version,
-                _encoder.encode(e.data).decode(),
-                _encoder.encode(e.metadata).decode(),
-                e.recorded_at,
-                e.prev_hash,
-                e.hash,
-                shard,
-                first_place + e.stream_version - 1,
-            )
-            for e in events
-        ],
-    )
-
-
-async def finish_import(
-    conn: Connection,
-    header: ArchiveHeader,
-    seeds: list[ArchivedSeed],
-    *,
-    created_at: datetime,
-    head_signature: str | None,
-    provenance: Provenance,
-    provenance_signature: str | None,
-) -> None:
-    """Store the seeds, the import record, the head's signature and the first event's
-    time as the stream's creation."""
-    await conn.execute(
-        """UPDATE streams SET created_at = $2, head_signature = $3, imported_version = $4,
-                  imported_hash = $5, imported_attestation = $6, imported_signature = $7
-           WHERE stream_id = $1""",
-        header.encounter_id,
-        created_at,
-        head_signature,
-        provenance.version,
-        provenance.hash,
-        provenance.attestation,
-        provenance_signature,
-    )
-    await conn.executemany(
-        """INSERT INTO dice_seeds (stream_id, epoch, seed, client_seed, commitment)
-           VALUES ($1, $2, $3, $4, $5)""",
-        [
-            (header.encounter_id, s.epoch, bytes.fromhex(s.seed), s.client_seed, s.commitment)
-            for s in seeds
-        ],
-    )

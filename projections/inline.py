@@ -17,9 +17,10 @@ from projections.narration import narrate, narrate_secret
 from projections.redaction import HIDDEN_SEQUEL, PRIVATE_NOTE
 from projections.rows import LogRow, ReadModelRows, RollRow, StateRow
 from projections.sealed_narration import opened_line, sealed_line, unhidden
+from service.applied import AppliedEvent
 from service.codec import EventCodec
 from service.core_events import EncounterForked, NoteAdded, Sealed, SeedCommitted
-from service.encounter import AppliedEvent, schema_version
+from service.encounter import schema_version
 from service.ruleset import rolls_of
 
 _encode = msgspec.json.Encoder().encode

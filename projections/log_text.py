@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from projections.queries import LogEntry
+from projections.log_queries import LogEntry
 
 
 def _escaped(text: str) -> str:

@@ -17,7 +17,8 @@ import msgspec
 from events.access import player_combatants
 from events.db import Database
 from projections.audience import players_audience
-from projections.queries import current_state, is_sealed_roll, read_marks
+from projections.log_queries import is_sealed_roll, read_marks
+from projections.queries import current_state
 from service.codec import EventCodec
 from service.encounter import Encounter
 from service.loading import load_at, load_public

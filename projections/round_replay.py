@@ -10,8 +10,8 @@ import msgspec
 
 from events.db import Database
 from events.store import read_stream
+from projections.log_queries import UndoneMark, log_entries, read_marks
 from projections.player_view import audience_of, encounter_as_seen, player_combatants
-from projections.queries import UndoneMark, log_entries, read_marks
 from service.encounter import Encounter
 from service.loading import evolve_at, load_at, load_public, ruleset_of
 from service.registry import codec_for

@@ -18,7 +18,7 @@ import msgspec
 from events.db import Database
 from events.envelope import RecordedEvent
 from projections.audience import players_audience
-from projections.queries import read_marks
+from projections.log_queries import read_marks
 from projections.redaction import redact_event, redact_health, redact_metadata
 from service.loading import ruleset_of
 from service.registry import get_ruleset

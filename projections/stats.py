@@ -25,7 +25,7 @@ from events.db import Database
 from events.envelope import RecordedEvent
 from events.store import read_stream
 from projections.audience import players_audience
-from projections.queries import read_marks
+from projections.log_queries import read_marks
 from service.combat_facts import CombatFact, Damage, Healing
 from service.combat_stats import EncounterStats, Tally
 from service.core_events import Redone, Sealed, Undone

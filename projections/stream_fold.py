@@ -20,9 +20,10 @@ from events.envelope import RecordedEvent
 from events.upcasting import MissingUpcaster
 from projections.inline import read_model_rows
 from projections.rows import StateRow
+from service.applied import AppliedEvent, applied_steps
 from service.codec import EventCodec
 from service.core_events import Redone, Undone
-from service.encounter import AppliedEvent, Encounter, applied_steps
+from service.encounter import Encounter
 from service.history import earliest_touched, kind_of
 from service.loading import fold_decoded
 from service.registry import codec_for

@@ -7,12 +7,10 @@ fair dice; the ruleset's own state sits in ``game`` and is only touched by its e
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, Generic, TypeVar, assert_never
 
 import msgspec
 
-from events.envelope import RecordedEvent
 from service.core_events import (
     CORE_EVENT_TYPES,
     DiceUnused,
@@ -315,28 +313,3 @@ def _sealed(
         sealed={**enc.sealed, event.seal_id: seal},
         open_seals=(*enc.open_seals, event.seal_id) if taints else enc.open_seals,
     )
-
-
-class AppliedEvent(msgspec.Struct, frozen=True):
-    """One event as it was folded: the stored envelope, the typed event, and the
-    encounter just before and just after it (read models need both)."""
-
-    recorded: RecordedEvent
-    event: Any
-    before: Encounter[Any] | None
-    after: Encounter[Any]
-
-
-def applied_steps(
-    ruleset: Ruleset[Any, Any, Any, Any],
-    state: Encounter[Any] | None,
-    recorded: Sequence[RecordedEvent],
-    events: Sequence[Any],
-) -> list[AppliedEvent]:
-    """Fold ``events`` (the typed form of ``recorded``) one at a time from ``state``."""
-    steps: list[AppliedEvent] = []
-    for rec, event in zip(recorded, events, strict=True):
-        after = evolve(ruleset, state, event)
-        steps.append(AppliedEvent(rec, event, state, after))
-        state = after
-    return steps

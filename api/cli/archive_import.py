@@ -20,16 +20,8 @@ from uuid import UUID
 import asyncpg
 import msgspec
 
-from events.archive import (
-    ArchivedEvent,
-    ArchiveEnd,
-    ArchiveHeader,
-    ArchiveReader,
-    BrokenArchive,
-    finish_import,
-    insert_events,
-    open_imported_stream,
-)
+from events.archive import ArchivedEvent, ArchiveEnd, ArchiveHeader, BrokenArchive
+from events.archive_reading import ArchiveReader, finish_import, insert_events, open_imported_stream
 from events.db import Connection
 from events.provenance import (
     Attestation,

@@ -148,7 +148,8 @@ def _demo(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     from api.app import open_pool
     from api.cli.archive_import import import_archive
-    from events.archive import BrokenArchive, StreamExists
+    from events.archive import BrokenArchive
+    from events.archive_reading import StreamExists
     from events.provenance import ChainKeys
     from service.registry import UnknownRuleset
 

@@ -25,13 +25,13 @@ from api.http.responses import json_bytes, read_answer_head
 from api.http.writes import answer_headers
 from api.state import Services
 from projections.audience import players_audience
+from projections.log_queries import LogEntry, log_entries
 from projections.player_view import (
     audience_of,
     encounter_as_seen,
     player_combatants,
     public_encounter,
 )
-from projections.queries import LogEntry, log_entries
 from projections.redaction import redact_health
 from service.commands import CommandResult
 from service.loading import load_at

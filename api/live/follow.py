@@ -31,7 +31,7 @@ from uuid import UUID
 import asyncpg
 
 from api.http.read_routing import highest, read_at
-from api.live.feed import Audience, Subscriber
+from api.live.subscriber import Audience, Subscriber
 from api.live.wire import encode_for
 from api.live.wiring import Live
 from api.state import Services

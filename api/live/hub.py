@@ -13,8 +13,9 @@ from __future__ import annotations
 import asyncio
 from uuid import UUID
 
-from api.live.feed import Audience, Encode, Feed, Subscriber, Watch, none_to_watch
+from api.live.feed import Encode, Feed, Watch, none_to_watch
 from api.live.heads import KnownHeads
+from api.live.subscriber import Audience, Subscriber
 from api.uvicorn_internals import Connection
 from events.db import Database
 from events.replicas import Reader

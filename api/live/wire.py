@@ -14,7 +14,7 @@ from uuid import UUID
 import msgspec
 
 from api.http.problems import problem
-from api.live.feed import Audience, Message
+from api.live.subscriber import Audience, Message
 from api.schemas import event_out
 from events.db import Database
 from events.envelope import RecordedEvent

@@ -9,6 +9,7 @@ from litestar.types import ControllerRouterHandler
 from api.routes import (
     commands,
     console,
+    encounter_state,
     encounters,
     exports,
     health,
@@ -29,7 +30,7 @@ def route_handlers() -> list[ControllerRouterHandler]:
     return [
         encounters.create_encounter,
         encounters.get_encounters,
-        encounters.EncounterState,
+        encounter_state.EncounterState,
         commands.EncounterWrites,
         requests.EncounterRequests,
         tokens.EncounterTokens,

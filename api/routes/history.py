@@ -23,7 +23,7 @@ from api.schemas import ForkRequest, RedoRequest, UndoRequest
 from api.state import Services
 from events.replicas import ReadFrom
 from events.store import stream_head
-from projections.queries import read_marks
+from projections.log_queries import read_marks
 from projections.round_replay import RoundReplay
 from projections.round_replay import replay_round as replay_round_of
 from service.commands import CommandResult, CreatedEncounter, Write

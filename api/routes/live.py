@@ -27,8 +27,8 @@ from api.http.headers import stream_version
 from api.http.problems import problem
 from api.http.read_routing import MinVersion, read_at, stated_version
 from api.litestar_internals import LiveStream
-from api.live.feed import Audience
 from api.live.follow import Follow
+from api.live.subscriber import Audience
 from api.live.wire import audience_of, preamble
 from api.live.wiring import Live
 from api.routes.base import EncounterRoutes

@@ -19,8 +19,8 @@ from events.db import Database
 from events.errors import StreamNotFound
 from events.replicas import ReadFrom
 from events.store import SignedHead, read_stream, signed_head
+from projections.log_queries import LogEntry, log_entries, rolls
 from projections.log_text import log_markdown
-from projections.queries import LogEntry, log_entries, rolls
 from projections.seen import as_players_saw
 from service.loading import VersionNotReached
 from service.tokens import Viewer

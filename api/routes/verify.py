@@ -23,7 +23,7 @@ from events.provenance import provenance_report, read_provenance
 from events.store import read_stream, signed_head
 from events.upcasting import MissingUpcaster
 from events.verify import verify_chain, verify_head, verify_pin
-from projections.queries import read_marks
+from projections.log_queries import read_marks
 from projections.verify import verify_read_models
 from service.fairness import DiceReport, verify_dice
 from service.loading import ruleset_of

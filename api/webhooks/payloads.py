@@ -18,7 +18,8 @@ import msgspec
 from api.schemas import EventOut, event_out
 from events.db import Database
 from events.envelope import RecordedEvent
-from projections.queries import list_encounters, log_entries
+from projections.log_queries import log_entries
+from projections.queries import list_encounters
 from projections.seen import as_players_saw
 from service.loading import ruleset_of
 from service.registry import get_ruleset

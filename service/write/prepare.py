@@ -37,10 +37,11 @@ from events.write import (
     answer_of,
     placeholders,
 )
+from service.applied import AppliedEvent, applied_steps
 from service.codec import EventCodec
 from service.commands import Actor
 from service.core_events import Redone, Undone
-from service.encounter import AppliedEvent, Encounter, applied_steps, schema_version
+from service.encounter import Encounter, schema_version
 from service.history import earliest_touched
 from service.loading import load_with_pending
 

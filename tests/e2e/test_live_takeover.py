@@ -15,8 +15,8 @@ from uuid import UUID
 import httpx
 
 from api.app import create_app
-from api.live.feed import Subscriber
 from api.live.follow import Follow
+from api.live.subscriber import Subscriber
 from api.settings import Settings
 from api.state import Services
 from api.uvicorn_internals import CoalescingHttpToolsProtocol

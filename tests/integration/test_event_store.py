@@ -23,7 +23,7 @@ from events.store import (
     stream_head,
 )
 from events.verify import verify_chain
-from projections.queries import rolls
+from projections.log_queries import rolls
 
 
 async def _new_stream(pool: asyncpg.Pool, events: int = 0) -> UUID:

@@ -10,7 +10,8 @@ from uuid import UUID
 
 import asyncpg
 
-from api.live.feed import Audience, Feed, Message, Subscriber
+from api.live.feed import Feed
+from api.live.subscriber import Audience, Message, Subscriber
 from events.db import Database
 from events.envelope import RecordedEvent
 from projections.inline import read_model_rows

@@ -16,9 +16,10 @@ from events.store import StreamHead
 from events.write import Idempotency
 from projections.inline import read_model_rows
 from projections.rows import ReadModelRows
+from service.applied import AppliedEvent, applied_steps
 from service.codec import EventCodec
 from service.commands import Actor, CommandResult
-from service.encounter import AppliedEvent, Encounter, applied_steps
+from service.encounter import Encounter
 from service.registry import codec_for
 from service.rulesets.generic.events import CombatantAdded
 from service.write.opening import created, opening
