@@ -5,3 +5,19 @@
 ALTER TABLE streams
     ADD COLUMN kind text NOT NULL DEFAULT 'encounter'
         CHECK (kind IN ('encounter', 'campaign'));
+
+-- Who may open a campaign: its GM, or a player bound to one member of the party.  Apart
+-- from access_tokens so that a campaign's token never opens an encounter's routes on the
+-- campaign's id, nor an encounter's token the campaign's.
+CREATE TABLE campaign_tokens (
+    campaign_id   uuid NOT NULL REFERENCES streams (stream_id),
+    token_id      text NOT NULL,
+    role          text NOT NULL CHECK (role IN ('gm', 'player')),
+    secret_sha256 bytea NOT NULL,
+    member        text,
+    label         text,
+    created_at    timestamptz NOT NULL DEFAULT now(),
+    revoked_at    timestamptz,
+    PRIMARY KEY (campaign_id, token_id),
+    CHECK ((role = 'player') = (member IS NOT NULL))
+);

@@ -1,0 +1,180 @@
+"""Campaigns: create one, send it the GM's commands, read its state, log and events
+(docs/campaigns.md).  Thin: the campaign's rules are service/campaigns/, its stream
+service/campaign_store/."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from uuid import UUID
+
+import msgspec
+from litestar import Controller, Request, Response, get, post
+from litestar.di import NamedDependency, Provide
+from litestar.params import FromPath, HeaderParameter, JSONBody
+
+from api.campaign_schemas import (
+    CampaignCommandBody,
+    CampaignEvents,
+    CampaignLog,
+    CampaignLogLine,
+    CampaignView,
+    CreateCampaignBody,
+    campaign_view,
+)
+from api.http.auth import require_gm, service_key_checked
+from api.http.campaign_auth import campaign_token_checked, provide_campaign_viewer
+from api.http.headers import etag, idempotency_key
+from api.http.problems import problem
+from api.http.responses import json_bytes
+from api.http.writes import provide_write
+from api.openapi.operations import CAMPAIGN_TOKEN, SERVICE_KEY
+from api.schemas import event_out
+from api.state import Services
+from events.errors import StreamNotFound
+from events.idempotency import request_fingerprint
+from service.campaign_store.stream import Folded, load, log_lines
+from service.campaign_store.writer import CampaignWriter
+from service.campaigns.commands import CreateCampaign
+from service.campaigns.state import Campaign
+from service.commands import Actor, Write
+from service.tokens import Viewer
+from service.write.unit_of_work import Terms
+
+OPEN_OR_SERVICE_KEY: list[dict[str, list[str]]] = [{SERVICE_KEY: []}, {}]
+"""As creating an encounter: the service key when the service has one, else no token."""
+
+
+def _writer(services: Services) -> CampaignWriter:
+    return CampaignWriter(services.pool, services.settings.chain_key_bytes)
+
+
+def _not_found(campaign_id: UUID) -> Exception:
+    return problem(404, "campaign-not-found", f"No campaign has id {campaign_id}.")
+
+
+async def _loaded(services: Services, campaign_id: UUID) -> tuple[Folded, Campaign]:
+    try:
+        folded = await load(services.pool, campaign_id)
+    except StreamNotFound:
+        raise _not_found(campaign_id) from None
+    assert isinstance(folded.state, Campaign)  # its first event created it
+    return folded, folded.state
+
+
+@post(
+    "/campaigns",
+    operation_id="createCampaign",
+    status_code=201,
+    summary="Create a campaign",
+    security=OPEN_OR_SERVICE_KEY,
+    guards=[service_key_checked],
+    tags=("campaigns",),
+)
+async def create_campaign(
+    request: Request[Any, Any, Any],
+    data: JSONBody[CreateCampaignBody],
+    services: NamedDependency[Services],
+    idempotency: Annotated[str | None, HeaderParameter(name="Idempotency-Key")] = None,
+) -> Response[Any]:
+    """Starts the campaign's stream with `campaign.created` and returns its GM token
+    (`gm_token`) this once: keep it. 422 with the reason when the ruleset or its carry-over
+    options are refused (nothing is written). A replay with the same Idempotency-Key
+    returns the campaign without the token."""
+    key = idempotency_key(idempotency)
+    if key is not None:
+        host = request.client.host if request.client else "unknown"
+        key = f"service/{key}" if services.settings.service_key else f"client {host}/{key}"
+    command = CreateCampaign(name=data.name, ruleset=data.ruleset, options=data.options)
+    terms = Terms(
+        actor=Actor(role="gm"),
+        idempotency_key=key,
+        request_hash=request_fingerprint(await request.body()),
+    )
+    answer, token = await _writer(services).create(command, terms)
+    body = answer
+    if token is not None:
+        services.verified_tokens.remember(token)
+        created = msgspec.json.decode(answer)
+        body = msgspec.json.encode({**created, "gm_token": token})
+    campaign_id = msgspec.json.decode(answer)["campaign_id"]
+    return json_bytes(body, status_code=201, headers={"Location": f"/campaigns/{campaign_id}"})
+
+
+class CampaignRoutes(Controller):
+    """The routes of one campaign: none without a token of it (or the service key)."""
+
+    path = "/campaigns/{campaign_id:uuid}"
+    tags = ("campaigns",)
+    guards = [campaign_token_checked]  # noqa: RUF012 (Litestar's own attribute)
+    dependencies = {  # noqa: RUF012 (Litestar's own attribute)
+        "viewer": Provide(provide_campaign_viewer),
+        "write": Provide(provide_write),
+    }
+    security = [{CAMPAIGN_TOKEN: []}]  # noqa: RUF012 (Litestar's own attribute)
+
+    @post("/commands", operation_id="postCampaignCommand", status_code=200, summary="A GM command")
+    async def post_command(
+        self,
+        campaign_id: FromPath[UUID],
+        data: JSONBody[CampaignCommandBody],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+        write: NamedDependency[Write],
+    ) -> Response[Any]:
+        """Adds or removes a party member or a statblock, undoes or redoes a carry-over,
+        closes an encounter without carrying it over, or adjusts a condition by ruling.
+        422 with the rule's reason when refused (nothing is written), 409 when If-Match is
+        stale. GM only."""
+        require_gm(viewer, "change the campaign")
+        terms = Terms(
+            actor=write["actor"],
+            expected_version=write.get("expected_version"),
+            idempotency_key=write.get("idempotency_key"),
+            request_hash=write.get("request_hash", ""),
+        )
+        try:
+            answer = await _writer(services).handle(campaign_id, data.command, terms)
+        except StreamNotFound:
+            raise _not_found(campaign_id) from None
+        version = msgspec.json.decode(answer)["version"]
+        return json_bytes(answer, headers={"ETag": etag(version)})
+
+    @get("/", operation_id="getCampaign", summary="The campaign's party, bestiary and encounters")
+    async def get_campaign(
+        self,
+        campaign_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+    ) -> Response[CampaignView]:
+        """The party with each member's current condition, the bestiary, the table and
+        the encounters started from the campaign with what each carried over. GM only."""
+        require_gm(viewer, "read the campaign")
+        folded, state = await _loaded(services, campaign_id)
+        view = campaign_view(campaign_id, folded.version, state)
+        return Response(view, headers={"ETag": etag(folded.version)})
+
+    @get("/log", operation_id="getCampaignLog", summary="The campaign's log")
+    async def get_log(
+        self,
+        campaign_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+    ) -> CampaignLog:
+        """One line per event: members and statblocks, encounters started, what each
+        carried over field by field, undos, redos and rulings. GM only."""
+        require_gm(viewer, "read the campaign's log")
+        folded, _ = await _loaded(services, campaign_id)
+        lines = log_lines(folded.events)
+        return CampaignLog(entries=[CampaignLogLine(version=v, text=t) for v, t in lines])
+
+    @get("/events", operation_id="getCampaignEvents", summary="The campaign's events")
+    async def get_events(
+        self,
+        campaign_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+    ) -> CampaignEvents:
+        """Every event of the campaign's stream, as stored, with its hash links. GM only."""
+        require_gm(viewer, "read the campaign's events")
+        folded, _ = await _loaded(services, campaign_id)
+        return CampaignEvents(events=[event_out(e) for e in folded.events])
