@@ -3,6 +3,7 @@ bad input answered with a problem that writes nothing."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import asyncpg
@@ -93,7 +94,7 @@ async def test_a_party_and_a_bestiary_read_back(client: Client, database_url: st
         "campaign.statblock_added",
         "campaign.adjusted",
     ]
-    assert all(e["prev_hash"] == p["hash"] for p, e in zip(events, events[1:], strict=False))
+    assert all(e["prev_hash"] == p["hash"] for p, e in pairwise(events))
     assert events[4]["metadata"]["command_type"] == "campaign.adjust"
 
 
