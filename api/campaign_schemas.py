@@ -65,6 +65,19 @@ class StartEncounterBody(msgspec.Struct, forbid_unknown_fields=True, kw_only=Tru
     npc_health: NpcHealth = "descriptor"
 
 
+class CampaignTokenBody(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    member: Id
+    """The party member the player plays: their character in every encounter."""
+    label: Annotated[str, msgspec.Meta(max_length=200)] | None = None
+
+
+class CampaignToken(msgspec.Struct, kw_only=True):
+    token: str
+    """Shown this once: only a digest of it is kept."""
+    member: str
+    label: str | None
+
+
 class CampaignCommandBody(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     command: GmCommand
 

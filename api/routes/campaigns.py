@@ -17,6 +17,8 @@ from api.campaign_schemas import (
     CampaignEvents,
     CampaignLog,
     CampaignLogLine,
+    CampaignToken,
+    CampaignTokenBody,
     CampaignView,
     CreateCampaignBody,
     StartEncounterBody,
@@ -36,10 +38,12 @@ from events.errors import StreamNotFound
 from events.idempotency import request_fingerprint
 from service.campaign_store.encounters import filling
 from service.campaign_store.stream import Folded, load, log_lines
+from service.campaign_store.tokens import mint_player_token
 from service.campaign_store.writer import CampaignWriter
 from service.campaigns.commands import CreateCampaign
 from service.campaigns.state import Campaign
 from service.commands import Actor, Write
+from service.ruleset import RuleViolation
 from service.tokens import Viewer
 from service.write.unit_of_work import Terms
 
@@ -183,6 +187,27 @@ class CampaignRoutes(Controller):
             also=fill,
         )
         return created_response(opened, services)
+
+    @post("/tokens", operation_id="mintCampaignToken", status_code=201, summary="A player's token")
+    async def mint_token(
+        self,
+        campaign_id: FromPath[UUID],
+        data: JSONBody[CampaignTokenBody],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+    ) -> CampaignToken:
+        """A player's token bound to a party member: it opens that character in every
+        encounter of the campaign (the one the member fights in now, and every later
+        one), with the rights of an encounter's player token. GM only."""
+        require_gm(viewer, "mint the campaign's tokens")
+        _, campaign = await _loaded(services, campaign_id)
+        member = campaign.members.get(data.member)
+        if member is None:
+            raise RuleViolation(f"{data.member} is not a member of the party")
+        token = await mint_player_token(
+            services.pool, campaign_id, data.member, member.away, data.label
+        )
+        return CampaignToken(token=token, member=data.member, label=data.label)
 
     @get("/", operation_id="getCampaign", summary="The campaign's party, bestiary and encounters")
     async def get_campaign(

@@ -15,6 +15,7 @@ from uuid import UUID
 
 from events.db import Connection
 from service.campaign_store.stream import typed
+from service.campaign_store.tokens import share_with_encounter
 from service.campaign_store.writer import CampaignWriter, no_dice
 from service.campaigns import opening
 from service.campaigns.commands import MonsterPick, StartEncounter
@@ -54,6 +55,7 @@ def filling(
         assert isinstance(before, Campaign) and isinstance(started, EncounterStarted)
         if before.ruleset != encounter.ruleset:
             raise RuleViolation(f"the campaign plays {before.ruleset}, not {encounter.ruleset}")
+        await share_with_encounter(conn, campaign_id, encounter_id, started.members)
         ruleset = get_ruleset(before.ruleset)
         game, events = encounter.game, []
         for planned in opening(before, started, encounter.game):
