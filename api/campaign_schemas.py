@@ -13,7 +13,7 @@ from uuid import UUID
 
 import msgspec
 
-from api.schemas import ClientSeed, EventOut, Name
+from api.schemas import AnyCommand, ClientSeed, EventOut, Name
 from service.campaigns.commands import (
     AddMember,
     AddStatblock,
@@ -57,6 +57,9 @@ class StartEncounterBody(msgspec.Struct, forbid_unknown_fields=True, kw_only=Tru
     many copies, and the usual options of a new encounter (POST /encounters)."""
 
     name: Name
+    ground: Annotated[list[AnyCommand], msgspec.Meta(max_length=200)] = []  # type: ignore[valid-type]
+    """The ruleset's commands that lay the ground before anyone arrives (areas, zones,
+    hexes): sheets that stand somewhere need it there."""
     members: Annotated[tuple[Id, ...], msgspec.Meta(max_length=50)] = ()
     monsters: Annotated[tuple[MonsterPick, ...], msgspec.Meta(max_length=20)] = ()
     options: Plain = {}

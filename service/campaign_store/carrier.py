@@ -27,6 +27,7 @@ import asyncpg
 import msgspec
 
 from events.db import Connection
+from events.heads import stream_head
 from events.kinds import of_campaign
 from events.reading import Checkpoint, read_all_steps
 from service.campaign_store.writer import CampaignWriter, gm_terms
@@ -54,6 +55,37 @@ class Carried(msgspec.Struct, frozen=True):
 
 def hides_a_secret(encounter: Encounter[Any]) -> bool:
     return bool(encounter.secret_rolls or encounter.open_seals or encounter.sealed)
+
+
+def carry_over_of(encounter_id: UUID, version: int, encounter: Encounter[Any]) -> CarryOver:
+    """The campaign's command carrying ``encounter`` (its state at ``version``)."""
+    return CarryOver(
+        encounter=encounter_id, version=version, game=msgspec.to_builtins(encounter.game)
+    )
+
+
+async def carry_now(
+    writer: CampaignWriter, conn: Connection, campaign_id: UUID, encounter_id: UUID
+) -> list[Any]:
+    """The GM's carry-over of an encounter as it stands (an Aeonis game never ends by
+    itself), in the caller's transaction; refused while the state hides a secret."""
+    linked = await conn.fetchval(
+        "SELECT data->>'campaign' FROM events WHERE stream_id = $1 AND stream_version = 1"
+        " AND type = 'encounter.created'",
+        encounter_id,
+    )
+    if linked != str(campaign_id):
+        raise RuleViolation(f"encounter {encounter_id} was not started from this campaign")
+    head = await stream_head(conn, encounter_id)
+    encounter = await load_at(conn, encounter_id, head.version)
+    if hides_a_secret(encounter):
+        raise RuleViolation(
+            "the encounter still hides a secret roll or a sealed command: reveal it first,"
+            " so the campaign never holds what the table may not see"
+        )
+    command = carry_over_of(encounter_id, head.version, encounter)
+    _, recorded = await writer.decided(conn, campaign_id, command, gm_terms())
+    return list(recorded)
 
 
 class Carrier:
@@ -96,9 +128,7 @@ class Carrier:
             return done
         if hides_a_secret(encounter):
             return msgspec.structs.replace(done, held=(*done.held, encounter_id))
-        command = CarryOver(
-            encounter=encounter_id, version=version, game=msgspec.to_builtins(encounter.game)
-        )
+        command = carry_over_of(encounter_id, version, encounter)
         try:
             async with conn.transaction():  # a savepoint: a refusal undoes only itself
                 await self.writer.decided(conn, UUID(campaign), command, gm_terms())

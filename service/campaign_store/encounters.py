@@ -22,7 +22,7 @@ from service.campaigns.commands import MonsterPick, StartEncounter
 from service.campaigns.events import EncounterStarted
 from service.campaigns.state import Campaign
 from service.encounter import Encounter
-from service.registry import get_ruleset
+from service.registry import codec_for
 from service.ruleset import RuleViolation
 from service.write.unit_of_work import Also, Terms
 
@@ -34,6 +34,7 @@ def filling(
     members: tuple[str, ...],
     monsters: tuple[MonsterPick, ...],
     terms: Terms,
+    ground: tuple[Any, ...] = (),
 ) -> Also:
     """The hook the write path runs once the encounter's stream exists: the campaign's
     record of it, and the events that bring the party and the monsters in."""
@@ -56,12 +57,21 @@ def filling(
         if before.ruleset != encounter.ruleset:
             raise RuleViolation(f"the campaign plays {before.ruleset}, not {encounter.ruleset}")
         await share_with_encounter(conn, campaign_id, encounter_id, started.members)
-        ruleset = get_ruleset(before.ruleset)
+        codec = codec_for(before.ruleset)
+        ruleset = codec.ruleset
         game, events = encounter.game, []
-        for planned in opening(before, started, encounter.game):
-            for event in ruleset.decide(game, planned, no_dice()):
+
+        def apply(command: Any) -> None:
+            nonlocal game
+            for event in ruleset.decide(game, command, no_dice()):
                 game = ruleset.evolve(game, event)
                 events.append(event)
+
+        for laid in ground:
+            codec.ensure_owns(laid)
+            apply(laid)
+        for planned in opening(before, started, game):
+            apply(planned)
         return tuple(events)
 
     return fill
