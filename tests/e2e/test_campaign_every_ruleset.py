@@ -104,7 +104,30 @@ CASES = [
         {"type": "untold-aeons.end_encounter"},
         {"a": {"damage": 3, "stress": 0}, "b": {"damage": 0, "stress": 2}},
     ),
+    Case(
+        "aeonis",
+        {},
+        [
+            {
+                "type": "aeonis.add_hexes",
+                "hexes": [{"hex": "-1,0"}, {"hex": "-2,0", "kind": "city"}, {"hex": "0,0"}],
+            }
+        ],
+        [
+            {
+                "type": "aeonis.adjudicate",
+                "ruling": {"type": "set_unit_hp", "unit": "a-lord", "hp": 1},  # 3 - 2
+                "reason": "an arrow",
+            }
+        ],
+        None,
+        {"a": {"lord_hp": 1, "lord_hex": "-1,0"}, "b": {"lord_hp": None, "lord_hex": "0,0"}},
+    ),
 ]
+
+
+PLACES = {"a": {"lord_hex": "-1,0", "home_city": "-2,0"}, "b": {"lord_hex": "0,0"}}
+"""Where the Aeonis members' Lords stand: a side copied under another id stands nowhere."""
 
 
 def _sheet(ruleset: str, ident: str) -> dict[str, Any]:
@@ -114,6 +137,8 @@ def _sheet(ruleset: str, ident: str) -> dict[str, Any]:
     assert rules is not None
     example = next(e for e in r.examples if isinstance(e, rules.sheet_type))
     sheet: dict[str, Any] = msgspec.to_builtins(rules.renamed(example, ident, ident.upper()))
+    if ruleset == "aeonis":
+        sheet.update(PLACES.get(ident, {}))
     return sheet
 
 
@@ -165,9 +190,12 @@ async def test_two_encounters_in_a_row(client: Client, case: Case) -> None:
     assert "brute-2" in msgspec.json.encode(state).decode()
     for command in case.fight:
         await _ok(client, f"/encounters/{one}/commands", {"command": command}, gm1)
-    assert case.end is not None
-    await _ok(client, f"/encounters/{one}/commands", {"command": case.end}, gm1)
-
+    if case.end is None:  # no end of its own: the GM carries it over
+        await _ok(client, f"/campaigns/{campaign}/encounters/{one}/carry-over", None, gm)
+        again = await client.post(f"/campaigns/{campaign}/encounters/{one}/carry-over", headers=gm)
+        assert again.status_code == 422 and "already carried" in again.json()["detail"]
+    else:
+        await _ok(client, f"/encounters/{one}/commands", {"command": case.end}, gm1)
     view = await _wait_carried(client, campaign, gm)
     carried = _conditions(view)
     for member, fields in case.expected.items():
