@@ -260,3 +260,13 @@ async def test_a_player_token_opens_its_character_in_every_encounter(client: Cli
         assert "may act only for" not in mine.text, mine.text
         closed = {"type": "campaign.close_encounter", "encounter": encounter, "reason": "next"}
         assert (await _send(client, campaign, gm, closed)).status_code == 200
+
+
+async def test_encounter_routes_do_not_read_a_campaign(service_client: Client) -> None:
+    created = await service_client.post("/campaigns", json={"ruleset": "generic", "name": "C"})
+    assert created.status_code == 201, created.text
+    campaign = created.json()["campaign_id"]
+    for path in ("", "/export", "/verify", "/events", "/log"):
+        answer = await service_client.get(f"/encounters/{campaign}{path}")
+        assert answer.status_code == 404, (path, answer.text)
+    assert (await service_client.get(f"/campaigns/{campaign}")).status_code == 200
