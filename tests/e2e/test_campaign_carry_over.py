@@ -110,3 +110,35 @@ async def test_two_encounters_in_a_row(client: Client) -> None:
     assert [c["name"] for c in aria["conditions"]] == ["poisoned"]
     log2 = (await client.get(f"/encounters/{two}/log", headers=gm2)).json()["entries"]
     assert any("carried over from the campaign" in e["text"] for e in log2)
+
+
+async def test_a_secret_roll_holds_the_carry_over_until_it_is_revealed(client: Client) -> None:
+    created = await _post(client, "/campaigns", {"ruleset": "generic", "name": "Veiled"}, {})
+    campaign, gm = created["campaign_id"], {"Authorization": f"Bearer {created['gm_token']}"}
+    add = {"type": "campaign.add_member", "sheet": combatant("aria", 22)}
+    await _post(client, f"/campaigns/{campaign}/commands", {"command": add}, gm)
+    start = {"name": "In the dark", "members": ["aria"]}
+    first = await _post(client, f"/campaigns/{campaign}/encounters", start, gm)
+    one, gm1 = first["encounter_id"], {"Authorization": f"Bearer {first['gm_token']}"}
+    secret = {"type": "generic.damage", "target": "aria", "notation": "1d4"}
+    await _post(client, f"/encounters/{one}/commands", {"command": secret, "hidden": True}, gm1)
+    end = {"command": {"type": "generic.end_encounter"}}
+    await _post(client, f"/encounters/{one}/commands", end, gm1)
+
+    pool = await asyncpg.create_pool(client.app.state.services.settings.database_url)
+    try:
+        carrier = Carrier(pool, None)
+        for _ in range(5):
+            await carrier.turn()
+        view = (await client.get(f"/campaigns/{campaign}", headers=gm)).json()
+        assert view["encounters"][0]["carried"] == []
+        assert view["party"][0]["condition"] is None  # nothing of the hidden roll shows
+
+        rolls = (await client.get(f"/encounters/{one}/rolls", headers=gm1)).json()["rolls"]
+        # The damage is sealed (s1), and the end after it until s1 is revealed.
+        (hidden,) = [r for r in rolls if r["source"] == "server"]
+        await _post(client, f"/encounters/{one}/rolls/reveal", {"roll_ids": ["s1"]}, gm1)
+        view = await _carried(client, campaign, gm, 1)
+    finally:
+        await pool.close()
+    assert view["party"][0]["condition"]["hp"] == 22 - hidden["total"]
