@@ -30,12 +30,12 @@ from events.db import Connection
 from events.heads import stream_head
 from events.kinds import of_campaign
 from events.reading import Checkpoint, read_all_steps
-from service.campaign_store.writer import CampaignWriter, gm_terms
 from service.campaigns.commands import CarryOver
 from service.campaigns.typed import rules_of
 from service.encounter import Encounter
 from service.loading import load_at
 from service.ruleset import RuleViolation
+from service.write.campaigns import CampaignWriter, gm_terms
 
 log = logging.getLogger("aeon_ledger.carry_over")
 
