@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
-from litestar import Controller, Request, Response, get, post
+from litestar import Controller, Request, Response, delete, get, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, HeaderParameter, JSONBody
 
@@ -39,7 +39,7 @@ from api.state import Services
 from events.errors import StreamNotFound
 from events.idempotency import request_fingerprint
 from service.campaign_store.stream import Folded, load, log_lines
-from service.campaign_store.tokens import mint_player_token
+from service.campaign_store.tokens import mint_player_token, revoke_player_token
 from service.campaigns.commands import CreateCampaign
 from service.campaigns.state import Campaign
 from service.commands import Actor, Write
@@ -243,7 +243,28 @@ class CampaignRoutes(Controller):
         token = await mint_player_token(
             services.pool, campaign_id, data.member, member.away, data.label
         )
-        return CampaignToken(token=token, member=data.member, label=data.label)
+        return CampaignToken(
+            token=token, token_id=token.partition(".")[0], member=data.member, label=data.label
+        )
+
+    @delete(
+        "/tokens/{token_id:str}",
+        operation_id="revokeCampaignToken",
+        status_code=204,
+        summary="Revoke a player's token",
+    )
+    async def revoke_token(
+        self,
+        campaign_id: FromPath[UUID],
+        token_id: FromPath[str],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+    ) -> None:
+        """Revokes the token on the campaign and in every encounter of the campaign it
+        opened, at once. GM only."""
+        require_gm(viewer, "revoke the campaign's tokens")
+        if not await revoke_player_token(services.pool, campaign_id, token_id):
+            raise problem(404, "token-not-found", f"The campaign has no token {token_id}.")
 
     @get("/", operation_id="getCampaign", summary="The campaign's party, bestiary and encounters")
     async def get_campaign(
