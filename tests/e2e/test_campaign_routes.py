@@ -282,3 +282,22 @@ async def test_encounter_routes_do_not_read_a_campaign(service_client: Client) -
         answer = await service_client.get(f"/encounters/{campaign}{path}")
         assert answer.status_code == 404, (path, answer.text)
     assert (await service_client.get(f"/campaigns/{campaign}")).status_code == 200
+
+
+async def test_starting_an_encounter_twice_with_one_key_starts_it_once(client: Client) -> None:
+    campaign, gm = await _party(client)
+    body = {"name": "Once", "members": ["aria"]}
+    keyed = gm | {"Idempotency-Key": "start-1"}
+    first = await client.post(f"/campaigns/{campaign}/encounters", json=body, headers=keyed)
+    again = await client.post(f"/campaigns/{campaign}/encounters", json=body, headers=keyed)
+    assert first.status_code == again.status_code == 201, again.text
+    assert first.json()["encounter_id"] == again.json()["encounter_id"]
+    assert "gm_token" not in again.json() or again.json()["gm_token"] is None
+    view = (await client.get(f"/campaigns/{campaign}", headers=gm)).json()
+    assert len(view["encounters"]) == 1
+    stale = await client.post(
+        f"/campaigns/{campaign}/encounters",
+        json={"name": "Stale", "members": ["borin"]},
+        headers=gm | {"If-Match": '"1"'},
+    )
+    assert stale.status_code == 409, stale.text
