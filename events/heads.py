@@ -14,6 +14,7 @@ import msgspec
 from events.db import Connection, Database
 from events.envelope import GENESIS_HASH
 from events.errors import StreamNotFound
+from events.kinds import ENCOUNTER, StreamKind
 
 
 class StreamHead(msgspec.Struct, frozen=True):
@@ -29,20 +30,26 @@ class SignedHead(msgspec.Struct, frozen=True):
     signature: str | None
 
 
-async def create_stream(conn: Connection, stream_id: UUID) -> StreamHead:
-    """Open an empty stream (version 0) inside the caller's transaction."""
+async def create_stream(
+    conn: Connection, stream_id: UUID, kind: StreamKind = ENCOUNTER
+) -> StreamHead:
+    """Open an empty stream (version 0) of ``kind`` inside the caller's transaction."""
     await conn.execute(
-        "INSERT INTO streams (stream_id, version, last_hash) VALUES ($1, 0, $2)",
+        "INSERT INTO streams (stream_id, version, last_hash, kind) VALUES ($1, 0, $2, $3)",
         stream_id,
         GENESIS_HASH,
+        kind,
     )
     return StreamHead(version=0, last_hash=GENESIS_HASH)
 
 
 async def signed_head(db: Database, stream_id: UUID) -> SignedHead:
-    """The stream row's head and its stored signature (one primary-key read)."""
+    """The encounter stream's head and its stored signature (one primary-key read); an id
+    of another kind of stream (a campaign's) is not found, so no encounter route reads it."""
     row = await db.fetchrow(
-        "SELECT version, last_hash, head_signature FROM streams WHERE stream_id = $1", stream_id
+        "SELECT version, last_hash, head_signature FROM streams"
+        " WHERE stream_id = $1 AND kind = 'encounter'",
+        stream_id,
     )
     if row is None:
         raise StreamNotFound(stream_id)
@@ -62,6 +69,19 @@ async def lock_stream(conn: Connection, stream_id: UUID) -> StreamHead:
     """The stream's head, its row locked for the caller's transaction."""
     row = await conn.fetchrow(
         "SELECT version, last_hash FROM streams WHERE stream_id = $1 FOR UPDATE", stream_id
+    )
+    if row is None:
+        raise StreamNotFound(stream_id)
+    return StreamHead(version=row["version"], last_hash=row["last_hash"])
+
+
+async def lock_stream_of(conn: Connection, stream_id: UUID, kind: StreamKind) -> StreamHead:
+    """The head of a stream of ``kind``, its row locked; StreamNotFound for any other, so
+    an id of one kind is never written as the other."""
+    row = await conn.fetchrow(
+        "SELECT version, last_hash FROM streams WHERE stream_id = $1 AND kind = $2 FOR UPDATE",
+        stream_id,
+        kind,
     )
     if row is None:
         raise StreamNotFound(stream_id)

@@ -16,6 +16,7 @@ import msgspec
 
 from events.db import Database
 from events.envelope import RecordedEvent
+from events.kinds import CAMPAIGN_FIRST
 from events.shards import SHARDS
 
 _decode_dict = msgspec.json.Decoder(dict[str, Any])
@@ -126,10 +127,13 @@ async def read_all_steps(
 
 async def stream_ruleset(db: Database, stream_id: UUID) -> str | None:
     """The ruleset the stream's first event (the encounter's creation) names; None if the
-    stream has no events."""
+    stream has no events or is not an encounter's: every reader that decodes by ruleset
+    starts here, so a campaign's id is, to all of them, no encounter at all."""
     name = await db.fetchval(
-        "SELECT data->>'ruleset' FROM events WHERE stream_id = $1 AND stream_version = 1",
+        "SELECT data->>'ruleset' FROM events"
+        " WHERE stream_id = $1 AND stream_version = 1 AND type <> $2",
         stream_id,
+        CAMPAIGN_FIRST,
     )
     return None if name is None else str(name)
 

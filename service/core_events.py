@@ -28,6 +28,9 @@ class EncounterCreated(
     """Whether players may enter physical dice for their own commands."""
     npc_health: NpcHealth = "descriptor"
     """How players see the health of combatants no player controls (service/secrecy.py)."""
+    campaign: UUID | None = None
+    """The campaign the encounter was started from (service/campaigns/), whose party it
+    carries over to when it ends; None for an encounter of its own."""
 
 
 class SeedCommitted(

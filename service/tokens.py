@@ -69,6 +69,11 @@ def _digest(secret: str) -> bytes:
     return hashlib.sha256(secret.encode()).digest()
 
 
+def secret_digest(secret: str) -> bytes:
+    """What is stored of a token's secret (campaign tokens keep it the same way)."""
+    return _digest(secret)
+
+
 async def mint(
     db: Database,
     encounter_id: UUID,

@@ -25,6 +25,7 @@ Json = dict[str, Any]
 
 ENCOUNTER_TOKEN = "encounterToken"  # noqa: S105 (a scheme name, not a secret)
 SERVICE_KEY = "serviceKey"
+CAMPAIGN_TOKEN = "campaignToken"  # noqa: S105 (a scheme name, not a secret)
 
 SECURITY_SCHEMES: Json = {
     ENCOUNTER_TOKEN: {
@@ -32,6 +33,13 @@ SECURITY_SCHEMES: Json = {
         "scheme": "bearer",
         "description": "A token of this encounter: the GM token the creation answered with, a "
         "token minted at POST /encounters/{id}/tokens, or the service key.",
+    },
+    CAMPAIGN_TOKEN: {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "A token of this campaign: the GM token its creation answered with, "
+        "or the service key. Encounter tokens do not open campaigns, nor campaign tokens "
+        "encounters.",
     },
     SERVICE_KEY: {
         "type": "http",
@@ -160,13 +168,13 @@ def _statuses(path: str, method: str, operation: Json, storage: bool) -> list[st
     if schemes:
         statuses.append("401")
     key_only = schemes == {SERVICE_KEY} and {} not in operation.get("security", [])
-    if ENCOUNTER_TOKEN in schemes or key_only:
+    if ENCOUNTER_TOKEN in schemes or CAMPAIGN_TOKEN in schemes or key_only:
         # An encounter's token may not allow it; a route of the service key alone
         # is closed while the service has no key.
         statuses.append("403")
     if "{" in path:
         statuses.append("404")
-    if ENCOUNTER_TOKEN in schemes and (writes or method == "delete"):
+    if schemes & {ENCOUNTER_TOKEN, CAMPAIGN_TOKEN} and (writes or method == "delete"):
         statuses.append("409")
     if has_body:
         statuses += ["413", "415"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from litestar.types import ControllerRouterHandler
 
 from api.routes import (
+    campaigns,
     commands,
     console,
     encounter_state,
@@ -42,6 +43,8 @@ def route_handlers() -> list[ControllerRouterHandler]:
         live.EncounterLive,
         webhooks.EncounterWebhooks,
         webhooks.ServiceWebhooks,
+        campaigns.create_campaign,
+        campaigns.CampaignRoutes,
         rulesets.list_rulesets,
         rulesets.get_ruleset_info,
         health.live,

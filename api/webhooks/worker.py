@@ -32,6 +32,7 @@ from api.webhooks.targets import AllowList, TargetRefused, check_target
 from events import webhooks as store
 from events.db import Connection, Database
 from events.envelope import RecordedEvent
+from events.kinds import of_campaign
 from events.reading import read_all_steps, read_stream
 from events.webhooks import Position, WebhookRow
 
@@ -158,6 +159,9 @@ class Deliverer:
     ) -> bool:
         at = stored
         async for event, after in events:
+            if of_campaign(event.type):
+                at = after  # a campaign's events are no encounter's (events/kinds.py)
+                continue
             if row.gm_only and row.event_types and event.type not in row.event_types:
                 at = after  # a GM webhook's filter needs no redaction to decide
                 continue

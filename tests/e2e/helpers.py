@@ -29,7 +29,7 @@ class GmTokens(httpx.Auth):
         response = yield request
         if request.method == "POST" and response.status_code == 201:
             body = response.json()
-            if isinstance(body, dict) and body.get("gm_token"):
+            if isinstance(body, dict) and body.get("gm_token") and "encounter_id" in body:
                 self.tokens[body["encounter_id"]] = body["gm_token"]
 
 

@@ -43,7 +43,10 @@ def test_bearer_schemes_are_declared_per_operation(document: dict[str, Any]) -> 
     for path, method, operation in _operations(document):
         if path.startswith("/encounters/{encounter_id}"):
             assert operation["security"] == [{"encounterToken": []}], (method, path)
-        elif path == "/encounters":
+        elif path.startswith("/campaigns/{campaign_id}"):
+            assert operation["security"] == [{"campaignToken": []}], (method, path)
+            assert "403" in operation["responses"], (method, path)
+        elif path in ("/encounters", "/campaigns"):
             assert operation["security"] == [{"serviceKey": []}, {}], (method, path)
         elif path.startswith("/webhooks"):  # service-wide webhooks: the key alone
             assert operation["security"] == [{"serviceKey": []}], (method, path)

@@ -1,0 +1,87 @@
+"""The campaign_tokens table: who may open a campaign.  SQL only; what a token means is
+service/campaign_store/tokens.py's (the secret's digest is service/tokens.py's)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from uuid import UUID
+
+import asyncpg
+
+from events.db import Database
+
+
+async def insert_campaign_token(
+    db: Database,
+    campaign_id: UUID,
+    token_id: str,
+    role: str,
+    secret_sha256: bytes,
+    member: str | None,
+    label: str | None,
+) -> None:
+    await db.execute(
+        """INSERT INTO campaign_tokens (campaign_id, token_id, role, secret_sha256, member,
+                                        label)
+           VALUES ($1, $2, $3, $4, $5, $6)""",
+        campaign_id,
+        token_id,
+        role,
+        secret_sha256,
+        member,
+        label,
+    )
+
+
+async def unrevoked_campaign_token(
+    db: Database, campaign_id: UUID, token_id: str
+) -> asyncpg.Record | None:
+    """The unrevoked token's ``role``, ``secret_sha256`` and ``member``, or None."""
+    return await db.fetchrow(
+        """SELECT role, secret_sha256, member FROM campaign_tokens
+           WHERE campaign_id = $1 AND token_id = $2 AND revoked_at IS NULL""",
+        campaign_id,
+        token_id,
+    )
+
+
+async def copy_campaign_tokens(
+    db: Database, campaign_id: UUID, encounter_id: UUID, members: Sequence[str]
+) -> None:
+    """Every unrevoked player token of the campaign bound to one of ``members`` becomes a
+    token of the encounter too, bound to that member: the same id and secret, so the
+    player's one token opens the character in every encounter the campaign starts, with
+    exactly an encounter token's rights, through every path that checks one."""
+    await db.execute(
+        """INSERT INTO access_tokens (encounter_id, token_id, role, secret_sha256, combatants,
+                                      label)
+           SELECT $2, token_id, 'player', secret_sha256, ARRAY[member], label
+           FROM campaign_tokens
+           WHERE campaign_id = $1 AND member = ANY($3::text[]) AND revoked_at IS NULL""",
+        campaign_id,
+        encounter_id,
+        list(members),
+    )
+
+
+async def revoke_campaign_token(db: Database, campaign_id: UUID, token_id: str) -> bool:
+    """Revoke a campaign token and every copy of it in the campaign's encounters, in the
+    caller's transaction; False when the campaign has no such token."""
+    found = await db.fetchval(
+        """UPDATE campaign_tokens SET revoked_at = coalesce(revoked_at, now())
+           WHERE campaign_id = $1 AND token_id = $2 RETURNING token_id""",
+        campaign_id,
+        token_id,
+    )
+    if found is None:
+        return False
+    await db.execute(
+        """UPDATE access_tokens AS a SET revoked_at = now()
+           WHERE a.token_id = $2 AND a.revoked_at IS NULL
+             AND EXISTS (SELECT FROM events AS e
+                         WHERE e.stream_id = a.encounter_id AND e.stream_version = 1
+                           AND e.data->>'campaign' = $1)""",
+        str(campaign_id),
+        token_id,
+    )
+    return True
