@@ -257,6 +257,9 @@ class RulesetInfo(msgspec.Struct, kw_only=True):
     events: list[EventExample]
     command_schema: dict[str, Any]
     """JSON Schema of this ruleset's command union, for clients that generate forms."""
+    player_commands: list[str]
+    """The command types a player token may send (each still only for its own combatants
+    or side); every other command is the GM's."""
 
 
 class Health(msgspec.Struct, kw_only=True):

@@ -37,6 +37,10 @@ _TAILS = f"""SELECT {SCAN_COLUMNS}
              JOIN events ON stream_id = t.sid AND stream_version > t.after
              ORDER BY stream_id, stream_version"""  # noqa: S608 (a constant column list)
 
+_VERSIONS = f"""SELECT {SCAN_COLUMNS} FROM events
+                WHERE stream_id = $1 AND stream_version BETWEEN $2 AND $3
+                ORDER BY stream_version"""  # noqa: S608 (a constant column list)
+
 
 async def scan_events(
     db: Database,
@@ -67,3 +71,10 @@ async def scan_events(
 async def read_tails(db: Database, after: Mapping[UUID, int]) -> list[asyncpg.Record]:
     """The events of each stream in ``after`` past the version given for it."""
     return await db.fetch(_TAILS, list(after), list(after.values()))
+
+
+async def read_versions(
+    db: Database, stream_id: UUID, first: int, last: int
+) -> list[asyncpg.Record]:
+    """The events of one stream from version ``first`` to ``last``, inclusive."""
+    return await db.fetch(_VERSIONS, stream_id, first, last)

@@ -6,6 +6,7 @@ The rows come from the live path's own functions: events are folded with
 An undo or redo is refolded as the live path refolds it (``_StreamFold._rewrite_history``).
 The fold of one stream is projections/stream_fold.py; this module reads, batches and
 writes, and projections/rebuild_processes.py shares the work out to worker processes.
+One stream alone (an import's) is rebuilt page by page by projections/stream_rebuild.py.
 
 Safe while the service runs.  Streams are rebuilt in batches, each in one transaction
 that first locks the batch's rows in ``streams``
@@ -39,7 +40,7 @@ import gc
 import logging
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
-from itertools import chain, groupby
+from itertools import groupby
 from operator import itemgetter
 from uuid import UUID
 
@@ -49,6 +50,7 @@ from events.db import Connection
 from events.errors import StreamNotFound
 from events.scan import FIRST_ID, LAST_ID, read_tails, scan_events
 from projections.rebuild_processes import RANGES_PER_PROCESS, rebuild_all_in_processes
+from projections.rebuild_writes import DELETE, LOCK, copy_lines_and_rolls, copy_states
 from projections.stream_fold import (
     CHECKPOINT_EVERY,
     LOG_COLUMNS,
@@ -60,6 +62,7 @@ from projections.stream_fold import (
     _pieces,
     _StreamFold,
 )
+from projections.stream_rebuild import rebuild_stream
 from telemetry import metrics
 
 __all__ = [
@@ -85,11 +88,6 @@ PAGE_EVENTS = 10_000
 """Events per read: large enough that a statement's cost is spread thin."""
 BATCH_EVENTS = 20_000
 """Events per write transaction (whole streams, so a long stream makes a larger one)."""
-_LOCK = """SELECT stream_id, version FROM streams WHERE stream_id = ANY($1::uuid[])
-           ORDER BY stream_id FOR UPDATE"""
-_DELETE = """WITH state AS (DELETE FROM encounter_state WHERE encounter_id = ANY($1::uuid[])),
-                  log AS (DELETE FROM log_entries WHERE encounter_id = ANY($1::uuid[]))
-             DELETE FROM roll_ledger WHERE encounter_id = ANY($1::uuid[])"""
 
 
 async def _write(conn: Connection, folds: Sequence[_StreamFold]) -> list[_StreamFold]:
@@ -100,7 +98,7 @@ async def _write(conn: Connection, folds: Sequence[_StreamFold]) -> list[_Stream
     Runs in the caller's transaction; ``folds`` are sorted by stream id.
     """
     ids = [f.stream_id for f in folds]
-    heads = await conn.fetch(_LOCK, ids)
+    heads = await conn.fetch(LOCK, ids)
     if len(heads) != len(folds):
         locked = {h[0] for h in heads}
         raise StreamNotFound(next(i for i in ids if i not in locked))
@@ -115,27 +113,10 @@ async def _write(conn: Connection, folds: Sequence[_StreamFold]) -> list[_Stream
             by_id[sid].flush()
     folds = [f for f in folds if f.damage is None]
     ids = [f.stream_id for f in folds]
-    await conn.execute(_DELETE, ids)
-    states = [f.state_row for f in folds if f.state_row is not None]
-    await conn.copy_records_to_table("encounter_state", records=states, columns=STATE_COLUMNS)
-    plain = chain.from_iterable(f.plain_log for f in folds)
-    await conn.copy_records_to_table("log_entries", records=plain, columns=PLAIN_LOG_COLUMNS)
-    if any(f.log for f in folds):
-        log = chain.from_iterable(f.log for f in folds)
-        await conn.copy_records_to_table("log_entries", records=log, columns=LOG_COLUMNS)
-    rolls = chain.from_iterable(f.rolls for f in folds)
-    await conn.copy_records_to_table("roll_ledger", records=rolls, columns=ROLL_COLUMNS)
+    await conn.execute(DELETE, ids)
+    await copy_states(conn, folds)
+    await copy_lines_and_rolls(conn, folds)
     return folds
-
-
-async def rebuild_stream(conn: Connection, encounter_id: UUID) -> int:
-    """Rebuild one encounter's read models; returns the number of events folded."""
-    fold = _StreamFold(encounter_id)
-    async with conn.transaction():
-        await _write(conn, [fold])
-    if fold.damage is not None:
-        raise DamagedStream(encounter_id, fold.damage)
-    return fold.version
 
 
 async def _read_pages(

@@ -1,10 +1,10 @@
 """One stream's events folded from version 1 into the rows its read models get.
 
-The rebuild (projections/rebuild.py) and the deep verify (projections/verify.py) both
-fold with ``_StreamFold``: the live path's own ``applied_steps`` (service/encounter.py)
-and ``read_model_rows`` (projections/inline.py), so neither can drift from what the
-live path writes.  An undo or redo is refolded as the live path refolds it
-(``_StreamFold._rewrite_history``, after service/write/prepare.py).
+The rebuilds (projections/rebuild.py, projections/stream_rebuild.py) and the deep verify
+(projections/verify.py) all fold with ``_StreamFold``: the live path's own
+``applied_steps`` (service/encounter.py) and ``read_model_rows`` (projections/inline.py),
+so none can drift from what the live path writes.  An undo or redo is refolded as the
+live path refolds it (``_StreamFold._rewrite_history``, after service/write/prepare.py).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from projections.rows import StateRow
 from service.codec import EventCodec
 from service.core_events import Redone, Undone
 from service.encounter import AppliedEvent, Encounter, applied_steps
-from service.history import earliest_touched
+from service.history import earliest_touched, kind_of
 from service.loading import fold_decoded
 from service.registry import codec_for
 
@@ -60,18 +60,23 @@ class DamagedStream(Exception):
 class _StreamFold:
     """One stream refolded from version 1, and the rows its read models get.
 
-    Fed its stored rows in version order, in as many pieces as they come; keeps every
-    event's stored data and a state every ``CHECKPOINT_EVERY`` versions for refolds.
+    Fed its stored rows in version order, in as many pieces as they come; keeps a state
+    every ``CHECKPOINT_EVERY`` versions and events' stored data for refolds: every
+    event's, or with ``keep_every_row=False`` only those after the newest kept state,
+    so that its memory does not grow with the stream (an undo or redo reaching further
+    back then needs those rows given back first: ``refold_reach`` and ``restore``).
     """
 
-    def __init__(self, stream_id: UUID) -> None:
+    def __init__(self, stream_id: UUID, *, keep_every_row: bool = True) -> None:
         self.stream_id = stream_id
         self.version = 0
         self.codec: EventCodec | None = None
         self.state: Encounter[Any] | None = None
+        self.keep_every_row = keep_every_row
         self.stored: list[asyncpg.Record] = []
-        """The stored row of each event, version v at v - 1, for refolds (which decode
-        again what they need rather than every event being kept decoded)."""
+        """The stored rows of versions ``stored_from + 1`` on, in order, for refolds
+        (which decode again what they need rather than every event being kept decoded)."""
+        self.stored_from = 0
         self.checkpoints: list[Encounter[Any]] = []
         self.state_row: StateRow | None = None
         self.log: list[tuple[Any, ...]] = []
@@ -100,6 +105,40 @@ class _StreamFold:
         self.held = rows[cut:]
         if cut:
             self._project_or_note(rows[:cut])
+
+    def refold_reach(self, rows: Sequence[asyncpg.Record]) -> int | None:
+        """The first version an undo or redo among the rows held and ``rows`` may refold
+        from that this fold no longer keeps the row of, or None.
+
+        An undo or redo touching version t refolds from the newest kept state before t;
+        later history events can only drop states at or after their own t, so the newest
+        state now kept before the smallest t is as far back as any of them can reach.
+        """
+        if self.stored_from == 0 or self.codec is None or self.damage is not None:
+            return None
+        decode = self.codec.decode_stored
+        try:
+            touched = [
+                earliest_touched(decode(row[2], row[3], row[4]))
+                for row in (*self.held, *rows)
+                if kind_of(row[2]) in ("undo", "redo")
+            ]
+        except (ValueError, MissingUpcaster):
+            return None  # folding the row notes the damage
+        if not touched:
+            return None
+        reach = min(touched)
+        base = max((c.version for c in self.checkpoints if c.version < reach), default=0)
+        return base + 1 if base < self.stored_from else None
+
+    def restore(self, first: int, rows: Sequence[asyncpg.Record]) -> None:
+        """Give back the stored rows of versions ``first`` to ``stored_from``, the ones
+        ``refold_reach`` asked for (read again after the fold dropped them)."""
+        if [row[1] for row in rows] != list(range(first, self.stored_from + 1)):
+            self.damage, self.held = f"versions {first} to {self.stored_from} went missing", []
+            return
+        self.stored[:0] = rows
+        self.stored_from = first - 1
 
     def flush(self) -> None:
         held, self.held = self.held, []
@@ -138,6 +177,11 @@ class _StreamFold:
             else:
                 self.log.append((sid, version, round_no, type_, text, gm_text, hidden, gm_only, at))
         self.rolls += [(sid, *row) for row in rows_out.rolls]
+        if not self.keep_every_row and self.checkpoints:
+            drop = self.checkpoints[-1].version - self.stored_from
+            if drop > 0:
+                del self.stored[:drop]
+                self.stored_from += drop
 
     def _fold(self, recorded: list[RecordedEvent], events: list[Any]) -> list[AppliedEvent]:
         """Each run of ordinary events through ``applied_steps``; each undo or redo as the
@@ -176,9 +220,10 @@ class _StreamFold:
         base = self.checkpoints[-1] if self.checkpoints else None
         start = base.version if base is not None else 0
         decode = self.codec.decode_stored
-        tail = [
-            decode(row[2], row[3], row[4]) for row in self.stored[start : recorded.stream_version]
-        ]
+        kept = self.stored[start - self.stored_from : recorded.stream_version - self.stored_from]
+        if start < self.stored_from:
+            raise AssertionError(f"version {start + 1} was not given back to refold from")
+        tail = [decode(row[2], row[3], row[4]) for row in kept]
         versions = range(start + 1, recorded.stream_version + 1)
         after = fold_decoded(self.codec.ruleset, base, versions, tail)
         assert after is not None

@@ -28,7 +28,8 @@ def authorize_player(
     """Raise Forbidden unless a player bound to ``bound`` may issue ``envelope``; with
     ``off_sheet``, numbers of the player's own are allowed (a request asks for them)."""
     tag = tag_of(type(envelope.command))
-    acts_for = ruleset.acts_for(encounter.game, envelope.command)
+    player_command = type(envelope.command) in ruleset.player_commands
+    acts_for = ruleset.acts_for(encounter.game, envelope.command) if player_command else None
     if acts_for is None:
         raise Forbidden(f"{tag} is the GM's to issue, not a player's")
     if not acts_for <= bound:

@@ -167,6 +167,10 @@ class Ruleset(Generic[StateT, CommandT, EventT, OptionsT]):
     player token may issue it only when bound to every one of them; ``None`` makes the
     command GM-only (adjudication, adding combatants, anything that speaks for the table).
     An empty set means any player of the encounter may issue it."""
+    player_commands: tuple[type[CommandT], ...] = ()
+    """The command types a player token may ever issue: the only ones ``acts_for`` may
+    name combatants for (the engine refuses players every other type before asking it).
+    Published by ``GET /rulesets/{name}``, so a client offers a player exactly these."""
     off_sheet: Callable[[StateT, CommandT], str | None] = on_any_sheet
     """Why a player may not issue this command as it is, or None: players act from the
     sheet the GM set (named attacks, checks, weapons); a command with numbers of its own

@@ -41,7 +41,7 @@ from events.provenance import (
     sign,
 )
 from events.signing import sign_head
-from projections.rebuild import rebuild_stream
+from projections.stream_rebuild import rebuild_stream
 from service.registry import get_ruleset
 from service.tokens import MintedToken, mint
 

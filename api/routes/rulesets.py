@@ -42,6 +42,7 @@ def describe(ruleset: Ruleset[Any, Any, Any, Any]) -> RulesetInfo:
             if type(e) in ruleset.event_types
         ],
         command_schema=msgspec.json.schema(functools.reduce(operator.or_, ruleset.command_types)),
+        player_commands=[tag_of(t) for t in ruleset.player_commands],
     )
 
 

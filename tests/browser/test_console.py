@@ -17,64 +17,19 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 
 from service.registry import RULESETS
-from tests.browser.pages import DESKTOP, PHONE, open_context
+from tests.browser.pages import (
+    DESKTOP,
+    PHONE,
+    choose,
+    entry,
+    field,
+    fill,
+    log_line,
+    open_context,
+    send,
+)
 from tests.e2e.secrecy.scenarios import SCENARIOS
 from tests.reliability.processes import Service, running_service
-
-
-def field(page: Page, name: str):  # type: ignore[no-untyped-def]
-    """A command field by its label, as a screen reader names it."""
-    return page.locator("#command-fields").get_by_label(
-        re.compile(rf"^{re.escape(name)}( \(optional\))?$")
-    )
-
-
-async def choose(page: Page, title: str) -> None:
-    """Pick a command by the title the picker shows."""
-    await page.get_by_label("Command", exact=True).select_option(label=title)
-
-
-async def fill(page: Page, values: dict[str, str]) -> None:
-    """Fill fields by label: a picker gets its option chosen, a box gets typed into."""
-    for name, value in values.items():
-        box = field(page, name)
-        if await box.evaluate("e => e.tagName") == "SELECT":
-            await box.select_option(value)
-        else:
-            await box.fill(value)
-
-
-async def entry(page: Page, name: str, key: str, values: dict[str, str] | str) -> None:
-    """Add one named entry to a structured field (a sheet's stats or attacks)."""
-    await page.get_by_role("button", name=f"Add entry to {name}").click()
-    row = page.locator(f'#command-fields [data-field="{name}"] li.row').last
-    await row.get_by_label(f"{name}: name").fill(key)
-    if isinstance(values, str):
-        await row.get_by_label(f"{name}: value").fill(values)
-        return
-    for sub, value in values.items():
-        await row.get_by_label(re.compile(rf"^{sub}( \(optional\))?$")).fill(value)
-
-
-async def send(
-    page: Page,
-    title: str,
-    values: dict[str, str],
-    *,
-    dice: str = "",
-    hidden: bool = False,
-) -> None:
-    """Fill the form of the command titled ``title`` and send it."""
-    await choose(page, title)
-    await fill(page, values)
-    await page.get_by_label(re.compile("^Manual dice")).fill(dice)
-    if hidden:
-        await page.get_by_label("Roll in secret").check()
-    await page.get_by_role("button", name="Send").click()
-
-
-def log_line(page: Page, text: str):  # type: ignore[no-untyped-def]
-    return page.locator("#log li", has_text=text)
 
 
 async def add_from_sheet(gm: Page, ident: str, name: str, hp: str, ac: str, attack: str) -> None:
@@ -344,7 +299,8 @@ async def test_every_ruleset_opens_for_the_gm_and_its_player(
     """The tracker reads each ruleset's state by its shape: after the secrecy suite's
     scenario (a table, then a hidden GM roll), the GM's page and the player's open without
     a script error, name every combatant, show the ruleset's own view, offer the player
-    only commands that act for them, and the player's ledger hides the secret roll."""
+    exactly the commands the service says a player may send, and the player's ledger
+    hides the secret roll."""
     scenario = SCENARIOS[ruleset]
     async with httpx.AsyncClient(base_url=service.url) as http:
         created = await http.post(
@@ -363,6 +319,7 @@ async def test_every_ruleset_opens_for_the_gm_and_its_player(
         minted = await http.post(f"/encounters/{eid}/tokens", json={"combatants": scenario.player})
         player_token = minted.json()["token"]
         game = (await http.get(f"/encounters/{eid}")).json()["state"]["game"]
+        info = (await http.get(f"/rulesets/{ruleset}")).json()
     gm = await open_context(browser, f"{service.url}/console/#e={eid}&t={token}", DESKTOP)
     player = await open_context(browser, f"{service.url}/console/#e={eid}&t={player_token}", PHONE)
     roster = next(game[k] for k in ("combatants", "units", "characters") if k in game)
@@ -375,9 +332,14 @@ async def test_every_ruleset_opens_for_the_gm_and_its_player(
     await expect(gm.locator("#ledger")).not_to_contain_text("GM rolls secretly")
     if ruleset != "generic":  # generic holds nothing beyond its tracker rows
         await expect(gm.locator(".view-part").first).to_be_visible()
-    gm_commands = await gm.get_by_label("Command", exact=True).locator("option").count()
-    player_commands = await player.get_by_label("Command", exact=True).locator("option").count()
-    assert 0 < player_commands < gm_commands
+    gm_commands = await gm.locator("#command-type option").evaluate_all(
+        "os => os.map(o => o.value)"
+    )
+    player_commands = await player.locator("#command-type option").evaluate_all(
+        "os => os.map(o => o.value)"
+    )
+    assert sorted(player_commands) == sorted(info["player_commands"])
+    assert 0 < len(player_commands) < len(gm_commands)
     await gm.locator("#tracker").screenshot(path=screenshots / f"console-{ruleset}.png")
 
 

@@ -1,9 +1,11 @@
 """A long campaign as an archive, generated without playing it: an encounter created,
 then GM notes of a chosen size, each event linked and hashed as the service would, so an
-import of any size can be measured."""
+import of any size can be measured (``import_peak_bytes``)."""
 
 from __future__ import annotations
 
+import asyncio
+import sys
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -16,6 +18,14 @@ from events.envelope import GENESIS_HASH
 from events.hashing import event_hash
 
 _encode = msgspec.json.Encoder().encode
+
+_MEASURE = """
+import resource, sys
+from api.cli.main import main
+code = main(["import", sys.argv[1], "--database-url", sys.argv[2]])
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, file=sys.stderr)
+sys.exit(code)
+"""
 
 
 def write_archive(path: Path, events: int, note_bytes: int = 800) -> uuid.UUID:
@@ -55,3 +65,16 @@ def write_archive(path: Path, events: int, note_bytes: int = 800) -> uuid.UUID:
         out.seek(0)
         out.write(_encode(header).ljust(400) + b"\n")
     return stream_id
+
+
+async def import_peak_bytes(archive: Path, database_url: str) -> int:
+    """The peak resident memory of ``aeon-ledger import`` of ``archive`` into the database
+    at ``database_url``, run in a process of its own; raises if the import fails."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", _MEASURE, str(archive), database_url,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, err = await process.communicate()
+    if process.returncode != 0 or b"hash chain verified" not in out:
+        raise RuntimeError(f"the import failed:\n{err.decode()}")
+    return int(err.decode().strip().splitlines()[-1])

@@ -518,3 +518,22 @@ async def test_wrong_revoked_and_foreign_tokens_get_one_answer_everywhere(client
             assert r.status_code == 401, (method, path, r.text)
             answers.append((r.json(), r.headers["www-authenticate"]))
         assert all(a == answers[0] for a in answers), (method, path, answers)
+
+
+async def test_the_ruleset_lists_what_a_player_may_send(client: Client) -> None:
+    """``GET /rulesets/{name}`` names the commands a player token may send; a player's
+    command of any other type is refused as the GM's, whoever it names."""
+    info = (await client.get("/rulesets/generic")).json()
+    assert info["player_commands"] == [
+        "generic.attack",
+        "generic.check",
+        "generic.roll_initiative",
+        "generic.next_turn",
+    ]
+    eid, sam, _kim = await _table(client)
+    heal = {"type": "generic.heal", "target": "aria", "amount": 2}
+    refused = await client.post(
+        f"/encounters/{eid}/commands", json={"command": heal}, headers=bearer(sam)
+    )
+    assert refused.status_code == 403, refused.text
+    assert "generic.heal is the GM's to issue" in refused.json()["detail"]

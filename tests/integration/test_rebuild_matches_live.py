@@ -19,7 +19,8 @@ import pytest
 
 from api.app import open_pool
 from api.settings import Settings
-from projections import stream_fold
+from events import scan
+from projections import stream_fold, stream_rebuild
 from projections.inline import read_model_rows
 from projections.rebuild import rebuild_all, rebuild_all_in_processes, rebuild_stream
 from service.commands import Actor, CommandEnvelope
@@ -138,6 +139,16 @@ async def damage_read_models(pool: asyncpg.Pool, eid: UUID) -> None:
     )
 
 
+async def damage_and_rebuild_each(pool: asyncpg.Pool, streams: list[UUID]) -> None:
+    """Damage each stream's read models and rebuild them with ``rebuild_stream``."""
+    for eid in streams:
+        await damage_read_models(pool, eid)
+        async with pool.acquire() as conn:
+            folded = await rebuild_stream(conn, eid)
+        head = await pool.fetchval("SELECT version FROM streams WHERE stream_id = $1", eid)
+        assert folded == head
+
+
 async def test_the_history_has_what_the_rebuild_must_reproduce(played: Played) -> None:
     pool, eid = played.pool, played.streams[0]
     types = {r["type"] for r in await pool.fetch("SELECT type FROM events")}
@@ -172,13 +183,30 @@ async def test_rebuild_all_with_default_sizes_and_rebuild_stream_agree(played: P
         await damage_read_models(pool, eid)
     await rebuild_all(pool)
     assert await dump(pool) == live
-    for eid in streams:
-        await damage_read_models(pool, eid)
-        async with pool.acquire() as conn:
-            folded = await rebuild_stream(conn, eid)
-        head = await pool.fetchval("SELECT version FROM streams WHERE stream_id = $1", eid)
-        assert folded == head
+    await damage_and_rebuild_each(pool, streams)
     assert await dump(pool) == live
+
+
+async def test_rebuild_stream_in_small_pages_gives_the_live_rows_back(
+    played: Played, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pages, pieces and kept states so small that the undos reach back past the events
+    the fold still keeps, and refold from events read again."""
+    _url, pool, streams = played
+    live = await dump(pool)
+    monkeypatch.setattr(stream_rebuild, "STREAM_PAGE_EVENTS", 7)
+    monkeypatch.setattr(stream_fold, "PIECE_EVENTS", 4)
+    monkeypatch.setattr(stream_fold, "CHECKPOINT_EVERY", 5)
+    read_again: list[tuple[int, int]] = []
+
+    async def read_versions(db: Any, stream_id: UUID, first: int, last: int) -> Any:
+        read_again.append((first, last))
+        return await scan.read_versions(db, stream_id, first, last)
+
+    monkeypatch.setattr(stream_rebuild, "read_versions", read_versions)
+    await damage_and_rebuild_each(pool, streams)
+    assert await dump(pool) == live
+    assert max(last - first for first, last in read_again) > 10, read_again
 
 
 async def test_rebuild_in_worker_processes_gives_the_live_rows_back(played: Played) -> None:

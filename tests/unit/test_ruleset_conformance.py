@@ -249,6 +249,25 @@ def test_acts_for_names_combatants_or_the_gm_for_every_command(ruleset: AnyRules
             ), tag_of(type(command))
 
 
+@each_ruleset
+def test_player_commands_are_exactly_those_acts_for_gives_a_player(ruleset: AnyRuleset) -> None:
+    """The published list of a player's commands holds every command acts_for gives to a
+    combatant, in any state of the example stories (the engine refuses players the rest
+    before asking acts_for, so a type missing here would lock players out of it)."""
+    listed = set(ruleset.player_commands)
+    assert listed <= set(ruleset.command_types)
+    states = [_initial(ruleset)]
+    states += [state for state, event in _replay(ruleset) if event is None]
+    given = {
+        type(command)
+        for state in states
+        for command in _command_examples(ruleset)
+        if ruleset.acts_for(state, command) is not None
+    }
+    assert given <= listed, sorted(tag_of(t) for t in given - listed)
+    assert len(listed) == len(ruleset.player_commands), "listed twice"
+
+
 # Secrecy (service/secrecy.py).
 
 

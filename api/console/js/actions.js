@@ -4,7 +4,7 @@
 // Commands are found by their fields, not by name lists per ruleset, so a new ruleset
 // gets the same buttons.
 
-import { actorField, roster } from "./choices.js";
+import { roster } from "./choices.js";
 import { el } from "./dom.js";
 import { words } from "./schema.js";
 
@@ -26,10 +26,10 @@ export function endingTurn(commands) {
   return commands.find((c) => END_TURN.test(verb(c))) || null;
 }
 
-/** May a player's token send this command?  The rulesets let players act only through
- * a field naming who acts (their own combatant or side); ending one's turn too. */
+/** May a player's token send this command?  The ruleset says so (`player_commands` of
+ * GET /rulesets/{name}); the page does not guess it from the fields. */
 export function forPlayer(command) {
-  return Boolean(actorField(command)) || END_TURN.test(verb(command));
+  return command.player;
 }
 
 /**

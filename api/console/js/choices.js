@@ -39,11 +39,12 @@ function sides(game) {
 
 const ROSTER = new Set([
   "attacker", "target", "combatant", "character", "actor", "defender", "roller", "who", "by",
-  "combatants", "order", "targets", "enter", "leave", "users", "minion_of", "mover",
+  "combatants", "order", "targets", "enter", "leave", "users", "minion_of", "mover", "ally",
+  "bonds", "reference",
 ]);
 const ACTOR = ["attacker", "combatant", "character", "actor", "side", "by"];
 const ZONE = new Set(["zone", "move_to", "links"]);
-const AREA = new Set(["area", "adjacent"]);
+const AREA = new Set(["area", "adjacent", "start_area"]);
 const HEX = new Set(["hex", "to", "lord_hex", "home_city"]);
 const UNITS = new Set(["units", "commit", "promote", "line"]);
 /** A sheet entry: which part of the acting combatant's sheet names it. */
@@ -52,6 +53,12 @@ const SHEET = {
   skill: ["skills"], attribute: ["attributes"], trait: ["skills"],
 };
 const TRAITS = ["dexterity", "toughness", "willpower", "intellect"];
+
+/** One part of a combatant's sheet (its weapons, skills): on the combatant itself in the
+ * GM's state, under `sheet` in the state a player sees of their own. */
+export function sheetPart(who, part) {
+  return (who && (who[part] ?? who.sheet?.[part])) || null;
+}
 
 /** The parts of the acting combatant's sheet a field picks from: `using` names an attack
  * in an attack and a check in a check. */
@@ -87,13 +94,21 @@ export function choicesFor(command, field, { state, actor, own }) {
     return own && ACTOR.includes(name) ? all.filter((id) => own.includes(id)) : all;
   };
   const of = (list) => () => ids(list(), names());
+  // What a creating command makes is new: a new hex of add_hexes is typed, not picked.
+  if (creating && verb.replace(/^(add|define)_/, "").startsWith(name)) return null;
   if (name === "id") {
-    if (creating) return null;
+    // A placed token (cover, a hazard) is new too: its id is typed.
+    if (creating || /^place_token$/.test(verb)) return null;
     if (/feature/.test(verb)) return of(() => keyed(state().features));
     return of(people);
   }
+  if (name === "initiating_side") return () => ids(sides(state()));
+  if (name === "side" && creating && command.fields.some((f) => f.name === "id")) {
+    // A new combatant's side may be a new one: typed, with the known sides suggested.
+    return Object.assign(() => ids(sides(state())), { suggest: true });
+  }
   if (name === "side") {
-    return () => ids(own && !creating ? sides(state()).filter((s) => own.includes(s)) : sides(state()));
+    return () => ids(own ? sides(state()).filter((s) => own.includes(s)) : sides(state()));
   }
   if (HEX.has(name) || /\bhex\b/.test(about)) return of(() => keyed(state().hexes));
   if (ZONE.has(name) || (["a", "b"].includes(name) && /zone/.test(about + verb))) return of(() => zones(state()));
@@ -108,11 +123,13 @@ export function choicesFor(command, field, { state, actor, own }) {
     };
   }
   if (SHEET[name]) {
+    // A sheet being written names its own entries: nothing to pick from yet.
+    if (creating) return null;
     return () => {
       const who = roster(state()).find((c) => c.id === actor());
       if (!who) return [];
-      const found = sheetParts(command, name).flatMap((part) => keyed(who[part]));
-      if (name === "trait") found.unshift(...TRAITS.filter((t) => t in who));
+      const found = sheetParts(command, name).flatMap((part) => keyed(sheetPart(who, part)));
+      if (name === "trait") found.unshift(...TRAITS.filter((t) => t in who || t in (who.sheet || {})));
       return ids(found.map((v) => (typeof v === "object" ? words(v.name) : v)));
     };
   }

@@ -4,7 +4,7 @@
 // command is held: it would go to the live encounter, not to the version on screen.
 
 import { actionsFor, advancing, endingTurn, forPlayer } from "./actions.js";
-import { actorField, roster, sheetParts } from "./choices.js";
+import { actorField, roster, sheetPart, sheetParts } from "./choices.js";
 import { $, el } from "./dom.js";
 import { commandForm, parseDice } from "./forms.js";
 import { ctx, guarded, isGm } from "./page.js";
@@ -111,7 +111,8 @@ function sheetButtons() {
     for (const id of ctx.who.combatants) {
       const who = roster(ctx.game).find((c) => c.id === id);
       for (const part of sheetParts(command, entry.name)) {
-        for (const name of Object.keys((who && who[part]) || {})) {
+        const named = sheetPart(who, part) || {};
+        for (const name of Array.isArray(named) ? named.map((n) => (typeof n === "object" ? n.name : n)) : Object.keys(named)) {
           out.push(el("button", { type: "button", onclick: () => {
             openCommand(command, acting.name, id);
             form.set(entry.name, name);

@@ -27,13 +27,24 @@ function scalarInput(kind, opts) {
     autocomplete: "off",
     "aria-label": opts.aria || null,
   });
+  let node = input;
+  let refresh = null;
+  if (opts.suggest) {
+    // A new value that may repeat one the encounter has (a new combatant's side).
+    const list = el("datalist", { id: `${opts.id}-known` });
+    input.setAttribute("list", list.id);
+    refresh = () => list.replaceChildren(...(opts.suggest() || []).map((o) => el("option", { value: o.value }, o.label)));
+    refresh();
+    node = el("span", { class: "suggest" }, input, list);
+  }
   if (kind.kind === "number") {
     input.step = s.type === "integer" ? "1" : "any";
     input.inputMode = "numeric";
   }
   return {
-    node: input,
+    node,
     input,
+    refresh,
     read() {
       const raw = input.value.trim();
       if (raw === "") return undefined;
@@ -135,9 +146,16 @@ function enumSelect(kind, opts) {
   };
 }
 
-function checkbox(opts) {
-  const input = el("input", { id: opts.id, type: "checkbox", "aria-label": opts.aria || null });
-  return { node: input, input, read: () => input.checked, set: (v) => { input.checked = Boolean(v); } };
+/** A yes/no value, starting at its default (a new combatant is a PC unless unticked);
+ * left out of the command while it is at that default. */
+function checkbox(kind, opts) {
+  const initial = kind.schema.default === true;
+  const input = el("input", { id: opts.id, type: "checkbox", "aria-label": opts.aria || null, checked: initial });
+  return {
+    node: input, input,
+    read: () => (opts.required || input.checked !== initial ? input.checked : undefined),
+    set: (v) => { input.checked = Boolean(v); },
+  };
 }
 
 /** Rows of items (a list) or of named entries (a map), each with a Remove button. */
@@ -154,7 +172,7 @@ function rows(kind, opts, keyed) {
     const keyInput = keyed
       ? el("input", { id: `${rowId}-key`, "aria-label": `${opts.label}: name`, placeholder: "name", autocomplete: "off" })
       : null;
-    const item = editorFor(itemSchema, opts.defs, { id: `${rowId}-value`, label: `${opts.label} ${keyed ? "value" : "item"}`, aria: `${opts.label}: ${keyed ? "value" : `item ${count}`}`, required: true, choices: opts.itemChoices || null });
+    const item = editorFor(itemSchema, opts.defs, { id: `${rowId}-value`, label: `${opts.label} ${keyed ? "value" : "item"}`, aria: `${opts.label}: ${keyed ? "value" : `item ${count}`}`, required: true, choices: opts.itemChoices || null, choicesOf: opts.choicesOf });
     const entry = { keyInput, item };
     const row = el("li", { class: "row" }, keyInput, item.node, el("button", {
       type: "button", class: "small", "aria-label": `Remove this ${noun} of ${opts.label}`,
@@ -184,6 +202,9 @@ function rows(kind, opts, keyed) {
       }
       return Object.keys(out).length ? out : undefined;
     },
+    refresh() {
+      for (const e of entries) if (e.item.refresh) e.item.refresh();
+    },
     set(value) {
       list.replaceChildren();
       entries.length = 0;
@@ -193,11 +214,13 @@ function rows(kind, opts, keyed) {
   };
 }
 
-/** A fixed set of fields (a modifier: label and value). */
+/** A fixed set of fields (a modifier: label and value; a sheet's weapon).  `tag` is
+ * [property, value] naming the kind of a union's variant. */
 function struct(schema, opts, tag = null) {
-  const fields = fieldsOf(schema, opts.defs).map((f) => {
+  const fields = fieldsOf(schema, opts.defs).filter((f) => !tag || f.name !== tag[0]).map((f) => {
     const id = `${opts.id}-${f.name}`;
-    const editor = editorFor(f.prop, opts.defs, { id, label: `${opts.label} ${words(f.name)}`, required: f.required });
+    const choices = opts.choicesOf ? opts.choicesOf(f) : null;
+    const editor = editorFor(f.prop, opts.defs, { id, label: `${opts.label} ${words(f.name)}`, required: f.required, choices, choicesOf: opts.choicesOf });
     const label = el("label", { for: editor.input ? id : null }, words(f.name) + (f.required ? "" : " (optional)"));
     if (!editor.input) editor.node.setAttribute("aria-label", `${opts.label} ${words(f.name)}`);
     return { f, editor, node: el("div", { class: "subfield" }, label, editor.node) };
@@ -205,11 +228,11 @@ function struct(schema, opts, tag = null) {
   return {
     node: el("div", { class: "struct" }, fields.map((x) => x.node)),
     read() {
-      const out = tag ? { type: tag } : {};
+      const out = tag ? { [tag[0]]: tag[1] } : {};
       let any = false;
       for (const { f, editor } of fields) {
         const v = editor.read();
-        if (v === undefined || (v === false && !f.required)) continue;
+        if (v === undefined) continue;
         out[f.name] = v;
         any = true;
       }
@@ -218,12 +241,15 @@ function struct(schema, opts, tag = null) {
     set(value) {
       for (const { f, editor } of fields) if (editor.set && value && f.name in value) editor.set(value[f.name]);
     },
+    refresh() {
+      for (const { editor } of fields) if (editor.refresh) editor.refresh();
+    },
   };
 }
 
 /** A choice between kinds of value (a ruling: set a value, add a condition ...). */
 function union(kind, opts) {
-  const mapping = kind.schema.discriminator.mapping;
+  const { mapping, propertyName } = kind.schema.discriminator;
   const select = el("select", { id: opts.id, "aria-label": opts.aria || null });
   select.append(el("option", { value: "" }, "— choose —"));
   for (const tag of Object.keys(mapping)) select.append(el("option", { value: tag }, titled(tag)));
@@ -231,7 +257,7 @@ function union(kind, opts) {
   let current = null;
   select.addEventListener("change", () => {
     const tag = select.value;
-    current = tag ? struct(resolve({ $ref: mapping[tag] }, opts.defs), { ...opts, id: `${opts.id}-${tag}` }, tag) : null;
+    current = tag ? struct(resolve({ $ref: mapping[tag] }, opts.defs), { ...opts, id: `${opts.id}-${tag}` }, [propertyName, tag]) : null;
     body.replaceChildren(current ? current.node : "");
   });
   return {
@@ -239,10 +265,11 @@ function union(kind, opts) {
     input: select,
     read: () => (current ? current.read() : undefined),
     set(value) {
-      select.value = value?.type || "";
+      select.value = value?.[propertyName] || "";
       select.dispatchEvent(new Event("change"));
       if (current) current.set(value);
     },
+    refresh: () => current?.refresh(),
   };
 }
 
@@ -289,10 +316,13 @@ export function editorFor(schema, defs, opts) {
   if (kind.kind === "list" && opts.choices && ["string", undefined].includes(resolve(kind.schema.items, defs).type)) {
     return checklist(opts);
   }
+  if ((kind.kind === "text" || kind.kind === "scalar") && opts.choices?.suggest) {
+    return scalarInput(kind, { ...opts, suggest: opts.choices });
+  }
   if ((kind.kind === "text" || kind.kind === "scalar") && opts.choices) return picker(kind, opts);
   switch (kind.kind) {
     case "enum": return enumSelect(kind, opts);
-    case "boolean": return checkbox(opts);
+    case "boolean": return checkbox(kind, opts);
     case "number": case "text": case "scalar": return scalarInput(kind, opts);
     case "list": return withJson(rows(kind, opts, false), opts);
     case "map": return withJson(rows(kind, opts, true), opts);

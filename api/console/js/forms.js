@@ -29,9 +29,15 @@ export function commandForm(command, context) {
     const id = `f-${command.type}-${field.name}`.replace(/[^\w-]/g, "_");
     const label = words(field.name);
     const example = command.example[field.name];
-    const choices = choicesFor(command, field, { state: context.state, actor, own: context.own });
+    const where = { state: context.state, actor, own: context.own };
+    const choices = choicesFor(command, field, where);
+    // Fields inside a structured value (a declared attack's target and weapon, an
+    // initiative entry's combatant) pick from the encounter too.
+    // Only the command's own acting field is limited to a player's combatants: an
+    // attacker named inside a reaction is the other side's.
+    const choicesOf = (inner) => choicesFor(command, inner, { ...where, own: null });
     const editor = editorFor(field.prop, command.defs, {
-      id, label, required: field.required && !field.nullable, example, choices,
+      id, label, required: field.required && !field.nullable, example, choices, choicesOf,
     });
     editors.set(field.name, editor);
     const text = label + (field.required ? "" : " (optional)");
@@ -73,7 +79,6 @@ export function commandForm(command, context) {
       for (const field of command.fields) {
         const value = editors.get(field.name).read();
         if (value === undefined) continue;
-        if (value === false && !field.required) continue;
         out[field.name] = value;
       }
       return out;

@@ -35,8 +35,10 @@ export function kindOf(schema, defs) {
   if (s.anyOf) {
     const others = s.anyOf.filter((a) => a.type !== "null");
     nullable = others.length < s.anyOf.length;
-    if (others.length === 1) s = { ...resolve(others[0], defs), description: s.description, examples: s.examples };
-    else if (s.discriminator) return { kind: "union", nullable, schema: s };
+    // An optional choice of kinds (a declaration's major action) is `anyOf [union, null]`.
+    const inner = others.length === 1 ? resolve(others[0], defs) : s;
+    if (inner.discriminator) return { kind: "union", nullable, schema: { ...inner, description: s.description } };
+    if (others.length === 1) s = { ...inner, description: s.description, examples: s.examples };
     else if (others.every((o) => ["string", "integer", "number"].includes(resolve(o, defs).type))) {
       return { kind: "scalar", nullable, schema: s };
     } else return { kind: "any", nullable, schema: s };
@@ -59,15 +61,18 @@ export function fieldsOf(def, defs) {
     .map(([name, prop]) => ({ name, prop, required: required.has(name), ...kindOf(prop, defs) }));
 }
 
-/** The commands of a ruleset: [{type, title, description, fields, example}]. */
+/** The commands of a ruleset: [{type, title, description, fields, example, player}];
+ * `player` says whether a player's token may send it (the service's list). */
 export function commandsOf(info) {
   const defs = info.command_schema.$defs || {};
   const mapping = info.command_schema.discriminator.mapping;
   const examples = Object.fromEntries(info.commands.map((c) => [c.type, c.example]));
+  const players = new Set(info.player_commands || []);
   return Object.entries(mapping).map(([type, ref]) => {
     const def = defs[ref.split("/").pop()];
     return {
       type,
+      player: players.has(type),
       title: titled(def.title || type.split(".").pop()),
       description: (def.description || "").split("\n\n")[0],
       fields: fieldsOf(def, defs),

@@ -30,7 +30,7 @@ Module map (each module has one job):
 from __future__ import annotations
 
 from service.ruleset import Ruleset
-from service.rulesets.aeonis_combat.access import acts_for
+from service.rulesets.aeonis_combat.access import PLAYER_COMMANDS, acts_for
 from service.rulesets.aeonis_combat.carry_over import CARRY
 from service.rulesets.aeonis_combat.commands import COMMAND_TYPES, Command
 from service.rulesets.aeonis_combat.decide import decide
@@ -89,6 +89,7 @@ RULESET: Ruleset[State, Command, Event, AeonisOptions] = Ruleset(
     narrate=narrate,
     round_of=round_of,
     acts_for=acts_for,
+    player_commands=PLAYER_COMMANDS,
     shown_when_secret=SHOWN_WHEN_SECRET,
     narrate_secret=narrate_secret,
     player_state=player_state,

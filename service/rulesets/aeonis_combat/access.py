@@ -41,6 +41,9 @@ SIDE_COMMANDS = (
     UseLordAbility,
 )
 
+PLAYER_COMMANDS = SIDE_COMMANDS
+"""What a player may ever send: a side's own commands."""
+
 
 def acts_for(state: State, command: Command) -> frozenset[str] | None:
     if isinstance(command, SIDE_COMMANDS):

@@ -39,7 +39,7 @@ Module map (each module has one job):
 from __future__ import annotations
 
 from service.ruleset import Ruleset
-from service.rulesets.aeonisk_tactical.access import acts_for
+from service.rulesets.aeonisk_tactical.access import PLAYER_COMMANDS, acts_for
 from service.rulesets.aeonisk_tactical.carry_over import CARRY
 from service.rulesets.aeonisk_tactical.commands import COMMAND_TYPES, Command
 from service.rulesets.aeonisk_tactical.decide import decide
@@ -90,6 +90,7 @@ RULESET: Ruleset[State, Command, Event, AeoniskOptions] = Ruleset(
     narrate=narrate,
     round_of=round_of,
     acts_for=acts_for,
+    player_commands=PLAYER_COMMANDS,
     shown_when_secret=SHOWN_WHEN_SECRET,
     narrate_secret=narrate_secret,
     player_state=player_state,

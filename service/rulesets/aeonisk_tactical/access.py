@@ -23,6 +23,17 @@ from service.rulesets.aeonisk_tactical.commands import (
 from service.rulesets.aeonisk_tactical.rules import next_pending
 from service.rulesets.aeonisk_tactical.state import Slow, State
 
+PLAYER_COMMANDS = (
+    Declare,
+    React,
+    FreeStrike,
+    ChooseSuppression,
+    RollInitiative,
+    VoidSurge,
+    Resolve,
+)
+"""What a player may ever send: everything else speaks for the table."""
+
 
 def acts_for(state: State, command: Command) -> frozenset[str] | None:
     match command:

@@ -23,7 +23,7 @@ Module map (each module has one job; copy this layout for a new rule system):
 from __future__ import annotations
 
 from service.ruleset import Ruleset
-from service.rulesets.generic.access import acts_for, off_sheet
+from service.rulesets.generic.access import PLAYER_COMMANDS, acts_for, off_sheet
 from service.rulesets.generic.carry_over import CARRY
 from service.rulesets.generic.commands import COMMAND_TYPES, Command
 from service.rulesets.generic.decide import decide
@@ -59,6 +59,7 @@ RULESET: Ruleset[State, Command, Event, GenericOptions] = Ruleset(
     narrate=narrate,
     round_of=round_of,
     acts_for=acts_for,
+    player_commands=PLAYER_COMMANDS,
     off_sheet=off_sheet,
     shown_when_secret=SHOWN_WHEN_SECRET,
     narrate_secret=narrate_secret,

@@ -10,6 +10,9 @@ from __future__ import annotations
 from service.rulesets.generic.commands import Attack, Check, Command, NextTurn, RollInitiative
 from service.rulesets.generic.state import Fighting, State
 
+PLAYER_COMMANDS = (Attack, Check, RollInitiative, NextTurn)
+"""What a player may ever send: everything else speaks for the table."""
+
 
 def off_sheet(state: State, command: Command) -> str | None:
     """Why a player may not issue ``command`` as it is: it brings numbers of its own

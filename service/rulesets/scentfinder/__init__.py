@@ -27,7 +27,7 @@ Module map:
 from __future__ import annotations
 
 from service.ruleset import Ruleset
-from service.rulesets.scentfinder.access import acts_for
+from service.rulesets.scentfinder.access import PLAYER_COMMANDS, acts_for
 from service.rulesets.scentfinder.carry_over import CARRY
 from service.rulesets.scentfinder.commands import COMMAND_TYPES, Command, GmRoll
 from service.rulesets.scentfinder.decide import decide
@@ -79,6 +79,7 @@ RULESET: Ruleset[State, Command, Event, ScentfinderOptions] = Ruleset(
     narrate=narrate,
     round_of=round_of,
     acts_for=acts_for,
+    player_commands=PLAYER_COMMANDS,
     shown_when_secret=SHOWN_WHEN_SECRET,
     secret_changes_nothing=_records_only,
     narrate_secret=narrate_secret,

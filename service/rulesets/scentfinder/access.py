@@ -10,6 +10,9 @@ from __future__ import annotations
 from service.rulesets.scentfinder.commands import Act, Command, Delay, EndTurn
 from service.rulesets.scentfinder.state import State
 
+PLAYER_COMMANDS = (Act, Delay, EndTurn)
+"""What a player may ever send: everything else speaks for the table."""
+
 
 def acts_for(state: State, command: Command) -> frozenset[str] | None:
     match command:

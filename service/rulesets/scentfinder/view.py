@@ -11,7 +11,7 @@ import msgspec
 from service.rulesets.scentfinder import events as ev
 from service.rulesets.scentfinder.fields import ACTIONS
 from service.rulesets.scentfinder.rules import area_name
-from service.rulesets.scentfinder.state import State
+from service.rulesets.scentfinder.state import Spell, State, Weapon
 from service.secrecy import Audience, HealthView, health_view
 
 SHOWN_WHEN_SECRET: dict[str, frozenset[str]] = {
@@ -85,6 +85,16 @@ class PlayerCondition(msgspec.Struct, frozen=True, kw_only=True):
     expiry: str
 
 
+class PlayerSheet(msgspec.Struct, frozen=True, kw_only=True):
+    """What a player acts from: the names their own character's actions take (weapons,
+    spells, skills).  Shown for player characters only: an NPC's stat block stays the GM's."""
+
+    skills: tuple[str, ...]
+    weapons: dict[str, Weapon]
+    held: tuple[str, ...]
+    spells: dict[str, Spell]
+
+
 class PlayerCombatant(msgspec.Struct, frozen=True, kw_only=True):
     id: str
     name: str
@@ -100,6 +110,7 @@ class PlayerCombatant(msgspec.Struct, frozen=True, kw_only=True):
     staggered_by_terrain: bool = False
     deaths_door: bool = False
     out: bool = False
+    sheet: PlayerSheet | None = None
 
 
 class PlayerArea(msgspec.Struct, frozen=True, kw_only=True):
@@ -156,6 +167,9 @@ def player_state(state: State, audience: Audience) -> PlayerState:
             phase=c.phase,
             health=health_view(audience, c.id, c.hp, c.max_hp),
             fp=c.fp if audience.shows_exact_health(c.id) else None,
+            sheet=PlayerSheet(skills=c.skills, weapons=c.weapons, held=c.held, spells=c.spells)
+            if c.id in audience.player_combatants
+            else None,
             actions=c.actions,
             reaction=c.reaction,
             conditions=tuple(

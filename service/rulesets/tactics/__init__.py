@@ -26,7 +26,7 @@ Module map (each module has one job):
 from __future__ import annotations
 
 from service.ruleset import Ruleset
-from service.rulesets.tactics.access import acts_for
+from service.rulesets.tactics.access import PLAYER_COMMANDS, acts_for
 from service.rulesets.tactics.carry_over import CARRY
 from service.rulesets.tactics.commands import COMMAND_TYPES, Check, Command
 from service.rulesets.tactics.decide import decide
@@ -78,6 +78,7 @@ RULESET: Ruleset[State, Command, Event, TacticsOptions] = Ruleset(
     narrate=narrate,
     round_of=round_of,
     acts_for=acts_for,
+    player_commands=PLAYER_COMMANDS,
     shown_when_secret=SHOWN_WHEN_SECRET,
     secret_changes_nothing=_records_only,
     narrate_secret=narrate_secret,

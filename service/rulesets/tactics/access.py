@@ -10,6 +10,9 @@ from __future__ import annotations
 from service.rulesets.tactics import commands as cmd
 from service.rulesets.tactics.state import State
 
+PLAYER_COMMANDS = (cmd.TakeManeuver, cmd.Press, cmd.React, cmd.Resolve, cmd.EndTurn)
+"""What a player may ever send: everything else speaks for the table."""
+
 
 def acts_for(state: State, command: cmd.Command) -> frozenset[str] | None:
     match command:

@@ -34,7 +34,7 @@ Module map:
 from __future__ import annotations
 
 from service.ruleset import Ruleset
-from service.rulesets.untold_aeons.access import acts_for
+from service.rulesets.untold_aeons.access import PLAYER_COMMANDS, acts_for
 from service.rulesets.untold_aeons.carry_over import CARRY
 from service.rulesets.untold_aeons.commands import COMMAND_TYPES, Command
 from service.rulesets.untold_aeons.decide import decide
@@ -81,6 +81,7 @@ RULESET: Ruleset[State, Command, Event, UntoldOptions] = Ruleset(
     narrate=narrate,
     round_of=round_of,
     acts_for=acts_for,
+    player_commands=PLAYER_COMMANDS,
     shown_when_secret=SHOWN_WHEN_SECRET,
     narrate_secret=narrate_secret,
     player_state=player_state,

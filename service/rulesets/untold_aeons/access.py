@@ -21,6 +21,9 @@ from service.rulesets.untold_aeons.commands import (
 )
 from service.rulesets.untold_aeons.state import State
 
+PLAYER_COMMANDS = (ChooseTurn, Move, Respond, StandUp, EndTurn, RollCheck, Attack, SpendKarma)
+"""What a player may ever send: everything else speaks for the table."""
+
 
 def acts_for(state: State, command: Command) -> frozenset[str] | None:
     match command:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import msgspec
 
 from service.rulesets.untold_aeons.events import EVENT_TYPES
-from service.rulesets.untold_aeons.state import Character, Slot, Speed, State
+from service.rulesets.untold_aeons.state import Character, Slot, Speed, State, Weapon
 from service.secrecy import Audience, HealthView, health_view
 
 _WHO = frozenset({"character"})
@@ -68,6 +68,14 @@ for _type in EVENT_TYPES:
         )
 
 
+class PlayerSheet(msgspec.Struct, frozen=True, kw_only=True):
+    """What a player acts from: their investigator's skills and weapons by name.  Shown
+    for player characters only: an NPC's stat block stays the Narrator's."""
+
+    skills: dict[str, int]
+    weapons: dict[str, Weapon]
+
+
 class PlayerCharacter(msgspec.Struct, frozen=True, kw_only=True):
     id: str
     name: str
@@ -80,6 +88,7 @@ class PlayerCharacter(msgspec.Struct, frozen=True, kw_only=True):
     conditions: tuple[str, ...]
     turn: Speed | None = None
     done: bool = False
+    sheet: PlayerSheet | None = None
 
 
 class PlayerState(msgspec.Struct, frozen=True, kw_only=True):
@@ -113,6 +122,9 @@ def _character(state: State, who: Character, audience: Audience) -> PlayerCharac
         conditions=who.conditions,
         turn=state.turns.get(who.id),
         done=who.id in state.done,
+        sheet=PlayerSheet(skills=who.skills, weapons=who.weapons)
+        if who.id in audience.player_combatants
+        else None,
     )
 
 

@@ -4,95 +4,42 @@ look the same, byte for byte, to every player and spectator until the GM reveals
 
 Per registered ruleset (a ruleset without a scenario in tests/e2e/secrecy/scenarios.py
 fails), hypothesis draws a run of the ruleset's commands: hidden GM commands, the same
-command in public, the bound player's own command, GM notes and undos.  The run is played
-twice, on two services with databases of their own, the hidden commands' manual faces
-drawn independently per world.  Ids, the clock and the dice seeds are drawn the same way
-in both worlds by sources this test patches in (the production path never does); the
-salts of the envelopes are the service's own.
+command and others of the GM's in public, the bound player's own commands (with server
+dice, asking for the representation, or with too few dice of their own), GM notes and
+undos.  The run is played twice, on two services with databases of their own
+(worlds.py), the hidden commands' manual faces drawn independently per world.
 
-Compared: every answer to the player's commands (status, body) and everything the player
-and the spectator read (state now and at every version, events, log in JSON, text and
-Markdown, the ledger, stats, rounds, verify, the live stream, and the ETag and chain-head
-headers).  The one substitution: each 64-hex value (hashes, prev_hashes, commitments) is
-replaced by its order of first appearance in its world, so two worlds agree only if their
-hashes line up one to one; the salts that make them differ never reach a player before
-the reveal.  After the reveal both worlds verify for the player.
+Compared, in order: every answer to the player's commands (status, problem or events,
+``dice_needed``, representation); the live streams of the player and of the spectator,
+held open from before the first command to after the last (observers.py); the bodies a
+webhook in the players' view delivered; and everything both read at the end (state now
+and at every version, events, log in JSON, text and Markdown, the ledger, stats, rounds,
+verify, a bounded live read, and the ETag and chain-head headers).  The one substitution:
+each 64-hex value (hashes, prev_hashes, commitments) is replaced by its order of first
+appearance in its world (``Transcript.normalised``); the salts that make them differ
+never reach a player before the reveal.  After the reveal both worlds verify for the
+player, salts and all.
 """
 
 from __future__ import annotations
 
-import hashlib
 import itertools
-import re
-import uuid
 from collections.abc import Iterator
-from contextlib import ExitStack
-from datetime import UTC, datetime, timedelta
 from typing import Any
-from unittest import mock
 
+import httpx
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from litestar.testing import AsyncTestClient
 
-from api.app import create_app
-from api.settings import Settings
 from service.registry import RULESETS
-from tests.conftest import create_database, drop_database
-from tests.e2e.helpers import GmTokens
+from tests.e2e.noninterference.observers import HeldStream, webhook_bodies
+from tests.e2e.noninterference.worlds import SameDraws, Transcript, World, two_worlds
 from tests.e2e.secrecy.scenarios import SCENARIOS, Scenario
 from tests.support.loop_thread import LoopThread
 
-Client = AsyncTestClient  # type: ignore[type-arg]
-
-_HEX64 = re.compile(rb"[0-9a-f]{64}")
-_READ_HEADERS = ("etag", "aeon-chain-head")
-
-
-class SameDraws:
-    """Ids, time and seeds, drawn the same way in every world of one example."""
-
-    def __init__(self, example: int) -> None:
-        self.example = example
-        self.count = itertools.count()
-        self.clock = datetime(2030, 1, 1, tzinfo=UTC) + timedelta(days=example)
-
-    def _next(self) -> bytes:
-        return hashlib.sha256(f"{self.example}:{next(self.count)}".encode()).digest()
-
-    def uuid4(self) -> uuid.UUID:
-        return uuid.UUID(bytes=self._next()[:16], version=4)
-
-    def token_hex(self, n: int) -> str:
-        return self._next()[:n].hex()
-
-    def token_urlsafe(self, n: int) -> str:
-        return self._next().hex()[: n + 8]
-
-    def new_seed(self) -> bytes:
-        return self._next()
-
-    def now(self, tz: Any = None) -> datetime:
-        self.clock += timedelta(seconds=1)
-        return self.clock
-
-    def patches(self) -> ExitStack:
-        draws = self
-        stack = ExitStack()
-
-        class Clock:
-            @staticmethod
-            def now(tz: Any = None) -> datetime:
-                return draws.now(tz)
-
-        fake_secrets = mock.Mock(token_hex=self.token_hex, token_urlsafe=self.token_urlsafe)
-        stack.enter_context(mock.patch("service.write.prepare.uuid4", self.uuid4))
-        stack.enter_context(mock.patch("service.write.unit_of_work.uuid4", self.uuid4))
-        stack.enter_context(mock.patch("service.tokens.secrets", fake_secrets))
-        stack.enter_context(mock.patch("service.write.dice.new_seed", self.new_seed))
-        stack.enter_context(mock.patch("service.write.pipeline.datetime", Clock))
-        return stack
+Step = tuple[str, Any]
+PLAYER_STYLES = ("server dice", "representation", "too few dice")
 
 
 @pytest.fixture(scope="module")
@@ -103,25 +50,10 @@ def runner() -> Iterator[LoopThread]:
 
 
 @pytest.fixture(scope="module")
-def worlds(runner: LoopThread, postgres_url: str) -> Iterator[tuple[Client, Client]]:
-    """Two services, each with a database of its own: the same ids mean the same
-    encounter in both."""
-    urls = [runner.run(create_database(postgres_url)) for _ in range(2)]
-    clients = []
-    with SameDraws(-1).patches():  # the pipeline's clock default is bound at creation
-        for url in urls:
-            client = AsyncTestClient(app=create_app(Settings(database_url=url, snapshot_every=4)))
-            runner.run(client.__aenter__())
-            client.auth = GmTokens()
-            clients.append(client)
-    yield clients[0], clients[1]
-    for client in clients:
-        runner.run(client.__aexit__(None, None, None))
-    for url in urls:
-        runner.run(drop_database(postgres_url, url))
-
-
-Step = tuple[str, Any]
+def worlds(runner: LoopThread, postgres_url: str) -> Iterator[tuple[World, World]]:
+    opened = two_worlds(postgres_url)
+    yield runner.run(opened.__aenter__())
+    runner.run(opened.__aexit__(None, None, None))
 
 
 def _faces(dice: list[list[int]]) -> st.SearchStrategy[list[list[int]]]:
@@ -133,49 +65,36 @@ def _faces(dice: list[list[int]]) -> st.SearchStrategy[list[list[int]]]:
 
 def _steps(scenario: Scenario) -> st.SearchStrategy[list[Step]]:
     dice = scenario.secret[1]
-    secret = st.tuples(st.just("secret"), st.tuples(_faces(dice), _faces(dice)))
-    plain = st.sampled_from([("gm", None), ("player", None), ("note", None), ("undo", None)])
-    moves = [secret, plain]
+    moves_of_player = st.integers(0, len(scenario.player_moves) - 1)
+    moves = [
+        st.tuples(st.just("secret"), st.tuples(_faces(dice), _faces(dice))),
+        st.tuples(st.just("gm"), st.integers(0, len(scenario.gm_moves))),
+        st.tuples(st.just("player"), st.tuples(moves_of_player, st.sampled_from(PLAYER_STYLES))),
+        st.sampled_from([("note", None), ("undo", None)]),
+    ]
     if scenario.quiet_secret is not None:
         quiet = scenario.quiet_secret[1]
         moves.append(st.tuples(st.just("quiet"), st.tuples(_faces(quiet), _faces(quiet))))
-    return st.lists(st.one_of(*moves), min_size=1, max_size=6)
-
-
-class Transcript:
-    def __init__(self) -> None:
-        self.entries: list[tuple[str, int, dict[str, str], bytes]] = []
-
-    def add(self, label: str, response: Any) -> None:
-        headers = {h: response.headers[h] for h in _READ_HEADERS if h in response.headers}
-        self.entries.append((label, response.status_code, headers, response.content))
-
-    def normalised(self) -> list[tuple[str, int, dict[str, str], bytes]]:
-        """Each 64-hex value replaced by its order of first appearance."""
-        seen: dict[bytes, bytes] = {}
-
-        def name(match: re.Match[bytes]) -> bytes:
-            return seen.setdefault(match[0], b"<h%d>" % len(seen))
-
-        out = []
-        for label, status, headers, body in self.entries:
-            headers = {k: _HEX64.sub(name, v.encode()).decode() for k, v in headers.items()}
-            out.append((label, status, headers, _HEX64.sub(name, body)))
-        return out
+    return st.lists(st.one_of(*moves), min_size=1, max_size=7)
 
 
 async def _send(
-    client: Client, eid: str, cmd: dict[str, Any], dice: Any, hidden: bool, auth: Any = None
-) -> Any:
-    """A command; a GM's hidden one is sent again with more dice while it needs them, as
-    a GM at the table would (that exchange is the GM's alone)."""
+    http: httpx.AsyncClient,
+    eid: str,
+    cmd: dict[str, Any],
+    dice: Any,
+    hidden: bool,
+    headers: dict[str, str] | None = None,
+) -> httpx.Response:
+    """A command; a GM's is sent again with more dice while it needs them, as a GM at
+    the table would (that exchange is the GM's alone)."""
     body: dict[str, Any] = {"command": cmd, "hidden": hidden}
     if dice is not None:
         body["manual_dice"] = [list(r) for r in dice]
     for _ in range(6):
-        response = await client.post(f"/encounters/{eid}/commands", json=body, headers=auth)
+        response = await http.post(f"/encounters/{eid}/commands", json=body, headers=headers)
         needed = response.json().get("dice_needed") if response.status_code == 422 else None
-        if auth is not None or needed is None:
+        if headers is not None or needed is None:
             return response
         rolls = body["manual_dice"]
         while len(rolls) < needed["roll"]:
@@ -184,50 +103,77 @@ async def _send(
     return response
 
 
+async def _players_move(
+    http: httpx.AsyncClient, eid: str, cmd: dict[str, Any], style: str, player: dict[str, str]
+) -> httpx.Response:
+    if style == "representation":
+        prefer = {"Prefer": "return=representation"}
+        return await _send(http, eid, cmd, None, False, {**player, **prefer})
+    if style == "too few dice":  # a 422 naming the dice needed, where the command rolls
+        return await _send(http, eid, cmd, [], False, player)
+    return await _send(http, eid, cmd, None, False, player)
+
+
 async def _play(
-    client: Client, name: str, scenario: Scenario, steps: list[Step], world: int, example: int
+    world: World, name: str, scenario: Scenario, steps: list[Step], side: int, example: int
 ) -> tuple[Transcript, str, dict[str, str]]:
-    created = await client.post(
+    http = world.http
+    created = await http.post(
         "/encounters",
-        json={"ruleset": name, "name": "Two worlds", "options": scenario.options},
+        json={"ruleset": name, "name": "Two worlds", "options": scenario.options,
+              "allow_player_dice": True},
         headers={"Idempotency-Key": f"noninterference-{example}"},
-    )
+    )  # fmt: skip
     assert created.status_code == 201, created.text
     eid = created.json()["encounter_id"]
     for cmd, dice in scenario.setup:
-        done = await _send(client, eid, cmd, dice, False)
+        done = await _send(http, eid, cmd, dice, False)
         assert done.status_code == 200, done.text
-    minted = await client.post(f"/encounters/{eid}/tokens", json={"combatants": scenario.player})
-    watcher = await client.post(f"/encounters/{eid}/tokens", json={"role": "spectator"})
+    minted = await http.post(f"/encounters/{eid}/tokens", json={"combatants": scenario.player})
+    watcher = await http.post(f"/encounters/{eid}/tokens", json={"role": "spectator"})
     player = {"Authorization": f"Bearer {minted.json()['token']}"}
     spectator = {"Authorization": f"Bearer {watcher.json()['token']}"}
+    hook = await http.post(f"/encounters/{eid}/webhooks", json={"url": world.receiver.url})
+    assert hook.status_code == 201, hook.text
+    streams = [await HeldStream(http, eid, who).open() for who in (player, spectator)]
     seen = Transcript()
     secret_cmd, public_dice = scenario.secret
     for kind, argument in steps:
         if kind == "secret":
-            await _send(client, eid, secret_cmd, argument[world], True)
+            await _send(http, eid, secret_cmd, argument[side], True)
         elif kind == "quiet":
             assert scenario.quiet_secret is not None
-            await _send(client, eid, scenario.quiet_secret[0], argument[world], True)
+            await _send(http, eid, scenario.quiet_secret[0], argument[side], True)
+        elif kind == "gm" and argument == 0:
+            await _send(http, eid, secret_cmd, public_dice, False)
         elif kind == "gm":
-            await _send(client, eid, secret_cmd, public_dice, False)
+            await _send(http, eid, scenario.gm_moves[argument - 1], None, False)
         elif kind == "player":
-            move = scenario.player_move or secret_cmd
-            seen.add("player command", await _send(client, eid, move, None, False, player))
+            index, style = argument
+            move = scenario.player_moves[index]
+            answer = await _players_move(http, eid, move, style, player)
+            assert answer.status_code < 500, answer.text
+            seen.add(f"player's {move['type']} ({style})", answer)
         elif kind == "note":
-            await client.post(f"/encounters/{eid}/notes", json={"text": "The lights flicker."})
+            await http.post(f"/encounters/{eid}/notes", json={"text": "The lights flicker."})
         else:
-            await client.post(f"/encounters/{eid}/undo", json={})
+            await http.post(f"/encounters/{eid}/undo", json={})
+    last = 0
     for who, auth in (("player", player), ("spectator", spectator)):
-        await _read_everything(client, eid, who, auth, seen)
+        last = await _read_everything(http, eid, who, auth, seen)
+    for who, stream in zip(("player", "spectator"), streams, strict=True):
+        seen.add_bytes(f"{who}'s live stream, held open", await stream.close_after(last))
+    seen.add_bytes("players' webhook", await webhook_bodies(world.receiver, eid, last))
     return seen, eid, player
 
 
 async def _read_everything(
-    client: Client, eid: str, who: str, auth: dict[str, str], seen: Transcript
-) -> None:
-    async def read(path: str) -> Any:
-        response = await client.get(f"/encounters/{eid}{path}", headers=auth)
+    http: httpx.AsyncClient, eid: str, who: str, auth: dict[str, str], seen: Transcript
+) -> int:
+    """Every path the reader reads; the version of the last live message it may see."""
+
+    async def read(path: str) -> httpx.Response:
+        response = await http.get(f"/encounters/{eid}{path}", headers=auth)
         seen.add(f"{who} {path}", response)
         return response
 
@@ -243,15 +189,18 @@ async def _read_everything(
     for number in sorted({e["round"] for e in log if e["round"]}):
         await read(f"/rounds/{number}")
     await read("/verify")
-    await read(f"/live?after_version=0&until_version={head}")
+    bounded = await read(f"/live?after_version=0&until_version={head}")
+    ids = [int(line[4:]) for line in bounded.text.splitlines() if line.startswith("id: ")]
+    return max(ids, default=0)
 
 
 @pytest.mark.parametrize("name", sorted(RULESETS))
 def test_two_secret_worlds_look_the_same_to_players(
-    name: str, runner: LoopThread, worlds: tuple[Client, Client]
+    name: str, runner: LoopThread, worlds: tuple[World, World]
 ) -> None:
     assert name in SCENARIOS, f"ruleset {name!r} has no scenario to generate secrets from"
     scenario = SCENARIOS[name]
+    assert scenario.player_moves, f"ruleset {name!r}: the player has no command of their own"
     examples = itertools.count()
 
     @settings(
@@ -260,32 +209,44 @@ def test_two_secret_worlds_look_the_same_to_players(
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
     )
     @given(steps=_steps(scenario))
+    @example(steps=_the_issues_run(scenario))
     def both_worlds(steps: list[Step]) -> None:
         example = next(examples) + 1000 * sorted(RULESETS).index(name)
         played = []
-        for world, client in enumerate(worlds):
+        for side, world in enumerate(worlds):
             with SameDraws(example).patches():
-                played.append(runner.run(_play(client, name, scenario, steps, world, example)))
+                played.append(runner.run(_play(world, name, scenario, steps, side, example)))
         (a, eid, player_a), (b, _, player_b) = played
         for left, right in zip(a.normalised(), b.normalised(), strict=True):
             assert left == right, left[0]
-        for client, player in ((worlds[0], player_a), (worlds[1], player_b)):
-            runner.run(_reveal_and_verify(client, eid, player))
+        for world, player in ((worlds[0], player_a), (worlds[1], player_b)):
+            runner.run(_reveal_and_verify(world.http, eid, player))
 
     both_worlds()
 
 
-async def _reveal_and_verify(client: Client, eid: str, player: dict[str, str]) -> None:
+def _the_issues_run(scenario: Scenario) -> list[Step]:
+    """The run the issue's attacks were made with, played every time: the player acts in
+    public, then the secret (the scenario's faces in one world, all ones in the other),
+    then the player's every command and the GM's next public ones."""
+    dice = scenario.secret[1]
+    ones = [[1] * len(roll) for roll in dice]
+    player = [("player", (i, s)) for i in range(len(scenario.player_moves)) for s in PLAYER_STYLES]
+    gm = [("gm", i) for i in range(len(scenario.gm_moves) + 1)]
+    return [player[0], ("secret", (dice, ones)), *player, *gm, player[0]]
+
+
+async def _reveal_and_verify(http: httpx.AsyncClient, eid: str, player: dict[str, str]) -> None:
     """The GM reveals every secret; the chain, commitments included, verifies for the
     player."""
-    state = (await client.get(f"/encounters/{eid}")).json()["state"]
+    state = (await http.get(f"/encounters/{eid}")).json()["state"]
     own = [s for s in state["secret_rolls"] if "." not in s]
     if own:
-        revealed = await client.post(f"/encounters/{eid}/rolls/reveal", json={"roll_ids": own})
+        revealed = await http.post(f"/encounters/{eid}/rolls/reveal", json={"roll_ids": own})
         assert revealed.status_code == 200, revealed.text
-    verified = (await client.get(f"/encounters/{eid}/verify", headers=player)).json()
+    verified = (await http.get(f"/encounters/{eid}/verify", headers=player)).json()
     assert verified["ok"] is True, verified
-    events = (await client.get(f"/encounters/{eid}/events?limit=1000", headers=player)).json()
+    events = (await http.get(f"/encounters/{eid}/events?limit=1000", headers=player)).json()
     for event in events["events"]:
         if event["type"] == "encounter.sealed":
             assert "salt" in event["data"], event  # opened: salt and contents shown

@@ -17,9 +17,13 @@ class Scenario:
     secret: tuple[dict[str, Any], list[list[int]]]
     """The hidden GM command and its manual dice: distinctive faces, so that a leak of a
     face or a total is easy to see."""
-    player_move: dict[str, Any] | None = None
-    """A command the bound player may send from their sheet (server dice), for the
-    noninterference test; None: it sends the GM's command and is refused the same way."""
+    player_moves: tuple[dict[str, Any], ...] = ()
+    """Commands the bound player sends from their own sheet (server dice) in the
+    noninterference test: each is decided by the ruleset when no secret is open (allowed,
+    or refused by a rule, depending on the run) and held for the GM while one is."""
+    gm_moves: tuple[dict[str, Any], ...] = ()
+    """Public GM commands besides the secret one played in public, that move the table on
+    (a turn ends) so that the player's moves meet more than one state."""
     quiet_secret: tuple[dict[str, Any], list[list[int]]] | None = None
     """A hidden GM command its ruleset says changes nothing later commands read
     (``secret_changes_nothing``): the noninterference test plays public commands after it

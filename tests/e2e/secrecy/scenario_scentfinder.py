@@ -57,4 +57,15 @@ SCENARIO = Scenario(
     player=["mara"],
     secret=(_STRIKE, [[9, 8]]),
     quiet_secret=(_NERVE, [[17]]),
+    player_moves=(
+        {
+            "type": "scentfinder.act",
+            "actor": "mara",
+            "action": "strike",
+            "target": "chief",
+            "weapon": "staff",
+        },
+        {"type": "scentfinder.end_turn", "combatant": "mara"},
+    ),
+    gm_moves=({"type": "scentfinder.end_turn", "combatant": "chief"},),
 )

@@ -64,4 +64,9 @@ SCENARIO = Scenario(
         },
         [[15]],
     ),
+    player_moves=(
+        {"type": "tactics.press", "combatant": "rex", "weapon": "pistol", "target": "vex"},
+        {"type": "tactics.end_turn", "combatant": "rex"},
+    ),
+    gm_moves=({"type": "tactics.end_turn", "combatant": "vex"},),
 )

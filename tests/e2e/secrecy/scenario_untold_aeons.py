@@ -77,4 +77,14 @@ SCENARIO = Scenario(
         },
         [[6, 5, 5, 3, 4], [2, 3, 4, 6]],
     ),
+    player_moves=(
+        {
+            "type": "untold-aeons.attack",
+            "attacker": "mara",
+            "target": "cultist",
+            "weapon": "revolver",
+        },
+        {"type": "untold-aeons.end_turn", "character": "mara"},
+    ),
+    gm_moves=({"type": "untold-aeons.end_turn", "character": "cultist"},),
 )

@@ -29,7 +29,8 @@ def _generic() -> Scenario:
         setup=[add("aria", 37), add("goblin", 23)],
         player=["aria"],
         secret=(attack, [[17], [6, 5]]),
-        player_move=sword,
+        player_moves=(sword,),
+        gm_moves=({"type": "generic.damage", "target": "aria", "amount": 20},),
     )
 
 
@@ -51,6 +52,8 @@ def _aeonisk() -> Scenario:
         setup=[character("kaelia", "crew", True), character("goblin", "raiders", False)],
         player=["kaelia"],
         secret=(check, [[13]]),
+        player_moves=({"type": "aeonisk.roll_initiative", "character": "kaelia"},),
+        gm_moves=({"type": "aeonisk.next_phase", "initiative": "one_at_a_time"},),
     )
 
 
@@ -79,11 +82,14 @@ def _aeonis() -> Scenario:
         (cmd("attack", side="red", hex="0,0", commit=["r-inf-1", "r-inf-2", "r-inf-3"]), None),
         (cmd("defend", side="blue", hex="0,0"), None),
     ]
+    fight = cmd("fight", side="red", hex="0,0")
     return Scenario(
         options={"ap_per_round": 4},
         setup=setup,
         player=["red"],
-        secret=(cmd("fight", side="red", hex="0,0"), [[f] for f in (5, 6, 4, 5, 6, 3, 2, 4)]),
+        secret=(fight, [[f] for f in (5, 6, 4, 5, 6, 3, 2, 4)]),
+        # A side's fight is its player's to call, and so is standing at the Retreat Check.
+        player_moves=(fight, cmd("stand", side="red", hex="0,0")),
     )
 
 

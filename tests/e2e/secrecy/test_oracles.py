@@ -6,7 +6,6 @@ token, must give the player nothing to tell them apart.
 from __future__ import annotations
 
 import hashlib
-import re
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -15,6 +14,7 @@ import msgspec
 
 from events.hashing import event_hash
 from tests.e2e.helpers import Client, command
+from tests.e2e.secrecy.tables import without_ids
 
 ARIA = {"type": "generic.add_combatant", "id": "aria", "name": "Aria", "hp": 5, "stats": {"ac": 10},
         "attacks": {"sword": {"notation": "1d20+3", "damage": "1d8"}}}  # fmt: skip
@@ -61,26 +61,6 @@ async def _table(client: Client, *, initiative: bool = False) -> Table:
     return Table(client, eid, minted.json()["token"])
 
 
-def _without_ids(value: Any, eid: str) -> Any:
-    """A player's read with the encounter's own id, times and token ids left out, which
-    differ between any two encounters, secret or not."""
-    text = msgspec.json.encode(value).decode().replace(eid, "<encounter>")
-    text = re.sub("[0-9a-f]{64}", "<seed hash>", text)  # each encounter's own seeds
-    decoded = msgspec.json.decode(text)
-
-    def strip(node: Any) -> Any:
-        if isinstance(node, dict):
-            drop = {"recorded_at", "hash", "prev_hash", "global_position", "metadata",
-                    "commitment", "client_seed", "created_at", "updated_at",
-                    "secret_commitment", "asked_by"}  # fmt: skip
-            return {k: strip(v) for k, v in node.items() if k not in drop}
-        if isinstance(node, list):
-            return [strip(v) for v in node]
-        return node
-
-    return strip(decoded)
-
-
 async def test_a_player_cannot_brute_force_a_secret_from_its_hash(client: Client) -> None:
     """The attack: read the secret event's hash and everything but its data, then hash
     candidate data (faces, modifier, outcome) until one matches.  Now the hash covers
@@ -120,7 +100,7 @@ async def test_counters_versions_and_the_ledger_are_the_same_for_a_hit_and_a_mis
     await hit.hidden(GRAK_ATTACKS, [[19], [6]])
     await miss.hidden(GRAK_ATTACKS, [[1], [6]])
     for path in ("", "/events?after_version=0", "/rolls?after_version=0", "/log?after_version=0"):
-        assert _without_ids(await hit.read(path), hit.eid) == _without_ids(
+        assert without_ids(await hit.read(path), hit.eid) == without_ids(
             await miss.read(path), miss.eid
         ), path
     state = (await hit.read())["state"]
@@ -153,7 +133,7 @@ async def test_a_players_command_after_hidden_damage_is_held_in_both_worlds(
         (held,) = response.json()["events"]
         assert held["type"] == "encounter.request_made"
         assert "s1 is still hidden: the GM decides this one" in held["data"]["held_because"]
-        answers.append(_without_ids(response.json(), table.eid))
+        answers.append(without_ids(response.json(), table.eid))
     # The damage notation is the GM's command, shown to nobody; the answers are equal.
     assert answers[0] == answers[1]
     assert (await downed.read())["state"]["game"] == (await scratched.read())["state"]["game"]
@@ -188,7 +168,7 @@ async def test_the_turn_order_does_not_show_who_a_secret_downed(client: Client) 
         assert sealed["type"] == "encounter.sealed"
         assert sealed["data"]["waits_for"] == ["s1"] and sealed["data"]["hidden"] is False
     for path in ("", "/events?after_version=0", "/log?after_version=0", "/rolls?after_version=0"):
-        assert _without_ids(await down.read(path), down.eid) == _without_ids(
+        assert without_ids(await down.read(path), down.eid) == without_ids(
             await up.read(path), up.eid
         ), path
     log = (await down.read("/log?after_version=0"))["entries"]

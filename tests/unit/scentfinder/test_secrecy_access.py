@@ -63,6 +63,10 @@ def test_player_view_health_and_no_initiative_values() -> None:
     assert people["goblin"].health.word == "bloodied" and people["goblin"].health.current is None
     assert people["bob"].health.current == 12 and people["bob"].fp == 0
     assert people["goblin"].fp is None
+    # A player acts from their character's sheet by name; an NPC's stat block stays hidden.
+    bob = people["bob"].sheet
+    assert bob is not None and "spear" in bob.weapons
+    assert people["goblin"].sheet is None
     encoded = str(view)
     assert "init_value" not in encoded
     hidden = RULESET.player_state(table.state, Audience(npc_health="hidden"))

@@ -232,9 +232,14 @@ def test_player_state_shows_health_per_audience_and_no_roll_memory() -> None:
     assert view.characters["mara"].health.current == 26
     encoded = msgspec.json.encode(view).decode()
     assert "last_check" not in encoded and "difficulty_faces" not in encoded
-    assert "boosts" not in encoded and "skills" not in encoded
+    assert "boosts" not in encoded
+    # A player character's sheet is what its player acts from; an NPC's stays hidden.
+    mara = view.characters["mara"].sheet
+    assert mara is not None and mara.weapons == state.characters["mara"].weapons
+    assert view.characters["cultist"].sheet is None
     exact = RULESET.player_state(state, Audience(npc_health="exact"))
     assert exact.characters["cultist"].health.current == 11
+    assert exact.characters["cultist"].sheet is None
     hidden = RULESET.player_state(state, Audience(npc_health="hidden"))
     assert hidden.characters["cultist"].health.word is None
 
