@@ -13,18 +13,21 @@ from uuid import UUID
 
 import msgspec
 
-from api.schemas import EventOut
+from api.schemas import ClientSeed, EventOut, Name
 from service.campaigns.commands import (
     AddMember,
     AddStatblock,
     Adjust,
     CloseEncounter,
+    Id,
+    MonsterPick,
     RedoCarryOver,
     RemoveMember,
     RemoveStatblock,
     UndoCarryOver,
 )
 from service.campaigns.state import Campaign
+from service.secrecy import NpcHealth
 
 Plain = dict[str, Any]
 
@@ -47,6 +50,19 @@ GmCommand = (
     | CloseEncounter
     | Adjust
 )
+
+
+class StartEncounterBody(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """An encounter of the campaign: who of the party joins, which statblocks with how
+    many copies, and the usual options of a new encounter (POST /encounters)."""
+
+    name: Name
+    members: Annotated[tuple[Id, ...], msgspec.Meta(max_length=50)] = ()
+    monsters: Annotated[tuple[MonsterPick, ...], msgspec.Meta(max_length=20)] = ()
+    options: Plain = {}
+    client_seed: ClientSeed | None = None
+    allow_player_dice: bool = False
+    npc_health: NpcHealth = "descriptor"
 
 
 class CampaignCommandBody(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):

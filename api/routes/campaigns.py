@@ -19,6 +19,7 @@ from api.campaign_schemas import (
     CampaignLogLine,
     CampaignView,
     CreateCampaignBody,
+    StartEncounterBody,
     campaign_view,
 )
 from api.http.auth import require_gm, service_key_checked
@@ -28,10 +29,12 @@ from api.http.problems import problem
 from api.http.responses import json_bytes
 from api.http.writes import provide_write
 from api.openapi.operations import CAMPAIGN_TOKEN, SERVICE_KEY
+from api.routes.encounters import created_response
 from api.schemas import event_out
 from api.state import Services
 from events.errors import StreamNotFound
 from events.idempotency import request_fingerprint
+from service.campaign_store.encounters import filling
 from service.campaign_store.stream import Folded, load, log_lines
 from service.campaign_store.writer import CampaignWriter
 from service.campaigns.commands import CreateCampaign
@@ -138,6 +141,48 @@ class CampaignRoutes(Controller):
             raise _not_found(campaign_id) from None
         version = msgspec.json.decode(answer)["version"]
         return json_bytes(answer, headers={"ETag": etag(version)})
+
+    @post(
+        "/encounters",
+        operation_id="startCampaignEncounter",
+        status_code=201,
+        summary="Start an encounter from the campaign",
+    )
+    async def start_encounter(
+        self,
+        request: Request[Any, Any, Any],
+        campaign_id: FromPath[UUID],
+        data: JSONBody[StartEncounterBody],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+        write: NamedDependency[Write],
+    ) -> Response[Any]:
+        """Creates the encounter (linked to the campaign, its dice committed), records it
+        in the campaign and brings in the members who join, as the campaign holds them,
+        and the monsters copied from the bestiary ("Goblin 1" ...), all in one
+        transaction: a refusal (a member away or unfit, a sheet the ruleset refuses) is a
+        422 with the rule's words and writes nothing. Returns the encounter and its GM
+        token this once. GM only."""
+        require_gm(viewer, "start an encounter of the campaign")
+        _, campaign = await _loaded(services, campaign_id)  # 404 before anything else
+        campaign_terms = Terms(actor=write["actor"], expected_version=write.get("expected_version"))
+        fill = filling(
+            _writer(services), campaign_id, data.name, data.members, data.monsters, campaign_terms
+        )
+        opened = await services.pipeline.create_encounter(
+            ruleset=campaign.ruleset,
+            name=data.name,
+            options=data.options,
+            client_seed=data.client_seed,
+            allow_player_dice=data.allow_player_dice,
+            npc_health=data.npc_health,
+            actor=write["actor"],
+            idempotency_key=write.get("idempotency_key"),
+            request_hash=write.get("request_hash", ""),
+            campaign=campaign_id,
+            also=fill,
+        )
+        return created_response(opened, services)
 
     @get("/", operation_id="getCampaign", summary="The campaign's party, bestiary and encounters")
     async def get_campaign(

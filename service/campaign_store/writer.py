@@ -26,7 +26,7 @@ from events.kinds import CAMPAIGN
 from events.store import append
 from service.campaign_store.stream import load, stored
 from service.campaign_store.tokens import mint_campaign_token
-from service.campaigns import Command, Event, decide, initial_state
+from service.campaigns import Command, Event, State, decide, initial_state
 from service.campaigns.commands import CreateCampaign
 from service.commands import Actor
 from service.dice import ManualFaces, RollingDice
@@ -144,12 +144,7 @@ class CampaignWriter:
         terms: Terms,
         dice: Dice | None,
     ) -> tuple[bytes, list[RecordedEvent]]:
-        head = await lock_stream_of(conn, campaign_id, CAMPAIGN)
-        if terms.expected_version is not None and terms.expected_version != head.version:
-            raise VersionConflict(campaign_id, terms.expected_version, head.version)
-        folded = await load(conn, campaign_id)
-        events = decide(folded.state, command, dice or no_dice())
-        recorded = await self._append(conn, campaign_id, head, events, terms, command)
+        _, recorded = await self.decided(conn, campaign_id, command, terms, dice)
         answer = _encode(
             CampaignWritten(
                 campaign_id=campaign_id, version=recorded[-1].stream_version, events=recorded
@@ -157,6 +152,24 @@ class CampaignWriter:
         )
         await _remember(conn, campaign_id, terms, answer)
         return answer, recorded
+
+    async def decided(
+        self,
+        conn: Connection,
+        campaign_id: UUID,
+        command: Command,
+        terms: Terms,
+        dice: Dice | None = None,
+    ) -> tuple[State, list[RecordedEvent]]:
+        """Under the campaign's lock in the caller's transaction: the campaign as it was,
+        and the events ``command`` appended to it."""
+        head = await lock_stream_of(conn, campaign_id, CAMPAIGN)
+        if terms.expected_version is not None and terms.expected_version != head.version:
+            raise VersionConflict(campaign_id, terms.expected_version, head.version)
+        folded = await load(conn, campaign_id)
+        events = decide(folded.state, command, dice or no_dice())
+        recorded = await self._append(conn, campaign_id, head, events, terms, command)
+        return folded.state, recorded
 
     async def _append(
         self,

@@ -14,6 +14,7 @@ from typing import Any, Unpack
 from uuid import UUID
 
 import asyncpg
+import msgspec
 
 from service.commands import Actor, CommandEnvelope, Write
 from service.core_events import EncounterForked, NoteAdded
@@ -36,7 +37,7 @@ from service.write.opening import created, forked
 from service.write.prepare import Projector, WritePolicy
 from service.write.state_cache import StateCache
 from service.write.strategy import OneStatement, WriteStrategy
-from service.write.unit_of_work import Opened, Publish, Terms, UnitOfWork
+from service.write.unit_of_work import Also, Opened, Publish, Terms, UnitOfWork
 from telemetry import context
 
 CREATE_NAMESPACE = UUID(int=0)
@@ -84,12 +85,18 @@ class CommandPipeline:
         npc_health: NpcHealth = "descriptor",
         idempotency_key: str | None = None,
         request_hash: str = "",
+        campaign: UUID | None = None,
+        also: Also | None = None,
     ) -> Opened:
-        """Open a stream with encounter.created and the first dice commitment."""
+        """Open a stream with encounter.created and the first dice commitment; started
+        from ``campaign``, with what ``also`` adds in the same transaction."""
         context.note_command("encounter.create")
         first = created(ruleset, name, options, allow_player_dice, npc_health)
+        if campaign is not None:
+            first = msgspec.structs.replace(first, campaign=campaign)
         terms = Terms(actor, None, idempotency_key, request_hash)
-        return await self._uow.open(first, client_seed, CREATE_NAMESPACE, terms)
+        namespace = CREATE_NAMESPACE if campaign is None else campaign
+        return await self._uow.open(first, client_seed, namespace, terms, also)
 
     async def fork(
         self,

@@ -22,6 +22,7 @@ from uuid import UUID, uuid4, uuid5
 import asyncpg
 import msgspec
 
+from events.db import Connection
 from events.envelope import RecordedEvent
 from events.errors import VersionConflict
 from events.idempotency import find_response
@@ -32,7 +33,7 @@ from service.authorize import Forbidden
 from service.commands import Actor, CommandResult
 from service.core_events import EncounterCreated, EncounterForked
 from service.dice import DiceError
-from service.encounter import Encounter
+from service.encounter import Encounter, start
 from service.registry import codec_for
 from service.ruleset import RuleViolation
 from service.tokens import TokenRevoked
@@ -55,6 +56,11 @@ from telemetry import context, metrics, tracing
 _encode = msgspec.json.Encoder().encode
 
 Publish = Callable[[UUID, Sequence[RecordedEvent]], Awaitable[None]]
+
+Also = Callable[[Connection, UUID, Encounter[Any]], Awaitable[tuple[Any, ...]]]
+"""Run in a new stream's transaction once the stream exists: the events that follow its
+opening, decided on its state after the first event, written with it or not at all (a
+campaign records the encounter it starts and fills it: service/campaign_store/)."""
 
 
 class Opened(NamedTuple):
@@ -96,6 +102,7 @@ class UnitOfWork:
         client_seed: str | None,
         namespace: UUID,
         terms: Terms,
+        also: Also | None = None,
     ) -> Opened:
         """Append the first events of a new stream and mint its GM token, atomically.
 
@@ -114,6 +121,10 @@ class UnitOfWork:
         try:
             async with self._pool.acquire() as conn, conn.transaction():
                 head = await create_stream(conn, encounter_id)
+                if also is not None:
+                    codec = codec_for(first.ruleset)
+                    more = await also(conn, encounter_id, start(codec.ruleset, first))
+                    decision = msgspec.structs.replace(decision, events=(*decision.events, *more))
                 draft = Draft(
                     codec_for(first.ruleset),
                     encounter_id,

@@ -160,3 +160,67 @@ async def test_tokens_open_only_their_own_kind_of_stream(client: Client) -> None
     assert (await client.get(f"/encounters/{encounter}/log", headers=gm)).status_code == 401
     other, _ = await _campaign(client)
     assert (await client.get(f"/campaigns/{other}", headers=gm)).status_code == 401
+
+
+async def _party(client: Client) -> tuple[str, dict[str, str]]:
+    campaign, gm = await _campaign(client)
+    for member in (combatant("aria", 22), combatant("borin", 30)):
+        added = await _send(client, campaign, gm, {"type": "campaign.add_member", "sheet": member})
+        assert added.status_code == 200, added.text
+    goblin = {"type": "campaign.add_statblock", "sheet": combatant("goblin", 7)}
+    assert (await _send(client, campaign, gm, goblin)).status_code == 200
+    return campaign, gm
+
+
+async def test_an_encounter_starts_with_the_party_and_the_monsters(
+    client: Client, database_url: str
+) -> None:
+    campaign, gm = await _party(client)
+    body = {
+        "name": "The bridge",
+        "members": ["aria", "borin"],
+        "monsters": [{"statblock": "goblin", "count": 2}],
+    }
+    started = await client.post(f"/campaigns/{campaign}/encounters", json=body, headers=gm)
+    assert started.status_code == 201, started.text
+    encounter = started.json()["encounter_id"]
+    token = {"Authorization": f"Bearer {started.json()['gm_token']}"}
+    state = (await client.get(f"/encounters/{encounter}", headers=token)).json()["state"]
+    combatants = state["game"]["combatants"]
+    assert {c: (combatants[c]["name"], combatants[c]["hp"]) for c in combatants} == {
+        "aria": ("Aria", 22),
+        "borin": ("Borin", 30),
+        "goblin-1": ("Goblin 1", 7),
+        "goblin-2": ("Goblin 2", 7),
+    }
+    events = (await client.get(f"/encounters/{encounter}/events", headers=token)).json()["events"]
+    assert events[0]["data"]["campaign"] == campaign
+    view = (await client.get(f"/campaigns/{campaign}", headers=gm)).json()
+    assert {m["member"]: m["away"] for m in view["party"]} == {
+        "aria": encounter,
+        "borin": encounter,
+    }
+    assert view["encounters"][0]["monsters"][1]["name"] == "Goblin 2"
+
+    conn = await asyncpg.connect(database_url)
+    try:
+        streams = await conn.fetchval("SELECT count(*) FROM streams")
+        away = await client.post(
+            f"/campaigns/{campaign}/encounters",
+            json={"name": "Again", "members": ["aria"]},
+            headers=gm,
+        )
+        assert away.status_code == 422, away.text
+        assert "Aria fights in encounter" in away.json()["detail"]
+        rolled = await client.post(
+            f"/campaigns/{campaign}/encounters",
+            json={"name": "Rolled", "monsters": [{"statblock": "goblin", "hit_points": "rolled"}]},
+            headers=gm,
+        )
+        assert rolled.status_code == 422, rolled.text
+        assert await conn.fetchval("SELECT count(*) FROM streams") == streams
+    finally:
+        await conn.close()
+    assert (await client.get(f"/campaigns/{campaign}", headers=gm)).json()["version"] == view[
+        "version"
+    ]
