@@ -50,4 +50,5 @@ def route_handlers() -> list[ControllerRouterHandler]:
         health.ready,
         console.console_router(),
         console.qr_code,
+        console.campaign_terms,
     ]
