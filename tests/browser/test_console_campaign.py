@@ -1,0 +1,154 @@
+"""The console's campaign page in a real browser: a GM creates a campaign, builds the
+party and the bestiary from sheet forms, starts an encounter with two members and two
+copies of a statblock, plays in its table, comes back and closes it; axe finds no
+violation on the page.  No JSON is typed at any step."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+from playwright.async_api import Browser, Page, expect
+
+from tests.browser.pages import DESKTOP, entry, fill_in, open_context
+from tests.browser.test_console_a11y import violations
+from tests.reliability.processes import Service
+
+
+async def add_sheet(gm: Page, values: dict[str, str], attack: str, button: str) -> None:
+    """A sheet typed into the campaign's sheet form (the encounter's add-combatant form),
+    an attack as an entry, then added to the party or the bestiary."""
+    await fill_in(gm.locator("#sheet-fields"), values)
+    weapon, notation, damage = attack.split()
+    await entry(
+        gm, "attacks", weapon, {"notation": notation, "damage": damage}, form="#sheet-fields"
+    )
+    await gm.get_by_role("button", name=button).click()
+
+
+async def test_a_gm_runs_a_campaign_from_the_page(
+    service: Service, browser: Browser, screenshots: Path
+) -> None:
+    gm = await open_context(browser, f"{service.url}/console/", DESKTOP)
+    errors: list[str] = []
+    gm.on("pageerror", lambda e: errors.append(str(e)))
+
+    # The carry-over options of the picked ruleset show with their defaults.
+    await gm.get_by_label("Rule system of the campaign").select_option("generic")
+    await expect(gm.get_by_label("carry conditions")).to_be_checked()
+    await gm.get_by_label("Campaign name").fill("Ashes of the North")
+    await gm.get_by_role("button", name="Begin the campaign").click()
+    await expect(gm.locator("#campaign-title")).to_contain_text("Ashes of the North")
+    await expect(gm.locator("#status")).to_contain_text("Game master of the campaign")
+    await expect(gm.get_by_text("Keep the campaign's link")).to_be_visible()
+    assert await gm.get_by_label("Your campaign link").input_value() == gm.url
+
+    # Two members and a statblock from the ruleset's own sheet form.
+    await gm.get_by_text("Add a character from a sheet").click()
+    await add_sheet(
+        gm, {"id": "aria", "name": "Aria", "hp": "20"}, "sword 1d20+5 1d8+3", "Add to the party"
+    )
+    party = gm.locator("#party")
+    await expect(party.locator(".combatant", has_text="Aria")).to_contain_text("20/20 hp")
+    await add_sheet(
+        gm, {"id": "borin", "name": "Borin", "hp": "26"}, "axe 1d20+4 1d8+2", "Add to the party"
+    )
+    await expect(party.locator(".combatant", has_text="Borin")).to_contain_text("26/26 hp")
+    await expect(party.locator(".combatant", has_text="Borin")).to_contain_text(
+        "Condition: as the sheet gives it"
+    )
+    await gm.get_by_label("Hit points notation, for a statblock").fill("2d6+1")
+    await add_sheet(
+        gm, {"id": "goblin", "name": "Goblin", "hp": "7"}, "club 1d20+2 1d6", "Add to the bestiary"
+    )
+    goblin = gm.locator("#bestiary .combatant", has_text="Goblin")
+    await expect(goblin).to_contain_text("7/7 hp")
+    await expect(goblin).to_contain_text("rolled: 2d6+1")
+    await expect(gm.locator("#campaign-log li").first).to_contain_text("Goblin enters the bestiary")
+
+    # A refusal shows the service's words, and nothing is written.
+    await gm.get_by_label("Hit points notation, for a statblock").fill("many")
+    await add_sheet(
+        gm, {"id": "orc", "name": "Orc", "hp": "15"}, "axe 1d20+3 1d12", "Add to the bestiary"
+    )
+    await expect(gm.locator("#campaign-problem")).to_contain_text("Refused")
+    await expect(gm.locator("#bestiary .combatant")).to_have_count(1)
+
+    # Start an encounter: both members, two Goblins.  Their hit points as the sheet's: the
+    # service refuses rolled ones for now, in its own words, which the page shows.
+    await gm.get_by_label("Encounter name").fill("Ambush at the ford")
+    await gm.locator("#encounter-members").get_by_label("Aria").check()
+    await gm.locator("#encounter-members").get_by_label("Borin").check()
+    await gm.get_by_label("Copies of Goblin").fill("2")
+    await gm.get_by_label("Hit points of Goblin").select_option("fixed")
+    await gm.get_by_role("button", name="Start the encounter").click()
+
+    # Its table opens with the party and the copies, the GM's link to keep, and a way back.
+    await expect(gm.locator("#encounter-title")).to_contain_text("Ambush at the ford")
+    await expect(gm.locator("#status")).to_contain_text("Game master · live")
+    tracker = gm.locator("#tracker")
+    for name in ("Aria", "Borin", "Goblin 1", "Goblin 2"):
+        await expect(tracker.locator(".combatant", has_text=name)).to_have_count(1)
+    await expect(tracker.locator(".combatant", has_text="Aria")).to_contain_text("20/20 hp")
+    await expect(tracker.locator(".combatant", has_text="Goblin 2")).to_contain_text("7/7 hp")
+    await expect(gm.get_by_text("Keep this link")).to_be_visible()
+    await gm.get_by_role("link", name="Back to the campaign").click()
+
+    # The campaign lists the encounter, under way, its members away.
+    await expect(gm.locator("#campaign-title")).to_contain_text("Ashes of the North")
+    fight = gm.locator("#campaign-encounters .encounter", has_text="Ambush at the ford")
+    await expect(fight).to_contain_text("under way")
+    await expect(fight).to_contain_text("Goblin 1")
+    await expect(party.locator(".combatant", has_text="Aria")).to_contain_text(
+        "in Ambush at the ford"
+    )
+    await expect(gm.locator("#encounter-members").get_by_label("Aria (away")).to_be_disabled()
+    await expect(gm.locator("#campaign-log li").first).to_contain_text(
+        '"Ambush at the ford" begins with Aria and Borin, against Goblin 1'
+    )
+    await gm.screenshot(path=str(screenshots / "console-campaign.png"), full_page=True)
+
+    # Its link opens the table again; closing it without a reason is refused by the page,
+    # with one the members come back.
+    await expect(
+        fight.get_by_role("link", name="Open the table of Ambush at the ford")
+    ).to_be_visible()
+    close = fight.get_by_role("button", name="Close Ambush at the ford without carrying over")
+    await close.click()
+    await expect(gm.locator("#campaign-problem")).to_contain_text("give a reason")
+    await fight.get_by_label("Reason (Ambush at the ford)").fill("the goblins fled")
+    await close.click()
+    await expect(fight).to_contain_text("closed without carrying over")
+    await expect(gm.locator("#campaign-log li").first).to_contain_text(
+        "closes without carrying anything over: the goblins fled"
+    )
+    await expect(gm.locator("#encounter-members").get_by_label("Aria")).to_be_enabled()
+    assert not errors, errors
+
+
+async def test_axe_finds_no_violation_on_the_campaign_page(
+    service: Service, browser: Browser
+) -> None:
+    async with httpx.AsyncClient(base_url=service.url, timeout=30) as http:
+        created = (await http.post("/campaigns", json={"ruleset": "generic", "name": "Axe"})).json()
+        cid, token = created["campaign_id"], created["gm_token"]
+        http.headers["Authorization"] = f"Bearer {token}"
+        for ident, hp in (("aria", 20), ("goblin", 7)):
+            kind = "campaign.add_member" if ident == "aria" else "campaign.add_statblock"
+            sheet = {"type": "generic.add_combatant", "id": ident, "name": ident.title(), "hp": hp}
+            answer = await http.post(
+                f"/campaigns/{cid}/commands", json={"command": {"type": kind, "sheet": sheet}}
+            )
+            assert answer.is_success, answer.text
+        pick = {"statblock": "goblin", "count": 2}
+        started = await http.post(
+            f"/campaigns/{cid}/encounters",
+            json={"name": "Skirmish", "members": ["aria"], "monsters": [pick]},
+        )
+        assert started.status_code == 201, started.text
+    context = await browser.new_context(viewport=DESKTOP, bypass_csp=True)  # type: ignore[arg-type]
+    page = await context.new_page()
+    await page.goto(f"{service.url}/console/#c={cid}&t={token}")
+    await expect(page.locator("#campaign-encounters .encounter")).to_contain_text("Skirmish")
+    await page.get_by_text("Add a character from a sheet").click()
+    assert await violations(page) == []
