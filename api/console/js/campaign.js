@@ -118,7 +118,7 @@ function row(c, extra) {
 function party(view) {
   if (!view.party.length) return el("p", { class: "hint" }, "No member yet: add one from a sheet below.");
   const names = Object.fromEntries(view.encounters.map((e) => [e.encounter_id, e.name]));
-  return el("ul", { class: "combatants", "aria-label": "Party" }, view.party.map((m) => row(
+  return el("ul", { class: "combatants campaign-roster", "aria-label": "Party" }, view.party.map((m) => row(
     asCombatant(m.member, m.sheet, m.condition),
     [el("small", {}, `Condition: ${summary(m.condition)}`),
       m.away ? el("span", { class: "badge mark next" }, `in ${names[m.away] || "an encounter"}`) : null],
@@ -127,7 +127,7 @@ function party(view) {
 
 function bestiary(view) {
   if (!view.bestiary.length) return el("p", { class: "hint" }, "No statblock yet: add one from a sheet below.");
-  return el("ul", { class: "combatants", "aria-label": "Bestiary" }, view.bestiary.map((s) => row(
+  return el("ul", { class: "combatants campaign-roster", "aria-label": "Bestiary" }, view.bestiary.map((s) => row(
     asCombatant(s.statblock, s.sheet, null),
     s.hit_points ? el("small", {}, `Hit points may be rolled: ${s.hit_points}`) : null,
   )));
@@ -156,11 +156,13 @@ function encounterItem(view, encounter) {
   if (last && last.undone) buttons.push(el("button", { type: "button", onclick: () => act("campaign.redo_carry_over") }, `Redo the carry-over of ${encounter.name}`));
   if (!last && !encounter.closed) buttons.push(el("button", { type: "button", onclick: () => act("campaign.close_encounter") }, `Close ${encounter.name} without carrying over`));
   const state = encounter.closed ? "closed without carrying over" : last ? "carried over" : "under way: its members are away";
+  const names = Object.fromEntries(view.party.map((m) => [m.member, m.sheet.name || m.member]));
+  const members = encounter.members.map((id) => names[id] || id);
   const monsters = encounter.monsters.map((m) => `${m.name}${m.hit_points != null ? ` (${m.hit_points} hp)` : ""}`);
   return el("li", { class: "encounter", "data-encounter": eid },
     el("strong", {}, encounter.name), ` · ${state}`,
     el("p", {}, link ? el("a", { href: link }, `Open the table of ${encounter.name}`) : el("span", { class: "hint" }, "Its GM link is not kept in this browser.")),
-    el("small", {}, `Party: ${encounter.members.join(", ") || "none"} · Monsters: ${monsters.join(", ") || "none"}`),
+    el("small", {}, `Party: ${members.join(", ") || "none"} · Monsters: ${monsters.join(", ") || "none"}`),
     encounter.carried.length ? el("ul", { class: "carried" }, encounter.carried.map((c) => carriedLine(view, c))) : null,
     buttons.length ? el("div", { class: "answer" },
       el("label", { for: reasonId }, `Reason (${encounter.name})`),
