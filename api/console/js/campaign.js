@@ -26,14 +26,6 @@ export function campaignGuarded(action) {
   return guarded(action, "#campaign-problem");
 }
 
-/** A GM command of the campaign, then the page read again. */
-export function campaignCommand(command) {
-  return campaignGuarded(async () => {
-    await campaign.api.post(`/campaigns/${campaign.id}/commands`, { command });
-    await readCampaign();
-  });
-}
-
 export async function openCampaign(id, token) {
   stopCampaign();
   const api = new Api(null, token);
@@ -75,7 +67,9 @@ export async function readCampaign() {
   const before = campaign.carried;
   campaign.carried = view.encounters.reduce((n, e) => n + e.carried.length, 0);
   if (before != null && campaign.carried > before) setStatus("A fight ended: what it left to the party was carried over (see the campaign log).");
+  // A redraw keeps the GM's place: the focus, and a reason being typed survive a poll.
   const focused = document.activeElement?.id;
+  const reasons = [...document.querySelectorAll("#campaign-encounters input")].map((i) => [i.id, i.value]);
   campaign.view = view;
   $("#campaign-viewing").textContent = `Version ${view.version} · ${view.party.length} in the party · ${view.bestiary.length} in the bestiary`;
   $("#party").replaceChildren(party(view));
@@ -84,7 +78,7 @@ export async function readCampaign() {
   $("#campaign-log").replaceChildren(...log.entries.slice().reverse().map((line) =>
     el("li", {}, el("span", { class: "version" }, `v${line.version}`), " ", line.text)));
   drawEncounterForm(view);
-  // A redraw keeps the GM's place (a reason being typed survives a poll).
+  for (const [id, value] of reasons) if (document.getElementById(id)) document.getElementById(id).value = value;
   if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
   document.body.dataset.campaignVersion = String(view.version);
 }
@@ -145,12 +139,15 @@ function encounterItem(view, encounter) {
   const link = encounterLink(eid);
   const last = encounter.carried[encounter.carried.length - 1];
   const reasonId = `reason-${eid}`;
-  const reason = () => {
-    const text = $(`#${CSS.escape(reasonId)}`).value.trim();
-    if (!text) throw new Error("give a reason: the campaign's log keeps it");
-    return text;
-  };
-  const act = (type) => campaignGuarded(async () => campaignCommand({ type, encounter: eid, reason: reason() }));
+  // Undo, redo and close each take the GM's reason, which the campaign's log keeps.
+  const act = (type) => campaignGuarded(async () => {
+    const box = $(`#${CSS.escape(reasonId)}`);
+    const reason = box.value.trim();
+    if (!reason) throw new Error("give a reason: the campaign's log keeps it");
+    await campaign.api.post(`/campaigns/${campaign.id}/commands`, { command: { type, encounter: eid, reason } });
+    box.value = "";
+    await readCampaign();
+  });
   const buttons = [];
   if (last && !last.undone) buttons.push(el("button", { type: "button", onclick: () => act("campaign.undo_carry_over") }, `Undo the carry-over of ${encounter.name}`));
   if (last && last.undone) buttons.push(el("button", { type: "button", onclick: () => act("campaign.redo_carry_over") }, `Redo the carry-over of ${encounter.name}`));
