@@ -221,7 +221,7 @@ async def test_a_carry_over_shows_when_a_fight_ends_and_is_undone_and_redone_fro
     await expect(aria).to_contain_text("12/20 hp")
     await expect(aria).not_to_contain_text("in Ambush")
     await expect(gm.locator("#campaign-log li").first).to_contain_text('"Ambush" at version')
-    await expect(gm.locator("#campaign-log li").first).to_contain_text("Aria: hp 20 -> 12")
+    await expect(gm.locator("#campaign-log li").first).to_contain_text("carries over: Aria: hp 12")
     fight = gm.locator("#campaign-encounters .encounter", has_text="Ambush")
     await expect(fight).to_contain_text("Aria: hp 12")
 
