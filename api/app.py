@@ -21,6 +21,7 @@ from litestar.plugins.problem_details import ProblemDetailsPlugin
 from redis.asyncio import Redis
 
 from api import litestar_internals, observability
+from api.background import running_tasks
 from api.http import request_log
 from api.http.cors import cors_config
 from api.http.limits import VerifiedTokens, rate_limit_config
@@ -39,6 +40,7 @@ from api.webhooks.worker import Deliverer
 from events.migrate import apply_migrations
 from events.replicas import ReadReplicas
 from projections.inline import read_model_rows
+from service.campaign_store.carrier import Carrier
 from service.write.pipeline import CommandPipeline
 from service.write.strategy import strategy_for
 from telemetry import metrics, tracing
@@ -161,6 +163,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             async with (
                 fan_out.running(pool, encode_for),
                 Deliverer(settings, pool).running(),
+                running_tasks(Carrier(pool, settings.chain_key_bytes).run(), name="carry-over"),
                 observability.sampling_pool(pool),
             ):
                 yield

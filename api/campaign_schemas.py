@@ -13,7 +13,7 @@ from uuid import UUID
 
 import msgspec
 
-from api.schemas import ClientSeed, EventOut, Name
+from api.schemas import AnyCommand, ClientSeed, EventOut, Name
 from service.campaigns.commands import (
     AddMember,
     AddStatblock,
@@ -57,12 +57,28 @@ class StartEncounterBody(msgspec.Struct, forbid_unknown_fields=True, kw_only=Tru
     many copies, and the usual options of a new encounter (POST /encounters)."""
 
     name: Name
+    ground: Annotated[list[AnyCommand], msgspec.Meta(max_length=200)] = []  # type: ignore[valid-type]
+    """The ruleset's commands that lay the ground before anyone arrives (areas, zones,
+    hexes): sheets that stand somewhere need it there."""
     members: Annotated[tuple[Id, ...], msgspec.Meta(max_length=50)] = ()
     monsters: Annotated[tuple[MonsterPick, ...], msgspec.Meta(max_length=20)] = ()
     options: Plain = {}
     client_seed: ClientSeed | None = None
     allow_player_dice: bool = False
     npc_health: NpcHealth = "descriptor"
+
+
+class CampaignTokenBody(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    member: Id
+    """The party member the player plays: their character in every encounter."""
+    label: Annotated[str, msgspec.Meta(max_length=200)] | None = None
+
+
+class CampaignToken(msgspec.Struct, kw_only=True):
+    token: str
+    """Shown this once: only a digest of it is kept."""
+    member: str
+    label: str | None
 
 
 class CampaignCommandBody(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):

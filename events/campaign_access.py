@@ -3,6 +3,7 @@ service/campaign_store/tokens.py's (the secret's digest is service/tokens.py's).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from uuid import UUID
 
 import asyncpg
@@ -41,4 +42,23 @@ async def unrevoked_campaign_token(
            WHERE campaign_id = $1 AND token_id = $2 AND revoked_at IS NULL""",
         campaign_id,
         token_id,
+    )
+
+
+async def copy_campaign_tokens(
+    db: Database, campaign_id: UUID, encounter_id: UUID, members: Sequence[str]
+) -> None:
+    """Every unrevoked player token of the campaign bound to one of ``members`` becomes a
+    token of the encounter too, bound to that member: the same id and secret, so the
+    player's one token opens the character in every encounter the campaign starts, with
+    exactly an encounter token's rights, through every path that checks one."""
+    await db.execute(
+        """INSERT INTO access_tokens (encounter_id, token_id, role, secret_sha256, combatants,
+                                      label)
+           SELECT $2, token_id, 'player', secret_sha256, ARRAY[member], label
+           FROM campaign_tokens
+           WHERE campaign_id = $1 AND member = ANY($3::text[]) AND revoked_at IS NULL""",
+        campaign_id,
+        encounter_id,
+        list(members),
     )

@@ -44,9 +44,12 @@ async def create_stream(
 
 
 async def signed_head(db: Database, stream_id: UUID) -> SignedHead:
-    """The stream row's head and its stored signature (one primary-key read)."""
+    """The encounter stream's head and its stored signature (one primary-key read); an id
+    of another kind of stream (a campaign's) is not found, so no encounter route reads it."""
     row = await db.fetchrow(
-        "SELECT version, last_hash, head_signature FROM streams WHERE stream_id = $1", stream_id
+        "SELECT version, last_hash, head_signature FROM streams"
+        " WHERE stream_id = $1 AND kind = 'encounter'",
+        stream_id,
     )
     if row is None:
         raise StreamNotFound(stream_id)

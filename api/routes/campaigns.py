@@ -17,6 +17,8 @@ from api.campaign_schemas import (
     CampaignEvents,
     CampaignLog,
     CampaignLogLine,
+    CampaignToken,
+    CampaignTokenBody,
     CampaignView,
     CreateCampaignBody,
     StartEncounterBody,
@@ -34,12 +36,15 @@ from api.schemas import event_out
 from api.state import Services
 from events.errors import StreamNotFound
 from events.idempotency import request_fingerprint
+from service.campaign_store.carrier import carry_now
 from service.campaign_store.encounters import filling
 from service.campaign_store.stream import Folded, load, log_lines
-from service.campaign_store.writer import CampaignWriter
+from service.campaign_store.tokens import mint_player_token
+from service.campaign_store.writer import CampaignWriter, CampaignWritten
 from service.campaigns.commands import CreateCampaign
 from service.campaigns.state import Campaign
 from service.commands import Actor, Write
+from service.ruleset import RuleViolation
 from service.tokens import Viewer
 from service.write.unit_of_work import Terms
 
@@ -167,7 +172,13 @@ class CampaignRoutes(Controller):
         _, campaign = await _loaded(services, campaign_id)  # 404 before anything else
         campaign_terms = Terms(actor=write["actor"], expected_version=write.get("expected_version"))
         fill = filling(
-            _writer(services), campaign_id, data.name, data.members, data.monsters, campaign_terms
+            _writer(services),
+            campaign_id,
+            data.name,
+            data.members,
+            data.monsters,
+            campaign_terms,
+            tuple(data.ground),
         )
         opened = await services.pipeline.create_encounter(
             ruleset=campaign.ruleset,
@@ -183,6 +194,55 @@ class CampaignRoutes(Controller):
             also=fill,
         )
         return created_response(opened, services)
+
+    @post(
+        "/encounters/{encounter_id:uuid}/carry-over",
+        operation_id="carryOverEncounter",
+        status_code=200,
+        summary="Carry an encounter over now",
+    )
+    async def carry_over(
+        self,
+        campaign_id: FromPath[UUID],
+        encounter_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+    ) -> Response[Any]:
+        """Carries the encounter over as it stands, without waiting for it to end: an
+        Aeonis game has no end of its own, and a session stops where the table does.
+        422 while the encounter hides a secret roll, or when it was carried at this
+        version already. GM only."""
+        require_gm(viewer, "carry an encounter over")
+        writer = _writer(services)
+        try:
+            async with services.pool.acquire() as conn, conn.transaction():
+                recorded = await carry_now(writer, conn, campaign_id, encounter_id)
+        except StreamNotFound:
+            raise _not_found(campaign_id) from None
+        version = recorded[-1].stream_version
+        answer = CampaignWritten(campaign_id=campaign_id, version=version, events=recorded)
+        return json_bytes(msgspec.json.encode(answer), headers={"ETag": etag(version)})
+
+    @post("/tokens", operation_id="mintCampaignToken", status_code=201, summary="A player's token")
+    async def mint_token(
+        self,
+        campaign_id: FromPath[UUID],
+        data: JSONBody[CampaignTokenBody],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+    ) -> CampaignToken:
+        """A player's token bound to a party member: it opens that character in every
+        encounter of the campaign (the one the member fights in now, and every later
+        one), with the rights of an encounter's player token. GM only."""
+        require_gm(viewer, "mint the campaign's tokens")
+        _, campaign = await _loaded(services, campaign_id)
+        member = campaign.members.get(data.member)
+        if member is None:
+            raise RuleViolation(f"{data.member} is not a member of the party")
+        token = await mint_player_token(
+            services.pool, campaign_id, data.member, member.away, data.label
+        )
+        return CampaignToken(token=token, member=data.member, label=data.label)
 
     @get("/", operation_id="getCampaign", summary="The campaign's party, bestiary and encounters")
     async def get_campaign(

@@ -21,3 +21,12 @@ CREATE TABLE campaign_tokens (
     PRIMARY KEY (campaign_id, token_id),
     CHECK ((role = 'player') = (member IS NOT NULL))
 );
+
+-- Where the carry-over process manager stands in the reading of every stream
+-- (events/reading.py's Checkpoint: a place per shard).  One row; its lock makes one
+-- process at a time carry over, and the row moves in the transaction that appends the
+-- carry-over, so an encounter is carried once even across a crash.
+CREATE TABLE carry_over_checkpoint (
+    name   text PRIMARY KEY,
+    shards bigint[] NOT NULL
+);

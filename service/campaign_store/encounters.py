@@ -15,13 +15,14 @@ from uuid import UUID
 
 from events.db import Connection
 from service.campaign_store.stream import typed
+from service.campaign_store.tokens import share_with_encounter
 from service.campaign_store.writer import CampaignWriter, no_dice
 from service.campaigns import opening
 from service.campaigns.commands import MonsterPick, StartEncounter
 from service.campaigns.events import EncounterStarted
 from service.campaigns.state import Campaign
 from service.encounter import Encounter
-from service.registry import get_ruleset
+from service.registry import codec_for
 from service.ruleset import RuleViolation
 from service.write.unit_of_work import Also, Terms
 
@@ -33,6 +34,7 @@ def filling(
     members: tuple[str, ...],
     monsters: tuple[MonsterPick, ...],
     terms: Terms,
+    ground: tuple[Any, ...] = (),
 ) -> Also:
     """The hook the write path runs once the encounter's stream exists: the campaign's
     record of it, and the events that bring the party and the monsters in."""
@@ -54,12 +56,22 @@ def filling(
         assert isinstance(before, Campaign) and isinstance(started, EncounterStarted)
         if before.ruleset != encounter.ruleset:
             raise RuleViolation(f"the campaign plays {before.ruleset}, not {encounter.ruleset}")
-        ruleset = get_ruleset(before.ruleset)
+        await share_with_encounter(conn, campaign_id, encounter_id, started.members)
+        codec = codec_for(before.ruleset)
+        ruleset = codec.ruleset
         game, events = encounter.game, []
-        for planned in opening(before, started, encounter.game):
-            for event in ruleset.decide(game, planned, no_dice()):
+
+        def apply(command: Any) -> None:
+            nonlocal game
+            for event in ruleset.decide(game, command, no_dice()):
                 game = ruleset.evolve(game, event)
                 events.append(event)
+
+        for laid in ground:
+            codec.ensure_owns(laid)
+            apply(laid)
+        for planned in opening(before, started, game):
+            apply(planned)
         return tuple(events)
 
     return fill

@@ -5,9 +5,16 @@ encounter's tokens are (service/tokens.py, whose secret handling this reuses).""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from uuid import UUID
 
-from events.campaign_access import insert_campaign_token, unrevoked_campaign_token
+import asyncpg
+
+from events.campaign_access import (
+    copy_campaign_tokens,
+    insert_campaign_token,
+    unrevoked_campaign_token,
+)
 from events.db import Database
 from service.tokens import Role, StoredToken, Viewer, checked, secret_digest
 
@@ -38,3 +45,28 @@ async def campaign_viewer(db: Database, campaign_id: UUID, token: str) -> Viewer
         members = [row["member"]] if row["member"] is not None else []
         stored = StoredToken(row["role"], bytes(row["secret_sha256"]), members)
     return checked(token, stored)
+
+
+async def share_with_encounter(
+    db: Database, campaign_id: UUID, encounter_id: UUID, members: Sequence[str]
+) -> None:
+    """The campaign's player tokens of ``members`` open ``encounter_id`` as well."""
+    await copy_campaign_tokens(db, campaign_id, encounter_id, members)
+
+
+async def mint_player_token(
+    pool: asyncpg.Pool,
+    campaign_id: UUID,
+    member: str,
+    away: UUID | None,
+    label: str | None,
+) -> str:
+    """A player's token bound to ``member``; it opens the encounter the member fights in
+    now (``away``) and every one the campaign starts with them from now on."""
+    async with pool.acquire() as conn, conn.transaction():
+        token = await mint_campaign_token(
+            conn, campaign_id, role="player", member=member, label=label
+        )
+        if away is not None:
+            await share_with_encounter(conn, campaign_id, away, [member])
+    return token

@@ -224,3 +224,49 @@ async def test_an_encounter_starts_with_the_party_and_the_monsters(
     assert (await client.get(f"/campaigns/{campaign}", headers=gm)).json()["version"] == view[
         "version"
     ]
+
+
+async def test_a_player_token_opens_its_character_in_every_encounter(client: Client) -> None:
+    campaign, gm = await _party(client)
+    minted = await client.post(
+        f"/campaigns/{campaign}/tokens", json={"member": "aria", "label": "Ann"}, headers=gm
+    )
+    assert minted.status_code == 201, minted.text
+    player = {"Authorization": f"Bearer {minted.json()['token']}"}
+    unknown = await client.post(f"/campaigns/{campaign}/tokens", json={"member": "zed"}, headers=gm)
+    assert unknown.status_code == 422
+    assert (await client.get(f"/campaigns/{campaign}", headers=player)).status_code == 403
+
+    for name in ("First", "Second"):
+        started = await client.post(
+            f"/campaigns/{campaign}/encounters",
+            json={"name": name, "members": ["aria", "borin"]},
+            headers=gm,
+        )
+        assert started.status_code == 201, started.text
+        encounter = started.json()["encounter_id"]
+        assert (await client.get(f"/encounters/{encounter}", headers=player)).status_code == 200
+        own = {"type": "generic.check", "combatant": "aria", "using": None}
+        other = {**own, "combatant": "borin"}
+        theirs = await client.post(
+            f"/encounters/{encounter}/commands", json={"command": other}, headers=player
+        )
+        assert theirs.status_code == 403, theirs.text
+        assert "may act only for" in theirs.json()["detail"]
+        mine = await client.post(
+            f"/encounters/{encounter}/commands", json={"command": own}, headers=player
+        )
+        # Bound to aria: refused, if at all, by the rules of a player's check, not the binding.
+        assert "may act only for" not in mine.text, mine.text
+        closed = {"type": "campaign.close_encounter", "encounter": encounter, "reason": "next"}
+        assert (await _send(client, campaign, gm, closed)).status_code == 200
+
+
+async def test_encounter_routes_do_not_read_a_campaign(service_client: Client) -> None:
+    created = await service_client.post("/campaigns", json={"ruleset": "generic", "name": "C"})
+    assert created.status_code == 201, created.text
+    campaign = created.json()["campaign_id"]
+    for path in ("", "/export", "/verify", "/events", "/log"):
+        answer = await service_client.get(f"/encounters/{campaign}{path}")
+        assert answer.status_code == 404, (path, answer.text)
+    assert (await service_client.get(f"/campaigns/{campaign}")).status_code == 200
