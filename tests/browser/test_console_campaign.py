@@ -1,26 +1,16 @@
 """The console's campaign page in a real browser: a GM creates a campaign, builds the
 party and the bestiary from sheet forms, starts an encounter with two members and two
-copies of a statblock, opens its table, comes back and closes it; a carry-over shows by
-itself when a fight ends and is undone and redone from the page; axe finds no violation
+copies of a statblock, opens its table, comes back and closes it; the carry-over of an
+ended fight shows by itself and is undone and redone from the page; axe finds no violation
 on the page.  No JSON is typed at any step."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
-from typing import Any
-from uuid import UUID
 
-import asyncpg
 import httpx
-import msgspec
 from playwright.async_api import Browser, Page, expect
 
-from service.campaign_store.writer import CampaignWriter
-from service.campaigns.commands import CarryOver
-from service.commands import Actor
-from service.loading import load
-from service.write.unit_of_work import Terms
 from tests.browser.pages import DESKTOP, entry, fill_in, open_context
 from tests.browser.test_console_a11y import violations
 from tests.reliability.processes import Service
@@ -165,9 +155,9 @@ async def test_axe_finds_no_violation_on_the_campaign_page(
     assert await violations(page) == []
 
 
-async def _campaign_with_a_fight(http: httpx.AsyncClient) -> tuple[str, str, str]:
-    """A generic campaign whose member Aria (20 hp) lost 8 hp in an encounter that ended:
-    the campaign's id and GM token, the encounter's id."""
+async def _campaign_with_a_fight(http: httpx.AsyncClient) -> tuple[str, str, str, str]:
+    """A generic campaign whose member Aria (20 hp) lost 8 hp in an encounter still under
+    way: the campaign's id and GM token, the encounter's id and GM token."""
     created = (await http.post("/campaigns", json={"ruleset": "generic", "name": "Road"})).json()
     cid, token = created["campaign_id"], created["gm_token"]
     gm = {"Authorization": f"Bearer {token}"}
@@ -177,46 +167,38 @@ async def _campaign_with_a_fight(http: httpx.AsyncClient) -> tuple[str, str, str
     fight = {"name": "Ambush", "members": ["aria"]}
     started = await http.post(f"/campaigns/{cid}/encounters", json=fight, headers=gm)
     assert started.status_code == 201, started.text
-    eid = started.json()["encounter_id"]
-    table = {"Authorization": f"Bearer {started.json()['gm_token']}"}
-    for sent in ({"type": "generic.damage", "target": "aria", "amount": 8},
-                 {"type": "generic.end_encounter"}):  # fmt: skip
-        answer = await http.post(
-            f"/encounters/{eid}/commands", json={"command": sent}, headers=table
-        )
-        assert answer.is_success, answer.text
-    return cid, token, eid
+    eid, table = started.json()["encounter_id"], started.json()["gm_token"]
+    await _table_command(
+        http, eid, table, {"type": "generic.damage", "target": "aria", "amount": 8}
+    )
+    return cid, token, eid, table
 
 
-async def _carry_over(database_url: str, campaign: str, encounter: str) -> None:
-    """What the carry-over process manager does when an encounter of a campaign ends: the
-    campaign's own writer, on the encounter's final state."""
-    pool: Any = await asyncpg.create_pool(database_url, min_size=1, max_size=2)
-    try:
-        ended = (await load(pool, UUID(encounter))).encounter
-        key = os.environ.get("AEON_CHAIN_KEY")
-        carry = CarryOver(
-            encounter=UUID(encounter), version=ended.version, game=msgspec.to_builtins(ended.game)
-        )
-        writer = CampaignWriter(pool, key.encode() if key else None)
-        await writer.handle(UUID(campaign), carry, Terms(actor=Actor(role="gm")))
-    finally:
-        await pool.close()
+async def _table_command(
+    http: httpx.AsyncClient, eid: str, token: str, command: dict[str, object]
+) -> None:
+    answer = await http.post(
+        f"/encounters/{eid}/commands",
+        json={"command": command},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert answer.is_success, answer.text
 
 
 async def test_a_carry_over_shows_when_a_fight_ends_and_is_undone_and_redone_from_the_page(
-    service: Service, browser: Browser, database_url: str
+    service: Service, browser: Browser
 ) -> None:
     async with httpx.AsyncClient(base_url=service.url, timeout=30) as http:
-        cid, token, eid = await _campaign_with_a_fight(http)
-    gm = await open_context(browser, f"{service.url}/console/#c={cid}&t={token}", DESKTOP)
-    errors: list[str] = []
-    gm.on("pageerror", lambda e: errors.append(str(e)))
-    aria = gm.locator("#party .combatant", has_text="Aria")
-    await expect(aria).to_contain_text("in Ambush")
-    await _carry_over(database_url, cid, eid)
+        cid, token, eid, table = await _campaign_with_a_fight(http)
+        gm = await open_context(browser, f"{service.url}/console/#c={cid}&t={token}", DESKTOP)
+        errors: list[str] = []
+        gm.on("pageerror", lambda e: errors.append(str(e)))
+        aria = gm.locator("#party .combatant", has_text="Aria")
+        await expect(aria).to_contain_text("in Ambush")
+        await _table_command(http, eid, table, {"type": "generic.end_encounter"})
 
-    # The page follows an encounter under way: the carry-over arrives by itself.
+    # The service carries the ended fight over; the page, following an encounter under
+    # way, shows it by itself.
     await expect(gm.locator("#status")).to_contain_text("A fight ended", timeout=15_000)
     await expect(aria).to_contain_text("12/20 hp")
     await expect(aria).not_to_contain_text("in Ambush")

@@ -148,10 +148,18 @@ function encounterItem(view, encounter) {
     box.value = "";
     await readCampaign();
   });
+  // Carrying over needs no reason: it records the encounter as it stands, at its version.
+  const carryNow = () => campaignGuarded(async () => {
+    await campaign.api.post(`/campaigns/${campaign.id}/encounters/${eid}/carry-over`, {});
+    await readCampaign();
+  });
   const buttons = [];
   if (last && !last.undone) buttons.push(el("button", { type: "button", onclick: () => act("campaign.undo_carry_over") }, `Undo the carry-over of ${encounter.name}`));
   if (last && last.undone) buttons.push(el("button", { type: "button", onclick: () => act("campaign.redo_carry_over") }, `Redo the carry-over of ${encounter.name}`));
-  if (!last && !encounter.closed) buttons.push(el("button", { type: "button", onclick: () => act("campaign.close_encounter") }, `Close ${encounter.name} without carrying over`));
+  if (!last && !encounter.closed) {
+    buttons.push(el("button", { type: "button", onclick: carryNow }, `Carry ${encounter.name} over now`));
+    buttons.push(el("button", { type: "button", onclick: () => act("campaign.close_encounter") }, `Close ${encounter.name} without carrying over`));
+  }
   const state = encounter.closed ? "closed without carrying over" : last ? "carried over" : "under way: its members are away";
   const names = Object.fromEntries(view.party.map((m) => [m.member, m.sheet.name || m.member]));
   const members = encounter.members.map((id) => names[id] || id);
