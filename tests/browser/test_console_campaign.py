@@ -1,8 +1,9 @@
 """The console's campaign page in a real browser: a GM creates a campaign, builds the
 party and the bestiary from sheet forms, starts an encounter with two members and two
-copies of a statblock, opens its table, comes back and closes it; the carry-over of an
-ended fight shows by itself and is undone and redone from the page; axe finds no violation
-on the page.  No JSON is typed at any step."""
+copies of a statblock, opens its table, comes back and closes it.  A player invited to
+play a member opens their character in the fight; the carry-over of the ended fight shows
+by itself and is undone and redone from the page.  Axe finds no violation on the page.
+No JSON is typed at any step."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 import httpx
 from playwright.async_api import Browser, Page, expect
 
-from tests.browser.pages import DESKTOP, entry, fill_in, open_context
+from tests.browser.pages import DESKTOP, PHONE, entry, fill_in, open_context
 from tests.browser.test_console_a11y import violations
 from tests.reliability.processes import Service
 
@@ -195,6 +196,18 @@ async def test_a_carry_over_shows_when_a_fight_ends_and_is_undone_and_redone_fro
         gm.on("pageerror", lambda e: errors.append(str(e)))
         aria = gm.locator("#party .combatant", has_text="Aria")
         await expect(aria).to_contain_text("in Ambush")
+
+        # A player invited to play Aria opens her in the encounter under way.
+        await gm.get_by_text("Invite a player to play a member").click()
+        await gm.get_by_label("Member the player plays").select_option("aria")
+        await gm.get_by_label("Player's name (optional)").fill("Sam")
+        await gm.get_by_role("button", name="Invite the player").click()
+        invite = gm.get_by_role("link", name="Link to the encounter aria fights in now")
+        player_link = await invite.get_attribute("href")
+        assert player_link and f"#e={eid}&t=" in player_link
+        player = await open_context(browser, player_link, PHONE)
+        await expect(player.locator("#status")).to_contain_text("Player of aria")
+
         await _table_command(http, eid, table, {"type": "generic.end_encounter"})
 
     # The service carries the ended fight over; the page, following an encounter under

@@ -6,6 +6,7 @@
 import { campaign, campaignGuarded, campaignLink, readCampaign } from "./campaign.js";
 import { $, el } from "./dom.js";
 import { commandForm } from "./forms.js";
+import { copyButton } from "./invites.js";
 import { optionsForm } from "./options.js";
 
 let sheetForm = null;
@@ -23,6 +24,7 @@ export function campaignOf(encounterId) {
 /** A campaign just opened: its ruleset's sheet and encounter options. */
 export function resetCampaignForms() {
   encounterOptions = null;
+  $("#campaign-invites").replaceChildren();
   drawSheetForm();
 }
 
@@ -87,8 +89,30 @@ function monsterRows(view) {
     })];
 }
 
+/** A player's token bound to a member, shown once: with a link to the encounter the
+ * member fights in now, if any. */
+async function invite(event) {
+  event.preventDefault();
+  await campaignGuarded(async () => {
+    const member = $("#invite-member").value;
+    const label = $("#invite-label").value.trim();
+    const minted = await campaign.api.post(`/campaigns/${campaign.id}/tokens`, { member, ...(label ? { label } : {}) });
+    const away = campaign.view.party.find((m) => m.member === member)?.away;
+    const n = $("#campaign-invites").children.length + 1;
+    const box = el("input", { id: `campaign-invite-${n}`, readonly: true, value: minted.token });
+    const link = away ? `${location.origin}/console/#e=${away}&t=${encodeURIComponent(minted.token)}` : null;
+    $("#campaign-invites").prepend(el("li", {},
+      el("label", { for: box.id }, `Token of ${label || "the player"} for ${member}`), box, copyButton(box, "token"),
+      link ? el("p", {}, el("a", { href: link, target: "_blank", rel: "noopener", class: "campaign-invite-link" }, `Link to the encounter ${member} fights in now`)) : null));
+    $("#invite-label").value = "";
+  });
+}
+
 /** The form's members and monsters follow the campaign; what the GM chose stays. */
 export function drawEncounterForm(view) {
+  const chosen = $("#invite-member").value;
+  $("#invite-member").replaceChildren(...view.party.map((m) => el("option", { value: m.member }, m.sheet.name || m.member)));
+  if (view.party.some((m) => m.member === chosen)) $("#invite-member").value = chosen;
   $("#encounter-members").replaceChildren(...memberBoxes(view));
   $("#encounter-monsters").replaceChildren(...monsterRows(view));
   if (!encounterOptions) {
@@ -126,4 +150,5 @@ async function startEncounter(event) {
 export function wireCampaignForms() {
   $("#sheet-form").addEventListener("submit", addSheet);
   $("#encounter-form").addEventListener("submit", startEncounter);
+  $("#campaign-invite-form").addEventListener("submit", invite);
 }
