@@ -153,6 +153,7 @@ async def test_axe_finds_no_violation_on_the_campaign_page(
     await page.goto(f"{service.url}/console/#c={cid}&t={token}")
     await expect(page.locator("#campaign-encounters .encounter")).to_contain_text("Skirmish")
     await page.get_by_text("Add a character from a sheet").click()
+    await page.get_by_text("Invite a player to play a member").click()
     assert await violations(page) == []
 
 
