@@ -233,3 +233,36 @@ async def test_a_carry_over_shows_when_a_fight_ends_and_is_undone_and_redone_fro
     await expect(aria).to_contain_text("12/20 hp")
     await expect(gm.locator("#campaign-log li").first).to_contain_text("is redone: she was not")
     assert not errors, errors
+
+
+async def test_an_encounter_starts_on_ground_laid_from_the_page(
+    service: Service, browser: Browser
+) -> None:
+    """A TACTICS member stands in a zone: the GM lays the zone with the ruleset's own form
+    before the party arrives, and the table opens with her there."""
+    async with httpx.AsyncClient(base_url=service.url, timeout=30) as http:
+        created = (
+            await http.post("/campaigns", json={"ruleset": "tactics", "name": "Docks"})
+        ).json()
+        cid, token = created["campaign_id"], created["gm_token"]
+        kara = {"type": "tactics.add_combatant", "id": "kara", "name": "Kara", "zone": "pier"}
+        answer = await http.post(
+            f"/campaigns/{cid}/commands",
+            json={"command": {"type": "campaign.add_member", "sheet": kara}},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert answer.is_success, answer.text
+    gm = await open_context(browser, f"{service.url}/console/#c={cid}&t={token}", DESKTOP)
+    await gm.get_by_label("Encounter name").fill("Night on the pier")
+    await gm.locator("#encounter-members").get_by_label("Kara").check()
+    await gm.locator("#encounter-options").get_by_label("press penalty step").fill("2")
+    ground = gm.locator("#encounter-ground")
+    await ground.get_by_label("Ground command").select_option(label="Add zone")
+    await fill_in(ground.locator("#ground-fields"), {"id": "pier"})
+    await ground.get_by_role("button", name="Add to the ground").click()
+    await expect(ground.get_by_role("list", name="The ground laid so far")).to_contain_text(
+        "Add zone: pier"
+    )
+    await gm.get_by_role("button", name="Start the encounter").click()
+    await expect(gm.locator("#encounter-title")).to_contain_text("Night on the pier")
+    await expect(gm.locator("#tracker .combatant", has_text="Kara")).to_contain_text("zone pier")

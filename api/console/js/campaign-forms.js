@@ -4,6 +4,7 @@
 // encounter opens with its GM token; this browser keeps its link for the campaign's list.
 
 import { campaign, campaignGuarded, campaignLink, readCampaign } from "./campaign.js";
+import { resetGround, takeGround, wireGround } from "./campaign-ground.js";
 import { $, el } from "./dom.js";
 import { commandForm } from "./forms.js";
 import { copyButton } from "./invites.js";
@@ -25,6 +26,7 @@ export function campaignOf(encounterId) {
 export function resetCampaignForms() {
   encounterOptions = null;
   $("#campaign-invites").replaceChildren();
+  resetGround();
   drawSheetForm();
 }
 
@@ -131,12 +133,14 @@ async function startEncounter(event) {
       .filter((m) => m.count > 0);
     const created = await campaign.api.post(`/campaigns/${campaign.id}/encounters`, {
       name: form.elements.namedItem("name").value,
+      ground: takeGround(),
       members,
       monsters,
       options: encounterOptions ? encounterOptions.read() : {},
       npc_health: form.elements.namedItem("npc_health").value,
       allow_player_dice: form.elements.namedItem("allow_player_dice").checked,
     });
+    takeGround(true);
     const eid = created.encounter_id;
     const link = `${location.origin}/console/#e=${eid}&t=${encodeURIComponent(created.gm_token)}`;
     localStorage.setItem(`aeon-encounter-link:${eid}`, link);
@@ -151,4 +155,5 @@ export function wireCampaignForms() {
   $("#sheet-form").addEventListener("submit", addSheet);
   $("#encounter-form").addEventListener("submit", startEncounter);
   $("#campaign-invite-form").addEventListener("submit", invite);
+  wireGround();
 }

@@ -15,7 +15,7 @@ import { commandsOf, words } from "./schema.js";
 import { bar, conditionBadges, factsOf, measure } from "./tracker.js";
 
 const POLL_MS = 5000;
-export const campaign = { api: null, id: null, view: null, info: null, sheet: null, timer: null, carried: null };
+export const campaign = { api: null, id: null, view: null, info: null, commands: [], sheet: null, timer: null, carried: null };
 
 export function campaignLink(id, token) {
   return `${location.origin}/console/#c=${id}&t=${encodeURIComponent(token)}`;
@@ -34,7 +34,8 @@ export async function openCampaign(id, token) {
     api.get(`/rulesets/${encodeURIComponent(view.ruleset)}`), campaignTerms(view.ruleset),
   ]);
   Object.assign(campaign, { api, id, view: null, info, carried: null });
-  campaign.sheet = commandsOf(info).find((c) => c.type === terms.sheet_command) || null;
+  campaign.commands = commandsOf(info);
+  campaign.sheet = campaign.commands.find((c) => c.type === terms.sheet_command) || null;
   document.body.dataset.role = "gm";
   document.body.dataset.ruleset = view.ruleset;
   $("#start").hidden = true;
