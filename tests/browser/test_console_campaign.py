@@ -213,7 +213,7 @@ async def test_a_carry_over_shows_when_a_fight_ends_and_is_undone_and_redone_fro
 
     # The service carries the ended fight over; the page, following an encounter under
     # way, shows it by itself.
-    await expect(gm.locator("#status")).to_contain_text("A fight ended", timeout=15_000)
+    await expect(gm.locator("#status")).to_contain_text("Carried over", timeout=15_000)
     await expect(aria).to_contain_text("12/20 hp")
     await expect(aria).not_to_contain_text("in Ambush")
     await expect(gm.locator("#campaign-log li").first).to_contain_text('"Ambush" at version')

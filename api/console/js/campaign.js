@@ -10,7 +10,7 @@ import { campaignTerms } from "./campaign-start.js";
 import { drawEncounterForm, encounterLink, resetCampaignForms, wireCampaignForms } from "./campaign-forms.js";
 import { copyButton } from "./invites.js";
 import { $, el } from "./dom.js";
-import { guarded, setStatus } from "./page.js";
+import { guarded, setStatus, showProblem } from "./page.js";
 import { commandsOf, words } from "./schema.js";
 import { bar, conditionBadges, factsOf, measure } from "./tracker.js";
 
@@ -51,7 +51,8 @@ export async function openCampaign(id, token) {
   setStatus(`Game master of the campaign · ${view.name}`);
   campaign.timer = setInterval(() => {
     const waiting = (campaign.view?.encounters || []).some((e) => !e.closed && !e.carried.length);
-    if (waiting && document.visibilityState === "visible") campaignGuarded(readCampaign);
+    // A poll leaves a refusal on screen: it only shows a read that failed.
+    if (waiting && document.visibilityState === "visible") readCampaign().catch((error) => showProblem(error, "#campaign-problem"));
   }, POLL_MS);
 }
 
@@ -67,7 +68,7 @@ export async function readCampaign() {
   if (id !== campaign.id) return; // another campaign was opened meanwhile
   const before = campaign.carried;
   campaign.carried = view.encounters.reduce((n, e) => n + e.carried.length, 0);
-  if (before != null && campaign.carried > before) setStatus("A fight ended: what it left to the party was carried over (see the campaign log).");
+  if (before != null && campaign.carried > before) setStatus("Carried over: what the fight left to the party is the campaign's now (see its log).");
   // A redraw keeps the GM's place: the focus, and a reason being typed survive a poll.
   const focused = document.activeElement?.id;
   const reasons = [...document.querySelectorAll("#campaign-encounters input")].map((i) => [i.id, i.value]);
