@@ -246,13 +246,20 @@ async def test_an_encounter_starts_on_ground_laid_from_the_page(
         ).json()
         cid, token = created["campaign_id"], created["gm_token"]
         kara = {"type": "tactics.add_combatant", "id": "kara", "name": "Kara", "zone": "pier"}
-        answer = await http.post(
-            f"/campaigns/{cid}/commands",
-            json={"command": {"type": "campaign.add_member", "sheet": kara}},
-            headers={"Authorization": f"Bearer {token}"},
-        )
-        assert answer.is_success, answer.text
+        fall = {"wounds": [{"amount": 3, "source": "a fall"}], "shields": 0, "status": "active"}
+        for command in (
+            {"type": "campaign.add_member", "sheet": kara},
+            {"type": "campaign.adjust", "member": "kara", "condition": fall, "reason": "a fall"},
+        ):
+            answer = await http.post(
+                f"/campaigns/{cid}/commands",
+                json={"command": command},
+                headers={"Authorization": f"Bearer {token}"},
+            )
+            assert answer.is_success, answer.text
     gm = await open_context(browser, f"{service.url}/console/#c={cid}&t={token}", DESKTOP)
+    # Her wounds against the ruleset's limit, as the tracker draws them.
+    await expect(gm.locator("#party .combatant", has_text="Kara")).to_contain_text("3/20 wounds")
     await gm.get_by_label("Encounter name").fill("Night on the pier")
     await gm.locator("#encounter-members").get_by_label("Kara").check()
     await gm.locator("#encounter-options").get_by_label("press penalty step").fill("2")
@@ -265,4 +272,6 @@ async def test_an_encounter_starts_on_ground_laid_from_the_page(
     )
     await gm.get_by_role("button", name="Start the encounter").click()
     await expect(gm.locator("#encounter-title")).to_contain_text("Night on the pier")
-    await expect(gm.locator("#tracker .combatant", has_text="Kara")).to_contain_text("zone pier")
+    kara_row = gm.locator("#tracker .combatant", has_text="Kara")
+    await expect(kara_row).to_contain_text("zone pier")
+    await expect(kara_row).to_contain_text("3/20 wounds")

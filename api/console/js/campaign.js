@@ -105,7 +105,9 @@ function asCombatant(id, sheet, condition) {
 }
 
 function row(c, extra) {
-  const m = measure(c, {});
+  // Between fights the measure's limits are the ruleset's defaults (TACTICS's 20 wounds).
+  const options = Object.fromEntries((campaign.info.options || []).map((o) => [o.key, o.default]));
+  const m = measure(c, { options });
   return el("li", { class: "combatant", "data-id": c.id },
     el("span", { class: "who" }, el("strong", {}, c.name), c.side ? el("span", { class: "side" }, ` ${c.side}`) : null),
     m ? bar(m) : null, factsOf(c), conditionBadges(c), extra);
