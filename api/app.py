@@ -22,6 +22,7 @@ from redis.asyncio import Redis
 
 from api import litestar_internals, observability
 from api.background import running_tasks
+from api.campaigns.carrier import Carrier
 from api.http import request_log
 from api.http.cors import cors_config
 from api.http.limits import VerifiedTokens, rate_limit_config
@@ -40,7 +41,6 @@ from api.webhooks.worker import Deliverer
 from events.migrate import apply_migrations
 from events.replicas import ReadReplicas
 from projections.inline import read_model_rows
-from service.campaign_store.carrier import Carrier
 from service.write.pipeline import CommandPipeline
 from service.write.strategy import strategy_for
 from telemetry import metrics, tracing

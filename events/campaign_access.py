@@ -62,3 +62,26 @@ async def copy_campaign_tokens(
         encounter_id,
         list(members),
     )
+
+
+async def revoke_campaign_token(db: Database, campaign_id: UUID, token_id: str) -> bool:
+    """Revoke a campaign token and every copy of it in the campaign's encounters, in the
+    caller's transaction; False when the campaign has no such token."""
+    found = await db.fetchval(
+        """UPDATE campaign_tokens SET revoked_at = coalesce(revoked_at, now())
+           WHERE campaign_id = $1 AND token_id = $2 RETURNING token_id""",
+        campaign_id,
+        token_id,
+    )
+    if found is None:
+        return False
+    await db.execute(
+        """UPDATE access_tokens AS a SET revoked_at = now()
+           WHERE a.token_id = $2 AND a.revoked_at IS NULL
+             AND EXISTS (SELECT FROM events AS e
+                         WHERE e.stream_id = a.encounter_id AND e.stream_version = 1
+                           AND e.data->>'campaign' = $1)""",
+        str(campaign_id),
+        token_id,
+    )
+    return True

@@ -1,6 +1,7 @@
-"""Campaigns: create one, send it the GM's commands, read its state, log and events
-(docs/campaigns.md).  Thin: the campaign's rules are service/campaigns/, its stream
-service/campaign_store/."""
+"""Campaigns: create one, send it the GM's commands, start its encounters, carry one over,
+mint players' tokens, read its state, log and events (docs/campaigns.md).  Thin: the
+campaign's rules are service/campaigns/, its reading service/campaign_store/, its
+writing service/write/campaigns.py and campaign_encounters.py."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
-from litestar import Controller, Request, Response, get, post
+from litestar import Controller, Request, Response, delete, get, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, HeaderParameter, JSONBody
 
-from api.campaign_schemas import (
+from api.campaigns.carrier import carry_now
+from api.campaigns.schemas import (
     CampaignCommandBody,
     CampaignEvents,
     CampaignLog,
@@ -36,16 +38,15 @@ from api.schemas import event_out
 from api.state import Services
 from events.errors import StreamNotFound
 from events.idempotency import request_fingerprint
-from service.campaign_store.carrier import carry_now
-from service.campaign_store.encounters import filling
 from service.campaign_store.stream import Folded, load, log_lines
-from service.campaign_store.tokens import mint_player_token
-from service.campaign_store.writer import CampaignWriter, CampaignWritten
+from service.campaign_store.tokens import mint_player_token, revoke_player_token
 from service.campaigns.commands import CreateCampaign
 from service.campaigns.state import Campaign
 from service.commands import Actor, Write
 from service.ruleset import RuleViolation
 from service.tokens import Viewer
+from service.write.campaign_encounters import filling
+from service.write.campaigns import CampaignWriter, CampaignWritten
 from service.write.unit_of_work import Terms
 
 OPEN_OR_SERVICE_KEY: list[dict[str, list[str]]] = [{SERVICE_KEY: []}, {}]
@@ -242,7 +243,28 @@ class CampaignRoutes(Controller):
         token = await mint_player_token(
             services.pool, campaign_id, data.member, member.away, data.label
         )
-        return CampaignToken(token=token, member=data.member, label=data.label)
+        return CampaignToken(
+            token=token, token_id=token.partition(".")[0], member=data.member, label=data.label
+        )
+
+    @delete(
+        "/tokens/{token_id:str}",
+        operation_id="revokeCampaignToken",
+        status_code=204,
+        summary="Revoke a player's token",
+    )
+    async def revoke_token(
+        self,
+        campaign_id: FromPath[UUID],
+        token_id: FromPath[str],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+    ) -> None:
+        """Revokes the token on the campaign and in every encounter of the campaign it
+        opened, at once. GM only."""
+        require_gm(viewer, "revoke the campaign's tokens")
+        if not await revoke_player_token(services.pool, campaign_id, token_id):
+            raise problem(404, "token-not-found", f"The campaign has no token {token_id}.")
 
     @get("/", operation_id="getCampaign", summary="The campaign's party, bestiary and encounters")
     async def get_campaign(

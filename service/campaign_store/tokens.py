@@ -13,6 +13,7 @@ import asyncpg
 from events.campaign_access import (
     copy_campaign_tokens,
     insert_campaign_token,
+    revoke_campaign_token,
     unrevoked_campaign_token,
 )
 from events.db import Database
@@ -70,3 +71,10 @@ async def mint_player_token(
         if away is not None:
             await share_with_encounter(conn, campaign_id, away, [member])
     return token
+
+
+async def revoke_player_token(pool: asyncpg.Pool, campaign_id: UUID, token_id: str) -> bool:
+    """The token revoked on the campaign and in every encounter it was copied into, at
+    once; False when the campaign has no such token."""
+    async with pool.acquire() as conn, conn.transaction():
+        return await revoke_campaign_token(conn, campaign_id, token_id)

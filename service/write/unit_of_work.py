@@ -60,7 +60,7 @@ Publish = Callable[[UUID, Sequence[RecordedEvent]], Awaitable[None]]
 Also = Callable[[Connection, UUID, Encounter[Any]], Awaitable[tuple[Any, ...]]]
 """Run in a new stream's transaction once the stream exists: the events that follow its
 opening, decided on its state after the first event, written with it or not at all (a
-campaign records the encounter it starts and fills it: service/campaign_store/)."""
+campaign records the encounter it starts and fills it: service/write/campaign_encounters.py)."""
 
 
 class Opened(NamedTuple):

@@ -10,7 +10,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from service.campaign_store.carrier import Carrier
+from api.campaigns.carrier import Carrier
 from tests.e2e.helpers import Client, combatant
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")

@@ -261,6 +261,18 @@ async def test_a_player_token_opens_its_character_in_every_encounter(client: Cli
         closed = {"type": "campaign.close_encounter", "encounter": encounter, "reason": "next"}
         assert (await _send(client, campaign, gm, closed)).status_code == 200
 
+    token_id = minted.json()["token_id"]
+    revoked = await client.delete(f"/campaigns/{campaign}/tokens/{token_id}", headers=gm)
+    assert revoked.status_code == 204, revoked.text
+    assert (await client.get(f"/encounters/{encounter}", headers=player)).status_code == 401
+    later = await client.post(
+        f"/campaigns/{campaign}/encounters", json={"name": "Third", "members": ["aria"]}, headers=gm
+    )
+    third = later.json()["encounter_id"]
+    assert (await client.get(f"/encounters/{third}", headers=player)).status_code == 401
+    gone = await client.delete(f"/campaigns/{campaign}/tokens/nope", headers=gm)
+    assert gone.status_code == 404
+
 
 async def test_encounter_routes_do_not_read_a_campaign(service_client: Client) -> None:
     created = await service_client.post("/campaigns", json={"ruleset": "generic", "name": "C"})

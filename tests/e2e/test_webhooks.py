@@ -361,6 +361,44 @@ async def test_service_wide_webhooks_need_the_key_and_start_from_now(
         assert gone.status_code == 204
 
 
+async def test_service_wide_webhooks_pass_a_campaigns_events_by(
+    hooks: Client, receiver: Receiver
+) -> None:
+    key = {"Authorization": f"Bearer {SERVICE_KEY}"}
+    created = await hooks.post("/webhooks", json={"url": receiver.url}, headers=key)
+    assert created.status_code == 201, created.text
+    webhook_id = created.json()["webhook"]["webhook_id"]
+    try:
+        started = await hooks.post(
+            "/campaigns", json={"ruleset": "generic", "name": "Saga"}, headers=key
+        )
+        campaign = started.json()["campaign_id"]
+        sheet = {"type": "generic.add_combatant", "id": "aria", "name": "Aria", "hp": 9}
+        added = await hooks.post(
+            f"/campaigns/{campaign}/commands",
+            json={"command": {"type": "campaign.add_member", "sheet": sheet}},
+            headers=key,
+        )
+        assert added.status_code == 200, added.text
+        after = await table(hooks, "After the campaign")
+        await command(hooks, after, ATTACK)
+        last = await head(hooks, after)
+
+        def arrived() -> bool:
+            versions = [
+                r.json()["version"] for r in receiver.accepted if r.json()["encounter_id"] == after
+            ]
+            return bool(versions) and versions[-1] == last
+
+        await receiver.wait_for(arrived)
+        assert all(r.json()["encounter_id"] != campaign for r in receiver.accepted)
+        listed = (await hooks.get(f"/webhooks/{webhook_id}", headers=key)).json()
+        assert listed["paused_at"] is None and listed["failures"] == 0
+    finally:
+        gone = await hooks.delete(f"/webhooks/{webhook_id}", headers=key)
+        assert gone.status_code == 204
+
+
 @pytest.mark.parametrize(
     ("body", "status", "slug"),
     [

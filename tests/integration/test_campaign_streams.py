@@ -13,10 +13,10 @@ from events.reading import stream_ruleset
 from events.verify import verify_chain
 from projections.rebuild import rebuild_all
 from service.campaign_store.stream import load
-from service.campaign_store.writer import CampaignWriter
 from service.campaigns.commands import AddMember, CreateCampaign
 from service.commands import Actor
 from service.rulesets.generic.commands import AddCombatant
+from service.write.campaigns import CampaignWriter
 from service.write.pipeline import CommandPipeline
 from service.write.unit_of_work import Terms
 from tests.support.pipeline import new_encounter, run

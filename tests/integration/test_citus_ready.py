@@ -25,10 +25,16 @@ from tests.support.pipeline import new_encounter
 GM = Actor(role="gm")
 
 _TABLES = re.compile(r"\b(" + "|".join(DISTRIBUTION_COLUMN) + r")\b")
-NOT_PER_ENCOUNTER = {"schema_migrations", "webhooks", "webhook_deliveries"}
+NOT_PER_ENCOUNTER = {
+    "schema_migrations",
+    "webhooks",
+    "webhook_deliveries",
+    "carry_over_checkpoint",
+}
 """Tables that are not per encounter (Citus: local to the coordinator).  Webhooks are
 subscriptions, some service-wide (no encounter): their delivery lanes read the events of
-one stream at a time, which Citus routes to its shard."""
+one stream at a time, which Citus routes to its shard.  The carry-over's checkpoint is
+one row for the whole service, as a service-wide webhook's is."""
 
 
 async def test_every_key_of_a_per_encounter_table_leads_with_the_encounter(

@@ -33,6 +33,7 @@ DISTRIBUTION_COLUMN = {
     "log_entries": "encounter_id",
     "roll_ledger": "encounter_id",
     "access_tokens": "encounter_id",
+    "campaign_tokens": "campaign_id",
     "shard_heads": "anchor",
 }
 """Every per-encounter table and the column Citus distributes it by (docs/scale-out.md;

@@ -77,6 +77,8 @@ class CampaignTokenBody(msgspec.Struct, forbid_unknown_fields=True, kw_only=True
 class CampaignToken(msgspec.Struct, kw_only=True):
     token: str
     """Shown this once: only a digest of it is kept."""
+    token_id: str
+    """The token's public part, to revoke it by."""
     member: str
     label: str | None
 

@@ -3,7 +3,7 @@ it changed for the party goes back to the campaign, exactly once.
 
 It reads every stream from a checkpoint (events/reading.py), as service-wide webhooks
 are delivered.  Each turn, in one transaction: the checkpoint row locked (another
-process waits its turn), a batch of events read past it, and for every encounter of a
+process skips its turn), a batch of events read past it, and for every encounter of a
 campaign the batch moved, its state at the last version read: if the ruleset says it is
 over (``CarryRules.ended``) the campaign decides ``campaign.carry_over`` at that version
 and appends it; then the checkpoint moves past the batch.  The append and the move
@@ -30,12 +30,12 @@ from events.db import Connection
 from events.heads import stream_head
 from events.kinds import of_campaign
 from events.reading import Checkpoint, read_all_steps
-from service.campaign_store.writer import CampaignWriter, gm_terms
 from service.campaigns.commands import CarryOver
 from service.campaigns.typed import rules_of
 from service.encounter import Encounter
 from service.loading import load_at
 from service.ruleset import RuleViolation
+from service.write.campaigns import CampaignWriter, gm_terms
 
 log = logging.getLogger("aeon_ledger.carry_over")
 
@@ -97,6 +97,8 @@ class Carrier:
         """One batch, carried over and checkpointed in one transaction."""
         async with self.pool.acquire() as conn, conn.transaction():
             at = await _locked_checkpoint(conn)
+            if at is None:
+                return Carried()
             steps = await read_all_steps(conn, at, limit=BATCH)
             if not steps:
                 return Carried()
@@ -105,8 +107,11 @@ class Carrier:
                 if not of_campaign(event.type):
                     latest[event.stream_id] = event.stream_version
             done = Carried(read=len(steps))
-            for encounter_id, version in latest.items():
-                done = await self._consider(conn, encounter_id, version, done)
+            linked = await _campaigns_of(conn, list(latest))
+            for encounter_id, campaign_id in linked.items():
+                done = await self._consider(
+                    conn, campaign_id, encounter_id, latest[encounter_id], done
+                )
             await conn.execute(
                 "UPDATE carry_over_checkpoint SET shards = $2 WHERE name = $1",
                 _NAME,
@@ -115,14 +120,13 @@ class Carrier:
             return done
 
     async def _consider(
-        self, conn: Connection, encounter_id: UUID, version: int, done: Carried
+        self,
+        conn: Connection,
+        campaign_id: UUID,
+        encounter_id: UUID,
+        version: int,
+        done: Carried,
     ) -> Carried:
-        campaign = await conn.fetchval(
-            "SELECT data->>'campaign' FROM events WHERE stream_id = $1 AND stream_version = 1",
-            encounter_id,
-        )
-        if campaign is None:
-            return done
         encounter = await load_at(conn, encounter_id, version)
         if not rules_of(encounter.ruleset).ended(encounter.game):
             return done
@@ -131,7 +135,7 @@ class Carrier:
         command = carry_over_of(encounter_id, version, encounter)
         try:
             async with conn.transaction():  # a savepoint: a refusal undoes only itself
-                await self.writer.decided(conn, UUID(campaign), command, gm_terms())
+                await self.writer.decided(conn, campaign_id, command, gm_terms())
         except RuleViolation as refusal:
             # Already carried at this version or a later one, or closed: done either way.
             log.info("carry-over of %s at %d refused: %s", encounter_id, version, refusal)
@@ -156,7 +160,20 @@ class Carrier:
             await asyncio.sleep(self.poll_seconds)
 
 
-async def _locked_checkpoint(conn: Connection) -> Checkpoint:
+async def _campaigns_of(conn: Connection, streams: list[UUID]) -> dict[UUID, UUID]:
+    """The campaign of each of ``streams`` started from one (one query for a batch)."""
+    rows = await conn.fetch(
+        "SELECT stream_id, (data->>'campaign')::uuid AS campaign FROM events"
+        " WHERE stream_id = ANY($1::uuid[]) AND stream_version = 1"
+        " AND type = 'encounter.created' AND data->>'campaign' IS NOT NULL",
+        streams,
+    )
+    return {r["stream_id"]: r["campaign"] for r in rows}
+
+
+async def _locked_checkpoint(conn: Connection) -> Checkpoint | None:
+    """The checkpoint, its row locked for this transaction; None while another process
+    holds it (its turn is under way: this one waits for the next poll, holding nothing)."""
     await conn.execute(
         "INSERT INTO carry_over_checkpoint (name, shards) VALUES ($1, $2)"
         " ON CONFLICT (name) DO NOTHING",
@@ -164,6 +181,6 @@ async def _locked_checkpoint(conn: Connection) -> Checkpoint:
         list(Checkpoint().shards),
     )
     shards = await conn.fetchval(
-        "SELECT shards FROM carry_over_checkpoint WHERE name = $1 FOR UPDATE", _NAME
+        "SELECT shards FROM carry_over_checkpoint WHERE name = $1 FOR UPDATE SKIP LOCKED", _NAME
     )
-    return Checkpoint(tuple(shards))
+    return None if shards is None else Checkpoint(tuple(shards))

@@ -16,7 +16,6 @@ from uuid import UUID
 from events.db import Connection
 from service.campaign_store.stream import typed
 from service.campaign_store.tokens import share_with_encounter
-from service.campaign_store.writer import CampaignWriter, no_dice
 from service.campaigns import opening
 from service.campaigns.commands import MonsterPick, StartEncounter
 from service.campaigns.events import EncounterStarted
@@ -24,6 +23,7 @@ from service.campaigns.state import Campaign
 from service.encounter import Encounter
 from service.registry import codec_for
 from service.ruleset import RuleViolation
+from service.write.campaigns import CampaignWriter, no_dice
 from service.write.unit_of_work import Also, Terms
 
 
