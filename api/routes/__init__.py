@@ -51,4 +51,5 @@ def route_handlers() -> list[ControllerRouterHandler]:
         health.ready,
         console.console_router(),
         console.qr_code,
+        console.campaign_terms,
     ]

@@ -85,10 +85,18 @@ async def fill(page: Page, values: Mapping[str, Value]) -> None:
     await fill_in(page.locator("#command-fields"), values)
 
 
-async def entry(page: Page, name: str, key: str, values: Mapping[str, Value] | str) -> None:
-    """Add one named entry to a structured field (a sheet's stats or attacks)."""
-    await page.get_by_role("button", name=f"Add entry to {name}").click()
-    row = page.locator(f'#command-fields [data-field="{name}"] li.row').last
+async def entry(
+    page: Page,
+    name: str,
+    key: str,
+    values: Mapping[str, Value] | str,
+    *,
+    form: str = "#command-fields",
+) -> None:
+    """Add one named entry to a structured field (a sheet's stats or attacks) of the
+    form at ``form`` (the command's, or the campaign page's sheet)."""
+    await page.locator(form).get_by_role("button", name=f"Add entry to {name}").click()
+    row = page.locator(f'{form} [data-field="{name}"] li.row').last
     await row.get_by_label(f"{name}: name").fill(key)
     if isinstance(values, str):
         await row.get_by_label(f"{name}: value").fill(values)

@@ -57,9 +57,14 @@ export class Api {
     }
   }
 
-  /** A write: Idempotency-Key makes a retried click append once. */
+  /** A write under this encounter: Idempotency-Key makes a retried click append once. */
   write(sub, body) {
+    return this.post(this.path(sub), body);
+  }
+
+  /** A write to any path (a campaign's), with its own Idempotency-Key. */
+  post(path, body) {
     const key = crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
-    return this.request("POST", this.path(sub), body, { "Idempotency-Key": key });
+    return this.request("POST", path, body, { "Idempotency-Key": key });
   }
 }

@@ -18,7 +18,8 @@ function hintOf(field, example) {
 
 /**
  * The command's form: { nodes, read(), set(name, value), editors }.  `context` gives
- * state() (the game as shown), own (the ids a player's token is bound to, else null).
+ * state() (the game as shown), own (the ids a player's token is bound to, else null),
+ * prefix (of the inputs' ids, when a page holds two forms of one command; default "f").
  * A player's acting field starts on their own combatant: the one value chosen for them.
  */
 export function commandForm(command, context) {
@@ -26,7 +27,7 @@ export function commandForm(command, context) {
   const acting = actorField(command);
   const actor = (name = acting?.name) => (name ? editors.get(name)?.read() : undefined);
   const nodes = command.fields.map((field) => {
-    const id = `f-${command.type}-${field.name}`.replace(/[^\w-]/g, "_");
+    const id = `${context.prefix || "f"}-${command.type}-${field.name}`.replace(/[^\w-]/g, "_");
     const label = words(field.name);
     const example = command.example[field.name];
     const where = { state: context.state, actor, own: context.own };

@@ -16,6 +16,9 @@ import { trackerRows } from "./tracker.js";
 import { rulesetView } from "./views.js";
 import { create, fragment, guardedStart, join, keepLink, loadRulesets } from "./start.js";
 import { wireInvites } from "./invites.js";
+import { openCampaign, stopCampaign, wireCampaign } from "./campaign.js";
+import { campaignOf } from "./campaign-forms.js";
+import { createCampaign, fillCampaignRulesets } from "./campaign-start.js";
 
 function roleName() {
   const who = ctx.who;
@@ -26,14 +29,25 @@ function roleName() {
 }
 
 async function open() {
-  const { encounter, token } = fragment();
+  const { encounter, campaign, token } = fragment();
+  if (campaign && token) {
+    if (ctx.stop) ctx.stop();
+    ctx.api = null;
+    await guardedStart(() => openCampaign(campaign, token));
+    return;
+  }
+  stopCampaign();
   if (!encounter || !token) {
     if (ctx.stop) ctx.stop();
+    ctx.api = null;
     $("#start").hidden = false;
     $("#main").hidden = true;
     return;
   }
-  if (ctx.api && ctx.api.encounterId === encounter && ctx.api.token === token) return;
+  if (ctx.api && ctx.api.encounterId === encounter && ctx.api.token === token) {
+    $("#main").hidden = false;
+    return;
+  }
   if (ctx.stop) ctx.stop();
   await guardedStart(async () => {
     const api = new Api(encounter, token);
@@ -55,6 +69,10 @@ async function open() {
     const entries = applyOverlay(new URLSearchParams(location.hash.slice(1)));
     if (entries) ctx.logShown = entries;
     keepLink();
+    // An encounter started from a campaign on this browser links back to it.
+    const back = isGm() ? campaignOf(encounter) : null;
+    $("#campaign-return").hidden = !back;
+    if (back) $("#campaign-return-link").href = back;
     buildPicker();
     await refresh();
     ctx.stop = follow(api, view.version, onLiveEvent, (s) => setStatus(`${roleName()} · ${s}`));
@@ -248,6 +266,8 @@ function wire() {
   ctx.reload = () => guarded(refresh);
   $("#create-form").addEventListener("submit", create);
   $("#join-form").addEventListener("submit", join);
+  $("#campaign-create-form").addEventListener("submit", createCampaign);
+  wireCampaign();
   $("#reveal-seed").addEventListener("click", () => gmWrite("/dice/reveal", {}));
   $("#fork").addEventListener("click", fork);
   $("#stats-section").addEventListener("toggle", () => {
@@ -256,7 +276,7 @@ function wire() {
   // The skip link moves focus without touching the fragment, which holds the table.
   $(".skip").addEventListener("click", (event) => {
     event.preventDefault();
-    const target = $("#main").hidden ? $("#start") : $("#main");
+    const target = ["#campaign", "#main"].map($).find((m) => !m.hidden) || $("#start");
     target.focus();
   });
   wireCommands();
@@ -266,5 +286,5 @@ function wire() {
 }
 
 wire();
-loadRulesets().catch((error) => setStatus(`Could not list rulesets: ${error.message}`));
+loadRulesets().then(fillCampaignRulesets).catch((error) => setStatus(`Could not list rulesets: ${error.message}`));
 open();

@@ -40,10 +40,11 @@ function parse(option, input) {
   return raw;
 }
 
-/** The options of one ruleset as form fields: { node, read() }. */
-export function optionsForm(ruleset) {
+/** The options of one ruleset as form fields: { node, read() }.  `prefix` keeps the ids
+ * of two such forms on one page apart (an encounter's options and a campaign's). */
+export function optionsForm(ruleset, prefix = "opt", what = "Options") {
   const inputs = ruleset.options.map((option) => {
-    const id = `opt-${option.key}`;
+    const id = `${prefix}-${option.key}`;
     const input = inputFor(option, id);
     input.setAttribute("aria-describedby", `${id}-hint`);
     const label = el("label", { for: id }, words(option.key));
@@ -55,7 +56,7 @@ export function optionsForm(ruleset) {
   });
   const node = inputs.length
     ? el("details", { class: "options", open: ruleset.options.some((o) => o.default == null && /required/i.test(o.description)) },
-        el("summary", {}, `Options of ${ruleset.title} (${inputs.length}, each with its default and why)`),
+        el("summary", {}, `${what} of ${ruleset.title} (${inputs.length}, each with its default and why)`),
         inputs.map((i) => i.node))
     : el("p", { class: "hint" }, `${ruleset.title} has no options.`);
   return {

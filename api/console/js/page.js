@@ -21,8 +21,9 @@ function words(e) {
   return typeof e === "string" ? e : [e.loc, e.msg, e.message, e.detail].filter(Boolean).join(": ") || JSON.stringify(e);
 }
 
-export function showProblem(error) {
-  const box = $("#problem");
+/** The service's refusal (or a form's error) in `where`, the page's alert region. */
+export function showProblem(error, where = "#problem") {
+  const box = $(where);
   box.replaceChildren();
   if (!error) return;
   const title = error instanceof Problem ? `Refused (${error.status})` : "Not sent";
@@ -31,12 +32,12 @@ export function showProblem(error) {
   if (Array.isArray(errors)) box.append(el("ul", {}, errors.map((e) => el("li", {}, words(e)))));
 }
 
-export async function guarded(action) {
-  showProblem(null);
+export async function guarded(action, where = "#problem") {
+  showProblem(null, where);
   try {
     await action();
   } catch (error) {
-    showProblem(error);
+    showProblem(error, where);
   }
 }
 

@@ -10,7 +10,7 @@ const start = { rulesets: [], options: null };
 
 export function fragment() {
   const params = new URLSearchParams(location.hash.slice(1));
-  return { encounter: params.get("e"), token: params.get("t") };
+  return { encounter: params.get("e"), campaign: params.get("c"), token: params.get("t") };
 }
 
 function showOptions() {
@@ -25,6 +25,7 @@ export async function loadRulesets() {
   select.replaceChildren(...start.rulesets.map((r) => el("option", { value: r.name }, `${r.title} (${r.name})`)));
   select.onchange = showOptions;
   showOptions();
+  return start.rulesets;
 }
 
 export async function create(event) {

@@ -47,7 +47,7 @@ export function measure(c, game) {
   return null;
 }
 
-function bar(m) {
+export function bar(m) {
   if (m.value == null || !m.max) return el("span", { class: "measure" }, m.text);
   const share = Math.max(0, Math.min(1, m.value / m.max));
   const level = share > 0.5 ? "ok" : share > 0.25 ? "hurt" : "low";
@@ -66,12 +66,12 @@ const FACTS = [
   ["fp", (v, c) => (c.max_fp ? `fp ${v}/${c.max_fp}` : null)], ["prone", (v) => (v ? "prone" : null)],
 ];
 
-function factsOf(c) {
+export function factsOf(c) {
   const out = FACTS.map(([key, show]) => (c[key] != null && typeof c[key] !== "undefined" ? show(c[key], c) : null)).filter(Boolean);
   return out.length ? el("span", { class: "facts-line" }, out.join(" · ")) : null;
 }
 
-function conditionBadges(c) {
+export function conditionBadges(c) {
   const list = c.conditions || [];
   if (!list.length) return null;
   return el("ul", { class: "badges", "aria-label": `Conditions of ${c.name || c.id}` }, list.map((cond) => {
