@@ -55,6 +55,11 @@ def fit(condition: Any) -> str | None:
     return None
 
 
+def table_unchanged(state: Any, table: Any) -> tuple[Any, ...]:
+    """The default for a ruleset whose text carries nothing of the table: no commands."""
+    return ()
+
+
 @dataclass(frozen=True, slots=True)
 class CarryRules(Generic[StateT, CommandT, SheetT, ConditionT, TableT, CarryOptionsT]):
     """A ruleset's answer to "what carries from one fight to the next".
@@ -85,12 +90,6 @@ class CarryRules(Generic[StateT, CommandT, SheetT, ConditionT, TableT, CarryOpti
     GM rulings for what a sheet cannot say and the encounter would not give it (the
     state tells what its options give a newcomer).  A fresh condition needs only the
     sheet."""
-    prepare_table: Callable[[StateT, TableT], tuple[CommandT, ...]]
-    """Commands for the table before anyone is seeded (the map the armies stand on),
-    given the new encounter's state: only what it does not already have."""
-    settle_table: Callable[[StateT, TableT], tuple[CommandT, ...]]
-    """Commands for the table after everyone is seeded (karma pools the arrivals moved),
-    given the state they left: only what differs from ``table``."""
     ended: Callable[[StateT], bool]
     """Whether the encounter is over, so its state is the one to carry over (a later
     GM ruling may give a later version to carry over again).  An encounter that never
@@ -98,6 +97,12 @@ class CarryRules(Generic[StateT, CommandT, SheetT, ConditionT, TableT, CarryOpti
     fresh_table: TableT
     """The table of a campaign no encounter has left one to yet: preparing and settling
     it changes nothing an encounter starts with, but what the members bring in may."""
+    prepare_table: Callable[[StateT, TableT], tuple[CommandT, ...]] = table_unchanged
+    """Commands for the table before anyone is seeded (the map the armies stand on),
+    given the new encounter's state: only what it does not already have."""
+    settle_table: Callable[[StateT, TableT], tuple[CommandT, ...]] = table_unchanged
+    """Commands for the table after everyone is seeded (karma pools the arrivals moved),
+    given the state they left: only what differs from ``table``."""
     unfit: Callable[[ConditionT], str | None] = fit
     """Why a character in this condition cannot be brought into a new fight (dead, in
     the words of the rules), or None.  Only a GM ruling changes that."""

@@ -111,10 +111,6 @@ def unfit(condition: AeoniskCondition) -> str | None:
     return None
 
 
-def nothing(state: State, table: AeoniskTable) -> tuple[Command, ...]:
-    return ()
-
-
 def ended(state: State) -> bool:
     """After ``aeonisk.end_encounter``."""
     return isinstance(state.phase, Ended)
@@ -131,8 +127,6 @@ CARRY: CarryRules[
     carry_over=carry_over,
     sheet_of=sheet_of,
     seed=seed,
-    prepare_table=nothing,
-    settle_table=nothing,
     ended=ended,
     fresh_table=AeoniskTable(),
     unfit=unfit,

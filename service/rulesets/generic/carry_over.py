@@ -106,10 +106,6 @@ def seed(state: State, sheet: AddCombatant, condition: GenericCondition) -> tupl
     return tuple(commands)
 
 
-def nothing(state: State, table: GenericTable) -> tuple[Command, ...]:
-    return ()
-
-
 def with_hit_points(sheet: AddCombatant, hp: int) -> AddCombatant:
     return msgspec.structs.replace(sheet, hp=hp, max_hp=hp)
 
@@ -130,8 +126,6 @@ CARRY: CarryRules[
     carry_over=carry_over,
     sheet_of=sheet_of,
     seed=seed,
-    prepare_table=nothing,
-    settle_table=nothing,
     ended=ended,
     fresh_table=GenericTable(),
     with_hit_points=with_hit_points,

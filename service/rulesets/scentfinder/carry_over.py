@@ -124,10 +124,6 @@ def seed(state: State, sheet: AddCombatant, condition: ScentfinderCondition) -> 
     return (added, ruling)
 
 
-def nothing(state: State, table: ScentfinderTable) -> tuple[Command, ...]:
-    return ()
-
-
 def with_hit_points(sheet: AddCombatant, hp: int) -> AddCombatant:
     return msgspec.structs.replace(sheet, hp=hp, max_hp=hp)
 
@@ -153,8 +149,6 @@ CARRY: CarryRules[
     carry_over=carry_over,
     sheet_of=sheet_of,
     seed=seed,
-    prepare_table=nothing,
-    settle_table=nothing,
     ended=ended,
     fresh_table=ScentfinderTable(),
     with_hit_points=with_hit_points,

@@ -166,10 +166,6 @@ def seed(state: State, sheet: AddCharacter, condition: UntoldCondition) -> tuple
     return tuple(commands)
 
 
-def nothing(state: State, table: UntoldTable) -> tuple[Command, ...]:
-    return ()
-
-
 def settle_table(state: State, table: UntoldTable) -> tuple[Command, ...]:
     """The pools as the last encounter left them, once everyone has arrived (each
     arriving investigator adds their point to the players' pool, UAE-03)."""
@@ -203,7 +199,6 @@ CARRY: CarryRules[
     carry_over=carry_over,
     sheet_of=sheet_of,
     seed=seed,
-    prepare_table=nothing,
     settle_table=settle_table,
     ended=ended,
     fresh_table=UntoldTable(),
