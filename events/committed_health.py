@@ -91,10 +91,10 @@ def _without(node: Any, tokens: list[str]) -> Any:
 def hashed_form(data: dict[str, Any]) -> dict[str, Any]:
     """What the chain covers of an event's data: without the salts and the committed
     values (the commitments stand for them); ``data`` itself for an event without any."""
+    out = without_salts(data)
     committed = data.get(COMMITMENTS)
     if not isinstance(committed, dict):
-        return data if SALTS not in data else {k: v for k, v in data.items() if k != SALTS}
-    out: dict[str, Any] = {k: v for k, v in data.items() if k != SALTS}
+        return out
     for ptr in committed:
         out = _without(out, _tokens(ptr))
     return out
