@@ -91,12 +91,15 @@ def _without(node: Any, tokens: list[str]) -> Any:
 def hashed_form(data: dict[str, Any]) -> dict[str, Any]:
     """What the chain covers of an event's data: without the salts and the committed
     values (the commitments stand for them); ``data`` itself for an event without any."""
-    out = without_salts(data)
     committed = data.get(COMMITMENTS)
     if not isinstance(committed, dict):
-        return out
-    for ptr in committed:
-        out = _without(out, _tokens(ptr))
+        return without_salts(data)
+    paths = [_tokens(ptr) for ptr in committed]
+    top = {path[0] for path in paths if len(path) == 1}  # most health values: one copy
+    out = {k: v for k, v in data.items() if k != SALTS and k not in top}
+    for path in paths:
+        if len(path) > 1:
+            out = _without(out, path)
     return out
 
 
