@@ -8,6 +8,10 @@ public form: its data without the salt and the inner events, but with the commit
 them (``seal_commitment``).  So a player can check the whole chain while the secret is
 sealed, cannot test guesses of the secret against a hash (the salt has 256 bits), and
 after the reveal checks the commitment against the published salt and inner events.
+
+Health numbers are chained the same way, field by field (events/committed_health.py): an
+event that tells health is hashed with salted commitments in place of those values, so a
+player who may not see them still recomputes the link, and cannot test guesses against it.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from uuid import UUID
 
 import msgspec
 
+from events import committed_health
+
 _encoder = msgspec.json.Encoder(order="sorted")
 
 SEALED = "encounter.sealed"
@@ -29,26 +35,35 @@ until the reveal; the ``commitment`` stands for them."""
 
 
 def public_form(type: str, data: dict[str, Any]) -> dict[str, Any]:
-    """The data the chain covers: all of it, except a sealed event's contents."""
+    """The data the chain covers: all of it, except a sealed event's contents and an
+    event's committed health values and their salts."""
     if type != SEALED:
-        return data
+        return committed_health.hashed_form(data)
     return {k: v for k, v in data.items() if k not in SEALED_CONTENTS}
 
 
 def seal_commitment(salt: str, events: Any) -> str:
     """sha256(salt || canonical bytes of the inner events): binds the envelope to its
-    contents without showing them (``salt`` is hex, at least 128 bits)."""
-    return hashlib.sha256(bytes.fromhex(salt) + _encoder.encode(events)).hexdigest()
+    contents without showing them (``salt`` is hex, at least 128 bits).  Each inner event
+    counts by its public form, so a player who may not see its health numbers checks the
+    commitment from what they read (unchanged for inner events without committed health)."""
+    hashed = [{**e, "data": public_form(e["type"], e["data"])} for e in events]
+    return hashlib.sha256(bytes.fromhex(salt) + _encoder.encode(hashed)).hexdigest()
 
 
 def commitment_fault(type: str, data: dict[str, Any]) -> str | None:
-    """Why an opened envelope's salt and contents do not match its commitment, or None
-    (also for any other event, and for an envelope whose contents are not shown)."""
-    if type != SEALED or "salt" not in data or "events" not in data:
+    """Why an event's commitments do not match what the reader holds, or None: an opened
+    envelope's salt and contents, and health values whose salts the reader has (the GM's
+    and the service's verify; a player's view has none, and no check to make)."""
+    if type != SEALED:
+        return committed_health.fault(data)
+    if "salt" not in data or "events" not in data:
         return None
     if seal_commitment(data["salt"], data["events"]) != data.get("commitment"):
         return "sealed contents do not match their commitment (altered)"
-    return None
+    return next(
+        (f for e in data["events"] if (f := committed_health.fault(e["data"])) is not None), None
+    )
 
 
 def event_hash(

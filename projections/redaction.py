@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from events.committed_health import without_salts
 from events.hashing import SEALED, public_form
 from service.ruleset import HealthField, Ruleset
 from service.secrecy import Audience
@@ -126,11 +127,14 @@ def redact_health(
     ruleset declares for the tag is removed unless the reader may see the numbers of one
     of its owners.  ``data`` itself is returned when nothing is removed (the common case:
     a table with ``npc_health = "exact"``, or an event that tells no health).  An opened
-    envelope's inner events are events too: each loses the same fields."""
-    if audience.npc_health == "exact":
-        return data
+    envelope's inner events are events too: each loses the same fields.  The salts of the
+    health commitments are the GM's on every table: players hold the commitments, which
+    is all the chain needs (events/committed_health.py)."""
     if event_type == SEALED:
         return _opened_without_health(ruleset, data, audience)
+    data = without_salts(data)
+    if audience.npc_health == "exact":
+        return data
     fields = ruleset.health_fields.get(event_type)
     if not fields:
         return data
@@ -145,8 +149,8 @@ def _opened_without_health(
     ruleset: Ruleset[Any, Any, Any, Any], data: dict[str, Any], audience: Audience
 ) -> dict[str, Any]:
     """An envelope whose contents the reader sees (opened, or the GM's) with each inner
-    event's health fields removed.  Its commitment then binds contents the reader does not
-    have whole: the price of the one rule for health (docs/secrecy.md, known limits)."""
+    event's health fields and salts removed.  Its commitment binds each inner event's
+    public form, health commitments in place of the values, so the reader still checks it."""
     inner = data.get("events")
     if not inner:
         return data

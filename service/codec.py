@@ -17,6 +17,7 @@ from events.envelope import NewEvent, RecordedEvent
 from events.upcasting import Upcasters
 from service.core_events import CORE_EVENT_TYPES, Sealed
 from service.encounter import Encounter
+from service.health_seal import with_committed_health
 from service.ruleset import Ruleset, RuleViolation, tag_of
 
 
@@ -48,6 +49,7 @@ class EventCodec:
         tag = data.pop("type")
         if type(event) is Sealed:
             del data["inner"]  # the typed twin of ``events``, for the fold only
+        data = with_committed_health(self.ruleset, tag, data)
         return NewEvent(type=tag, data=data, type_version=self.upcasters.current_version(tag))
 
     def stored_form(self, event: msgspec.Struct) -> dict[str, Any]:

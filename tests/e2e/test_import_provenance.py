@@ -16,6 +16,7 @@ from litestar.testing import AsyncTestClient
 
 from api.app import create_app
 from api.settings import Settings
+from events.committed_health import COMMITMENTS, SALTS, commitment, value_at
 from events.hashing import event_hash
 from tests.conftest import create_database, drop_database
 from tests.e2e.archives import ATTACK, export, gm_token_printed, import_cli, play
@@ -50,12 +51,19 @@ def _write(path: Path, lines: list[dict[str, Any]]) -> None:
 
 
 def _rehash(lines: list[dict[str, Any]], stream_id: uuid.UUID) -> None:
-    """What a forger does after editing: a new id, every hash recomputed, header and end
-    line made to match.  The chain holds; only a signature can tell."""
+    """What a forger does after editing: a new id, every health commitment and every hash
+    recomputed (a GM's archive holds the salts), header and end line made to match.  The
+    chain holds; only a signature can tell."""
     prev = "0" * 64
     for line in lines:
         if line["kind"] != "event":
             continue
+        salts = line["data"].get(SALTS, {})
+        line["data"][COMMITMENTS] = {
+            ptr: commitment(salt, value_at(line["data"], ptr)[1]) for ptr, salt in salts.items()
+        } or line["data"].get(COMMITMENTS)
+        if line["data"][COMMITMENTS] is None:
+            del line["data"][COMMITMENTS]
         line["prev_hash"] = prev
         line["hash"] = prev = event_hash(
             prev,

@@ -208,3 +208,45 @@ async def test_an_undo_takes_back_the_one_envelope_and_frees_the_table(client: C
     response = await table.as_player(SWORD)
     assert response.status_code == 200, response.text
     assert response.json()["events"][0]["type"] == "generic.attack_rolled"
+
+
+async def test_a_player_cannot_brute_force_npc_hit_points_from_the_hash(client: Client) -> None:
+    """The attack: under ``npc_health: hidden`` the player reads Grak's damage event
+    without ``hp_after`` and hashes candidate values into it until one gives the event's
+    hash.  Now the hash covers a salted commitment in place of the value: hashed the old
+    way (the value in the data) no candidate matches, the true one included; hashed the
+    new way every candidate gives the same hash, so none stands out; and the commitment,
+    tried without the salt the player never reads, matches no candidate either."""
+    created = await client.post(
+        "/encounters", json={"ruleset": "generic", "name": "Hp oracle", "npc_health": "hidden"}
+    )
+    eid = created.json()["encounter_id"]
+    await command(client, eid, ARIA)
+    await command(client, eid, GRAK)
+    await command(client, eid, {"type": "generic.damage", "target": "grak", "notation": "1d6"},
+                  manual=[[4]])  # fmt: skip
+    minted = await client.post(f"/encounters/{eid}/tokens", json={"combatants": ["aria"]})
+    table = Table(client, eid, minted.json()["token"])
+    (hurt,) = [e for e in (await table.read("/events"))["events"] if e["type"] == "generic.damaged"]
+    assert "hp_after" not in hurt["data"] and "health_salts" not in hurt["data"]
+    truth = 26  # the GM's: 30 - 4
+
+    def hashed(data: dict[str, Any]) -> str:
+        return event_hash(
+            hurt["prev_hash"], stream_id=UUID(eid), stream_version=hurt["stream_version"],
+            type=hurt["type"], type_version=hurt["type_version"], data=data,
+            metadata=hurt["metadata"], recorded_at=datetime.fromisoformat(hurt["recorded_at"]),
+        )  # fmt: skip
+
+    assert hashed(hurt["data"]) == hurt["hash"]  # the player recomputes the link
+    old_style = {k: v for k, v in hurt["data"].items() if k != "health_commitments"}
+    new_style = set()
+    commitment = hurt["data"]["health_commitments"]["/hp_after"]
+    canonical = msgspec.json.Encoder(order="sorted")
+    for guess in range(truth - 1000, truth + 1000):
+        assert hashed({**old_style, "hp_after": guess}) != hurt["hash"]
+        new_style.add(hashed({**hurt["data"], "hp_after": guess}))
+        assert hashlib.sha256(canonical.encode(guess)).hexdigest() != commitment
+    assert new_style == {hurt["hash"]}
+    gm = (await client.get(f"/encounters/{eid}/events")).json()["events"]
+    assert next(e for e in gm if e["type"] == "generic.damaged")["data"]["hp_after"] == truth

@@ -21,6 +21,7 @@ import re
 
 import pytest
 
+from events.committed_health import SALTS, hashed_form
 from service.registry import RULESETS, get_ruleset
 from tests.e2e.helpers import Client
 from tests.e2e.secrecy.scenarios import SCENARIOS
@@ -196,10 +197,10 @@ async def test_a_player_checks_the_chain_while_sealed_and_the_commitment_after(
 ) -> None:
     """The chain covers the envelope's public form, so it verifies for players while the
     secret is sealed; after the reveal they read the salt and the inner events and check
-    them against the commitment themselves, unless the contents tell the health of a
+    them against the commitment themselves, also when the contents tell the health of a
     combatant they may not see: those fields are left out of their view, as on every
-    path, and only a reader of the whole contents (the GM, the service's verify) can
-    check the commitment (docs/secrecy.md, known limits)."""
+    path, and the commitment binds each inner event by its public form, health
+    commitments in place of the values (docs/tamper-evidence.md)."""
     (sealed,) = (await table.get(f"/events?after_version={table.before}"))["events"]
     assert (await table.get("/verify"))["ok"] is True
     revealed = await table.client.post(
@@ -214,12 +215,16 @@ async def test_a_player_checks_the_chain_while_sealed_and_the_commitment_after(
     assert opened["hash"] == sealed["hash"] and opened["prev_hash"] == sealed["prev_hash"]
     public = {k: v for k, v in gm["data"].items() if k != "events"}
     assert {k: v for k, v in opened["data"].items() if k != "events"} == public
-    health_inside = opened["data"] != gm["data"]
+    without_salts = [
+        {k: v for k, v in e["data"].items() if k != SALTS} for e in gm["data"]["events"]
+    ]
+    health_inside = [e["data"] for e in opened["data"]["events"]] != without_salts
     ruleset = (await table.get("", player=False))["ruleset"]
     assert health_inside is (ruleset in _NPC_HEALTH_INSIDE), opened["data"]["events"]
-    data = gm["data"] if health_inside else opened["data"]
+    data = opened["data"]
     assert len(bytes.fromhex(data["salt"])) >= 16
-    contents = json.dumps(data["events"], sort_keys=True, separators=(",", ":"))
+    public = [{**e, "data": hashed_form(e["data"])} for e in data["events"]]
+    contents = json.dumps(public, sort_keys=True, separators=(",", ":"))
     digest = hashlib.sha256(bytes.fromhex(data["salt"]) + contents.encode()).hexdigest()
     assert digest == data["commitment"]
     assert (await table.get("/verify"))["ok"] is True

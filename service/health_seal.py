@@ -1,0 +1,59 @@
+"""Which values of an event's data are health, as JSON Pointers: what the write commits
+(events/committed_health.py) so that the hash chain never covers a health number.
+
+Every health field the ruleset declares for the event is committed, whoever it belongs
+to: whether a reader may see a combatant's numbers changes after the write (the GM mints
+or revokes a player token, the table's ``npc_health`` is read per reader), so the hashed
+form must not depend on it, or a revoked player character's numbers would stay testable
+against its hash.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from events.committed_health import commit, pointer
+from service.ruleset import HealthField, Ruleset
+
+
+def with_committed_health(
+    ruleset: Ruleset[Any, Any, Any, Any], event_type: str, data: dict[str, Any]
+) -> dict[str, Any]:
+    """``data`` as stored: with a salted commitment for each of its health values, or
+    ``data`` itself when it tells no health."""
+    fields = ruleset.health_fields.get(event_type)
+    if not fields:
+        return data
+    pointers = [p for spec in fields if _applies(spec, data) for p in _pointers(spec, data)]
+    return commit(data, pointers)
+
+
+def _applies(spec: HealthField, data: dict[str, Any]) -> bool:
+    return not spec.field_in or data.get("field") in spec.field_in
+
+
+def _pointers(spec: HealthField, data: dict[str, Any]) -> Iterator[str]:
+    return (pointer(tokens) for tokens in _walk(data, spec.path.split("."), ()))
+
+
+def _walk(node: Any, path: list[str], at: tuple[str | int, ...]) -> Iterator[tuple[str | int, ...]]:
+    """The keys and indexes of every value ``path`` (``a``, ``a.b``, ``list[].b``,
+    ``map{}.b``: ``HealthField.path``) names in ``node``."""
+    if not isinstance(node, dict):
+        return
+    name, rest = path[0], path[1:]
+    if not rest:
+        if name in node:
+            yield (*at, name)
+        return
+    key = name.removesuffix("[]").removesuffix("{}")
+    inner = node.get(key)
+    if name.endswith("[]") and isinstance(inner, list | tuple):
+        for i, item in enumerate(inner):
+            yield from _walk(item, rest, (*at, key, i))
+    elif name.endswith("{}") and isinstance(inner, dict):
+        for k, item in inner.items():
+            yield from _walk(item, rest, (*at, key, k))
+    else:
+        yield from _walk(inner, rest, (*at, key))
