@@ -38,6 +38,7 @@ from api.schemas import event_out
 from api.state import Services
 from events.errors import StreamNotFound
 from events.idempotency import request_fingerprint
+from projections.campaign_seen import seen_by_players
 from service.campaign_store.stream import Folded, load, log_lines
 from service.campaign_store.tokens import mint_player_token, revoke_player_token
 from service.campaigns.commands import CreateCampaign
@@ -61,11 +62,17 @@ def _not_found(campaign_id: UUID) -> Exception:
     return problem(404, "campaign-not-found", f"No campaign has id {campaign_id}.")
 
 
-async def _loaded(services: Services, campaign_id: UUID) -> tuple[Folded, Campaign]:
+async def _loaded(
+    services: Services, campaign_id: UUID, viewer: Viewer | None = None
+) -> tuple[Folded, Campaign]:
+    """The campaign as ``viewer`` may read it (without one: all of it, for the GM's
+    writes)."""
     try:
         folded = await load(services.pool, campaign_id)
     except StreamNotFound:
         raise _not_found(campaign_id) from None
+    if viewer is not None and not viewer.is_gm:
+        folded = seen_by_players(folded)
     assert isinstance(folded.state, Campaign)  # its first event created it
     return folded, folded.state
 
@@ -274,9 +281,9 @@ class CampaignRoutes(Controller):
         viewer: NamedDependency[Viewer],
     ) -> Response[CampaignView]:
         """The party with each member's current condition, the bestiary, the table and
-        the encounters started from the campaign with what each carried over. GM only."""
-        require_gm(viewer, "read the campaign")
-        folded, state = await _loaded(services, campaign_id)
+        the encounters started from the campaign with what each carried over. A player
+        reads the bestiary and the monsters by name only (docs/campaigns.md)."""
+        folded, state = await _loaded(services, campaign_id, viewer)
         view = campaign_view(campaign_id, folded.version, state)
         return Response(view, headers={"ETag": etag(folded.version)})
 
@@ -288,9 +295,9 @@ class CampaignRoutes(Controller):
         viewer: NamedDependency[Viewer],
     ) -> CampaignLog:
         """One line per event: members and statblocks, encounters started, what each
-        carried over field by field, undos, redos and rulings. GM only."""
-        require_gm(viewer, "read the campaign's log")
-        folded, _ = await _loaded(services, campaign_id)
+        carried over field by field, undos, redos and rulings. A player's log tells no
+        statblock's or monster's numbers."""
+        folded, _ = await _loaded(services, campaign_id, viewer)
         lines = log_lines(folded.events)
         return CampaignLog(entries=[CampaignLogLine(version=v, text=t) for v, t in lines])
 
@@ -301,7 +308,8 @@ class CampaignRoutes(Controller):
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
     ) -> CampaignEvents:
-        """Every event of the campaign's stream, as stored, with its hash links. GM only."""
-        require_gm(viewer, "read the campaign's events")
-        folded, _ = await _loaded(services, campaign_id)
+        """Every event of the campaign's stream with its hash links: as stored for the GM;
+        for a player without the bestiary's numbers, so those no longer match their
+        hash."""
+        folded, _ = await _loaded(services, campaign_id, viewer)
         return CampaignEvents(events=[event_out(e) for e in folded.events])
