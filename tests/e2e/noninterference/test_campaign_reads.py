@@ -90,7 +90,7 @@ async def _play(world: World, side: int) -> tuple[Transcript, str, dict[str, str
 
     seen = Transcript()
     for who, auth in (("player", player), ("spectator", spectator)):
-        for path in ("", "/log", "/events"):
+        for path in ("", "/log", "/events", "/stats"):
             seen.add(
                 f"{who}: campaign{path}",
                 await http.get(f"/campaigns/{campaign}{path}", headers=auth),
@@ -120,7 +120,7 @@ async def test_a_hidden_roll_in_a_campaign_encounter_reads_the_same(
         assert left == right, left[0]
     player_view = a.entries[0]
     assert player_view[1] == 200 and b"2d6" not in player_view[3]  # the bestiary stays the GM's
-    assert a.entries[3][1] == 401  # an encounter's spectator token opens no campaign
+    assert a.entries[4][1] == 401  # an encounter's spectator token opens no campaign
 
     hp = []
     for world, (_, campaign, gm, eid) in zip(worlds, played, strict=True):
