@@ -86,7 +86,7 @@ async def _play(world: World, side: int) -> tuple[Transcript, str, dict[str, str
     await _ok(
         http, f"/encounters/{eid}/commands", {"command": {"type": "generic.end_encounter"}}, {}
     )
-    await asyncio.sleep(1.0)  # the carrier's turns read the ended encounter, and hold it
+    await asyncio.sleep(1.5)  # the carrier's turns (every 0.5 s) read the end, and hold it
 
     seen = Transcript()
     for who, auth in (("player", player), ("spectator", spectator)):
@@ -95,6 +95,9 @@ async def _play(world: World, side: int) -> tuple[Transcript, str, dict[str, str
                 f"{who}: campaign{path}",
                 await http.get(f"/campaigns/{campaign}{path}", headers=auth),
             )
+    # Asking for the carry-over the secret holds: refused as any player's write, held or not.
+    carry = f"/campaigns/{campaign}/encounters/{eid}/carry-over"
+    seen.add("player: carry over", await http.post(carry, headers=player))
     return seen, campaign, gm, eid
 
 
@@ -121,6 +124,7 @@ async def test_a_hidden_roll_in_a_campaign_encounter_reads_the_same(
     player_view = a.entries[0]
     assert player_view[1] == 200 and b"2d6" not in player_view[3]  # the bestiary stays the GM's
     assert a.entries[4][1] == 401  # an encounter's spectator token opens no campaign
+    assert a.entries[-1][1] == 403
 
     hp = []
     for world, (_, campaign, gm, eid) in zip(worlds, played, strict=True):
