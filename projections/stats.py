@@ -43,6 +43,16 @@ _metadata = msgspec.json.Encoder(order="sorted")
 async def encounter_stats(
     db: Database, encounter_id: UUID, *, at: int | None, gm: bool
 ) -> EncounterStats:
+    tally = Tally()
+    version = await tally_encounter(db, encounter_id, tally, at=at, gm=gm)
+    return tally.result(version)
+
+
+async def tally_encounter(
+    db: Database, encounter_id: UUID, tally: Tally, *, at: int | None, gm: bool
+) -> int:
+    """Adds the encounter's figures (as of ``at``, as the GM or players read them) to
+    ``tally``; the version they are as of."""
     codec = codec_for(await ruleset_of(db, encounter_id))
     ruleset = codec.ruleset
     recorded = await read_stream(db, encounter_id, up_to_version=at)
@@ -54,7 +64,6 @@ async def encounter_stats(
         marks = await read_marks(db, encounter_id, up_to_version=at, secrets=True)
         secret = marks.secret_versions()
         audience = await players_audience(db, encounter_id)
-    tally = Tally()
     state: Encounter[Any] | None = None
     for stored, event in _opened(recorded, events, secret):
         version = stored.stream_version
@@ -73,7 +82,7 @@ async def encounter_stats(
         if audience is not None and facts and before is not None:
             facts = _seen(facts, audience, ruleset, before.game)
         tally.add(facts, rolls_of(event), stored.recorded_at, command)
-    return tally.result(recorded[-1].stream_version if recorded else 0)
+    return recorded[-1].stream_version if recorded else 0
 
 
 def _seen(

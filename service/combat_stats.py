@@ -83,6 +83,12 @@ class Tally:
         self._command: object = None
         self._attacker: str | None = None
 
+    def next_stream(self) -> None:
+        """Another encounter's events follow (a campaign's figures add its encounters up):
+        a turn, a command or an attacker never runs on from one encounter into the next."""
+        self._turn = self._last_end = None
+        self._command, self._attacker = None, None
+
     def _of(self, combatant: str) -> CombatantStats:
         found = self._by.get(combatant)
         if found is None:

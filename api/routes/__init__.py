@@ -7,6 +7,7 @@ from __future__ import annotations
 from litestar.types import ControllerRouterHandler
 
 from api.routes import (
+    campaign_reads,
     campaigns,
     commands,
     console,
@@ -45,6 +46,7 @@ def route_handlers() -> list[ControllerRouterHandler]:
         webhooks.ServiceWebhooks,
         campaigns.create_campaign,
         campaigns.CampaignRoutes,
+        campaign_reads.CampaignReads,
         rulesets.list_rulesets,
         rulesets.get_ruleset_info,
         health.live,

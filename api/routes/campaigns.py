@@ -9,22 +9,18 @@ from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
-from litestar import Controller, Request, Response, delete, get, post
+from litestar import Controller, Request, Response, delete, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, HeaderParameter, JSONBody
 
 from api.campaigns.carrier import carry_now
+from api.campaigns.loaded import loaded, not_found
 from api.campaigns.schemas import (
     CampaignCommandBody,
-    CampaignEvents,
-    CampaignLog,
-    CampaignLogLine,
     CampaignToken,
     CampaignTokenBody,
-    CampaignView,
     CreateCampaignBody,
     StartEncounterBody,
-    campaign_view,
 )
 from api.http.auth import require_gm, service_key_checked
 from api.http.campaign_auth import campaign_token_checked, provide_campaign_viewer
@@ -34,14 +30,11 @@ from api.http.responses import json_bytes
 from api.http.writes import provide_write
 from api.openapi.operations import CAMPAIGN_TOKEN, SERVICE_KEY
 from api.routes.encounters import created_response
-from api.schemas import event_out
 from api.state import Services
 from events.errors import StreamNotFound
 from events.idempotency import request_fingerprint
-from service.campaign_store.stream import Folded, load, log_lines
 from service.campaign_store.tokens import mint_player_token, revoke_player_token
 from service.campaigns.commands import CreateCampaign
-from service.campaigns.state import Campaign
 from service.commands import Actor, Write
 from service.ruleset import RuleViolation
 from service.tokens import Viewer
@@ -55,19 +48,6 @@ OPEN_OR_SERVICE_KEY: list[dict[str, list[str]]] = [{SERVICE_KEY: []}, {}]
 
 def _writer(services: Services) -> CampaignWriter:
     return CampaignWriter(services.pool, services.settings.chain_key_bytes)
-
-
-def _not_found(campaign_id: UUID) -> Exception:
-    return problem(404, "campaign-not-found", f"No campaign has id {campaign_id}.")
-
-
-async def _loaded(services: Services, campaign_id: UUID) -> tuple[Folded, Campaign]:
-    try:
-        folded = await load(services.pool, campaign_id)
-    except StreamNotFound:
-        raise _not_found(campaign_id) from None
-    assert isinstance(folded.state, Campaign)  # its first event created it
-    return folded, folded.state
 
 
 @post(
@@ -144,7 +124,7 @@ class CampaignRoutes(Controller):
         try:
             answer = await _writer(services).handle(campaign_id, data.command, terms)
         except StreamNotFound:
-            raise _not_found(campaign_id) from None
+            raise not_found(campaign_id) from None
         version = msgspec.json.decode(answer)["version"]
         return json_bytes(answer, headers={"ETag": etag(version)})
 
@@ -170,7 +150,7 @@ class CampaignRoutes(Controller):
         422 with the rule's words and writes nothing. Returns the encounter and its GM
         token this once. GM only."""
         require_gm(viewer, "start an encounter of the campaign")
-        _, campaign = await _loaded(services, campaign_id)  # 404 before anything else
+        _, campaign = await loaded(services, campaign_id)  # 404 before anything else
         campaign_terms = Terms(actor=write["actor"], expected_version=write.get("expected_version"))
         fill = filling(
             _writer(services),
@@ -219,7 +199,7 @@ class CampaignRoutes(Controller):
             async with services.pool.acquire() as conn, conn.transaction():
                 recorded = await carry_now(writer, conn, campaign_id, encounter_id)
         except StreamNotFound:
-            raise _not_found(campaign_id) from None
+            raise not_found(campaign_id) from None
         version = recorded[-1].stream_version
         answer = CampaignWritten(campaign_id=campaign_id, version=version, events=recorded)
         return json_bytes(msgspec.json.encode(answer), headers={"ETag": etag(version)})
@@ -236,7 +216,7 @@ class CampaignRoutes(Controller):
         encounter of the campaign (the one the member fights in now, and every later
         one), with the rights of an encounter's player token. GM only."""
         require_gm(viewer, "mint the campaign's tokens")
-        _, campaign = await _loaded(services, campaign_id)
+        _, campaign = await loaded(services, campaign_id)
         member = campaign.members.get(data.member)
         if member is None:
             raise RuleViolation(f"{data.member} is not a member of the party")
@@ -265,43 +245,3 @@ class CampaignRoutes(Controller):
         require_gm(viewer, "revoke the campaign's tokens")
         if not await revoke_player_token(services.pool, campaign_id, token_id):
             raise problem(404, "token-not-found", f"The campaign has no token {token_id}.")
-
-    @get("/", operation_id="getCampaign", summary="The campaign's party, bestiary and encounters")
-    async def get_campaign(
-        self,
-        campaign_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        viewer: NamedDependency[Viewer],
-    ) -> Response[CampaignView]:
-        """The party with each member's current condition, the bestiary, the table and
-        the encounters started from the campaign with what each carried over. GM only."""
-        require_gm(viewer, "read the campaign")
-        folded, state = await _loaded(services, campaign_id)
-        view = campaign_view(campaign_id, folded.version, state)
-        return Response(view, headers={"ETag": etag(folded.version)})
-
-    @get("/log", operation_id="getCampaignLog", summary="The campaign's log")
-    async def get_log(
-        self,
-        campaign_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        viewer: NamedDependency[Viewer],
-    ) -> CampaignLog:
-        """One line per event: members and statblocks, encounters started, what each
-        carried over field by field, undos, redos and rulings. GM only."""
-        require_gm(viewer, "read the campaign's log")
-        folded, _ = await _loaded(services, campaign_id)
-        lines = log_lines(folded.events)
-        return CampaignLog(entries=[CampaignLogLine(version=v, text=t) for v, t in lines])
-
-    @get("/events", operation_id="getCampaignEvents", summary="The campaign's events")
-    async def get_events(
-        self,
-        campaign_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        viewer: NamedDependency[Viewer],
-    ) -> CampaignEvents:
-        """Every event of the campaign's stream, as stored, with its hash links. GM only."""
-        require_gm(viewer, "read the campaign's events")
-        folded, _ = await _loaded(services, campaign_id)
-        return CampaignEvents(events=[event_out(e) for e in folded.events])

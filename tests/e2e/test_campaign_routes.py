@@ -235,7 +235,9 @@ async def test_a_player_token_opens_its_character_in_every_encounter(client: Cli
     player = {"Authorization": f"Bearer {minted.json()['token']}"}
     unknown = await client.post(f"/campaigns/{campaign}/tokens", json={"member": "zed"}, headers=gm)
     assert unknown.status_code == 422
-    assert (await client.get(f"/campaigns/{campaign}", headers=player)).status_code == 403
+    ruling = {"type": "campaign.adjust", "member": "aria", "condition": None, "reason": "mine"}
+    refused = await _send(client, campaign, player, ruling)
+    assert refused.status_code == 403, refused.text  # a player reads the campaign, never writes
 
     for name in ("First", "Second"):
         started = await client.post(

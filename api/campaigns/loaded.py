@@ -1,0 +1,33 @@
+"""A campaign loaded for a route: 404 in the service's words when there is none, and
+folded as the reader may read it (projections/campaign_seen.py)."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from api.http.problems import problem
+from api.state import Services
+from events.errors import StreamNotFound
+from projections.campaign_seen import seen_by_players
+from service.campaign_store.stream import Folded, load
+from service.campaigns.state import Campaign
+from service.tokens import Viewer
+
+
+def not_found(campaign_id: UUID) -> Exception:
+    return problem(404, "campaign-not-found", f"No campaign has id {campaign_id}.")
+
+
+async def loaded(
+    services: Services, campaign_id: UUID, viewer: Viewer | None = None
+) -> tuple[Folded, Campaign]:
+    """The campaign as ``viewer`` may read it (without one: all of it, for the GM's
+    writes)."""
+    try:
+        folded = await load(services.pool, campaign_id)
+    except StreamNotFound:
+        raise not_found(campaign_id) from None
+    if viewer is not None and not viewer.is_gm:
+        folded = seen_by_players(folded)
+    assert isinstance(folded.state, Campaign)  # its first event created it
+    return folded, folded.state

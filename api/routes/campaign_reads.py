@@ -1,0 +1,97 @@
+"""A campaign's reads: its state, log, events and statistics, for its GM and, without
+what only the GM may know, for its players (docs/campaigns.md, "What players read").
+Thin: the redaction is projections/campaign_seen.py, the figures
+projections/campaign_stats.py."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from litestar import Controller, Response, get
+from litestar.di import NamedDependency, Provide
+from litestar.params import FromPath
+
+from api.campaigns.loaded import loaded
+from api.campaigns.schemas import (
+    CampaignEvents,
+    CampaignLog,
+    CampaignLogLine,
+    CampaignView,
+    campaign_view,
+)
+from api.http.campaign_auth import campaign_token_checked, provide_campaign_viewer
+from api.http.headers import etag
+from api.openapi.operations import CAMPAIGN_TOKEN
+from api.schemas import event_out
+from api.state import Services
+from projections.campaign_stats import CampaignStats, campaign_stats
+from service.campaign_store.stream import log_lines
+from service.tokens import Viewer
+
+
+class CampaignReads(Controller):
+    """Every read of one campaign: a token of it (GM or player) or the service key."""
+
+    path = "/campaigns/{campaign_id:uuid}"
+    tags = ("campaigns",)
+    guards = [campaign_token_checked]  # noqa: RUF012 (Litestar's own attribute)
+    dependencies = {"viewer": Provide(provide_campaign_viewer)}  # noqa: RUF012 (Litestar's own attribute)
+    security = [{CAMPAIGN_TOKEN: []}]  # noqa: RUF012 (Litestar's own attribute)
+
+    @get("/", operation_id="getCampaign", summary="The campaign's party, bestiary and encounters")
+    async def get_campaign(
+        self,
+        campaign_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+    ) -> Response[CampaignView]:
+        """The party with each member's current condition, the bestiary, the table and
+        the encounters started from the campaign with what each carried over. A player
+        reads the bestiary and the monsters by name only (docs/campaigns.md)."""
+        folded, state = await loaded(services, campaign_id, viewer)
+        view = campaign_view(campaign_id, folded.version, state)
+        return Response(view, headers={"ETag": etag(folded.version)})
+
+    @get("/log", operation_id="getCampaignLog", summary="The campaign's log")
+    async def get_log(
+        self,
+        campaign_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+    ) -> CampaignLog:
+        """One line per event: members and statblocks, encounters started, what each
+        carried over field by field, undos, redos and rulings. A player's log tells no
+        statblock's or monster's numbers."""
+        folded, _ = await loaded(services, campaign_id, viewer)
+        lines = log_lines(folded.events)
+        return CampaignLog(entries=[CampaignLogLine(version=v, text=t) for v, t in lines])
+
+    @get("/events", operation_id="getCampaignEvents", summary="The campaign's events")
+    async def get_events(
+        self,
+        campaign_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+    ) -> CampaignEvents:
+        """Every event of the campaign's stream with its hash links: as stored for the GM;
+        for a player without the bestiary's numbers, so those no longer match their
+        hash."""
+        folded, _ = await loaded(services, campaign_id, viewer)
+        return CampaignEvents(events=[event_out(e) for e in folded.events])
+
+    @get("/stats", operation_id="getCampaignStats", summary="The campaign's statistics")
+    async def get_stats(
+        self,
+        campaign_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        viewer: NamedDependency[Viewer],
+    ) -> CampaignStats:
+        """The damage meter and the dice fairness of every encounter started from the
+        campaign, added up: each encounter counted as its own `/stats` counts it for the
+        same reader (players see nothing of a secret roll before its reveal, nor an NPC's
+        health the table hides); `encounters` lists each with the version counted."""
+        folded, state = await loaded(services, campaign_id, viewer)
+        # No ETag: the figures move with the encounters, not only with the campaign.
+        return await campaign_stats(
+            services.pool, folded.version, state.encounters, gm=viewer.is_gm
+        )

@@ -1,0 +1,56 @@
+"""A campaign's events as its players see them: the one redaction every players' read of
+a campaign (state, log, events) goes through, so no path shows more than another.
+
+The bestiary is the GM's preparation: a statblock's sheet and the notation its hit points
+are rolled with tell a monster's numbers before it is met, and a copy's rolled hit points
+are its health. A campaign has no ``npc_health`` of its own, so players read a statblock's
+name and id only, and a monster copy's name and id, whatever an encounter later shows.
+The party is the players' own characters: their sheets and conditions are exact, as a
+player character's are in an encounter. A carry-over held while its encounter hides a
+secret is not an event yet, so nothing here has to hide it: the stream, its versions and
+its log are the same whatever the secret is, until the reveal lets the carry-over happen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from events.envelope import RecordedEvent
+from projections.redaction import redact_metadata
+from service.campaign_store.stream import Folded, fold
+
+_STATBLOCK_ADDED = "campaign.statblock_added"
+_ENCOUNTER_STARTED = "campaign.encounter_started"
+
+
+def seen_by_players(folded: Folded) -> Folded:
+    """The campaign as its players read it: the same version, its events redacted and
+    its state folded from them, so the state cannot tell what the events do not."""
+    events = as_players_saw(folded.events)
+    return Folded(fold(list(events)), folded.version, events)
+
+
+def as_players_saw(events: Sequence[RecordedEvent]) -> tuple[RecordedEvent, ...]:
+    """``events`` of a campaign without what only its GM reads; a redacted event no
+    longer matches its hash (as an encounter's redacted events)."""
+    return tuple(_seen(event) for event in events)
+
+
+def _seen(event: RecordedEvent) -> RecordedEvent:
+    data = _data_seen(event.type, event.data)
+    metadata = redact_metadata(event.metadata)
+    if data is event.data and metadata is event.metadata:
+        return event
+    return msgspec.structs.replace(event, data=data, metadata=metadata)
+
+
+def _data_seen(kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    if kind == _STATBLOCK_ADDED:
+        return {**data, "sheet": {}, "hit_points": None}
+    if kind == _ENCOUNTER_STARTED:
+        monsters = [{**m, "hit_points": None} for m in data.get("monsters", ())]
+        return {**data, "monsters": monsters, "rolls": []}
+    return data

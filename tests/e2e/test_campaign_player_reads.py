@@ -1,0 +1,90 @@
+"""A campaign read with a player's token: the party exact, the bestiary by name only, the
+same version, log and events as the GM's but for the bestiary's numbers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.e2e.helpers import Client, combatant
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+async def _ok(client: Client, path: str, body: Any, auth: dict[str, str]) -> Any:
+    answer = await client.post(path, json=body, headers=auth)
+    assert answer.status_code in (200, 201), answer.text
+    return answer.json()
+
+
+async def _table(client: Client) -> tuple[str, dict[str, str], dict[str, str]]:
+    """A party of two, Aria hurt by a ruling, a goblin statblock rolled with 2d6, an
+    encounter with two goblins under way, and Aria's player's token."""
+    created = await _ok(client, "/campaigns", {"ruleset": "generic", "name": "Ashes"}, {})
+    campaign, gm = created["campaign_id"], {"Authorization": f"Bearer {created['gm_token']}"}
+    commands = f"/campaigns/{campaign}/commands"
+    for sheet in (combatant("aria", 22), combatant("borin", 30)):
+        await _ok(
+            client, commands, {"command": {"type": "campaign.add_member", "sheet": sheet}}, gm
+        )
+    goblin = {
+        "type": "campaign.add_statblock",
+        "sheet": combatant("goblin", 7),
+        "hit_points": "2d6",
+    }
+    await _ok(client, commands, {"command": goblin}, gm)
+    ruling = {
+        "type": "campaign.adjust",
+        "member": "aria",
+        "condition": {"hp": 15, "conditions": []},
+        "reason": "a trap",
+    }
+    await _ok(client, commands, {"command": ruling}, gm)
+    start = {
+        "name": "The bridge",
+        "members": ["aria"],
+        "monsters": [{"statblock": "goblin", "count": 2}],
+    }
+    await _ok(client, f"/campaigns/{campaign}/encounters", start, gm)
+    minted = await _ok(client, f"/campaigns/{campaign}/tokens", {"member": "aria"}, gm)
+    return campaign, gm, {"Authorization": f"Bearer {minted['token']}"}
+
+
+async def test_a_player_reads_the_party_but_not_the_bestiarys_numbers(client: Client) -> None:
+    campaign, gm, player = await _table(client)
+    as_gm = await client.get(f"/campaigns/{campaign}", headers=gm)
+    as_player = await client.get(f"/campaigns/{campaign}", headers=player)
+    assert as_player.status_code == 200, as_player.text
+    assert as_player.headers["etag"] == as_gm.headers["etag"]
+    theirs, ours = as_player.json(), as_gm.json()
+    assert theirs["party"] == ours["party"]  # the players' own characters: exact
+    assert {m["member"]: m["condition"] for m in theirs["party"]}["aria"]["hp"] == 15
+    assert ours["bestiary"][0]["sheet"]["hp"] == 7 and ours["bestiary"][0]["hit_points"] == "2d6"
+    assert theirs["bestiary"] == [
+        {"statblock": "goblin", "name": "Goblin", "sheet": {}, "hit_points": None}
+    ]
+    names = [m["name"] for m in theirs["encounters"][0]["monsters"]]
+    assert names == ["Goblin 1", "Goblin 2"]
+    assert theirs["encounters"][0]["members"] == ["aria"]
+
+
+async def test_a_players_log_and_events_keep_the_gms_versions(client: Client) -> None:
+    campaign, gm, player = await _table(client)
+    gm_log = (await client.get(f"/campaigns/{campaign}/log", headers=gm)).json()["entries"]
+    log = (await client.get(f"/campaigns/{campaign}/log", headers=player)).json()["entries"]
+    assert [e["version"] for e in log] == [e["version"] for e in gm_log] == [1, 2, 3, 4, 5, 6]
+    assert gm_log[3]["text"] == "Goblin enters the bestiary (hit points 2d6)."
+    assert log[3]["text"] == "Goblin enters the bestiary."
+    assert [e["text"] for e in log[:3] + log[4:]] == [e["text"] for e in gm_log[:3] + gm_log[4:]]
+
+    gm_events = await client.get(f"/campaigns/{campaign}/events", headers=gm)
+    events = await client.get(f"/campaigns/{campaign}/events", headers=player)
+    assert events.status_code == 200, events.text
+    assert b"2d6" in gm_events.content and b"2d6" not in events.content
+    ours, theirs = gm_events.json()["events"], events.json()["events"]
+    links = [(e["stream_version"], e["prev_hash"], e["hash"]) for e in ours]
+    assert [(e["stream_version"], e["prev_hash"], e["hash"]) for e in theirs] == links
+    added = theirs[3]
+    assert added["type"] == "campaign.statblock_added" and added["data"]["sheet"] == {}
+    assert [e["data"] for e in theirs[:3]] == [e["data"] for e in ours[:3]]
