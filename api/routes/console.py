@@ -13,7 +13,7 @@ import msgspec
 import segno
 from litestar import Response, Router, get, post
 from litestar.datastructures import CacheControlHeader
-from litestar.params import FromPath
+from litestar.params import FromPath, JSONBody
 from litestar.static_files import create_static_files_router
 
 from api.http.problems import problem
@@ -65,7 +65,7 @@ class QrRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 @post("/console/qr", status_code=200, include_in_schema=False, name="console-qr")
-async def qr_code(data: QrRequest) -> Response[bytes]:
+async def qr_code(data: JSONBody[QrRequest]) -> Response[bytes]:
     """An invite link as a QR code (SVG), so a player at the table joins with the phone's
     camera.  Drawn here with segno rather than in the page: the page runs only its own
     small modules, and a well-kept encoder gets error correction and masking right."""
