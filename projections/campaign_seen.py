@@ -20,7 +20,7 @@ import msgspec
 
 from events.envelope import RecordedEvent
 from projections.redaction import redact_metadata
-from service.campaign_store.stream import Folded, fold
+from service.campaigns.stored import Folded, fold
 
 _STATBLOCK_ADDED = "campaign.statblock_added"
 _ENCOUNTER_STARTED = "campaign.encounter_started"

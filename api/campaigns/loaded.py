@@ -9,8 +9,9 @@ from api.http.problems import problem
 from api.state import Services
 from events.errors import StreamNotFound
 from projections.campaign_seen import seen_by_players
-from service.campaign_store.stream import Folded, load
+from service.campaign_store.stream import load
 from service.campaigns.state import Campaign
+from service.campaigns.stored import Folded
 from service.tokens import Viewer
 
 

@@ -25,17 +25,38 @@ def _structs(base: type[msgspec.Struct] = msgspec.Struct) -> Iterator[type[msgsp
         yield from _structs(sub)
 
 
-def _by_component_key() -> dict[str, type[msgspec.Struct]]:
+def _by_component_key() -> dict[str, set[type[msgspec.Struct]]]:
     """Litestar keys a component by its class name, or, when names repeat, by the
     shortest tail of its module path that tells them apart (``generic_commands_Attack``):
-    every such name of every Struct, keeping the ones that name a single class."""
+    every such name of every Struct, with the classes it could name."""
     candidates: dict[str, set[type[msgspec.Struct]]] = {}
     for struct in set(_structs()):
         parts = struct.__module__.split(".")
         for start in range(len(parts) + 1):
             key = "_".join([*parts[start:], struct.__qualname__])
             candidates.setdefault(key, set()).add(struct)
-    return {key: next(iter(found)) for key, found in candidates.items() if len(found) == 1}
+    return candidates
+
+
+def _documented(found: set[type[msgspec.Struct]], schema: Json) -> type[msgspec.Struct] | None:
+    """The class a component was drawn from.  A name the document uses once may still
+    name several classes (the write path's ``RevealRolls`` command beside the API's
+    ``RevealRolls`` body): the one whose fields are the component's properties, and among
+    those an API body or answer, the only Structs the document draws that are not events
+    or commands of the domain."""
+    if len(found) == 1:
+        return next(iter(found))
+    properties = set(schema.get("properties", {}))
+    fitting = [
+        struct
+        for struct in found
+        if {f.encode_name for f in msgspec.structs.fields(struct)}
+        | ({struct.__struct_config__.tag_field} - {None})
+        == properties
+    ]
+    if len(fitting) > 1:
+        fitting = [struct for struct in fitting if struct.__module__.split(".")[0] == "api"]
+    return fitting[0] if len(fitting) == 1 else None
 
 
 def _own_properties(structs: list[type[msgspec.Struct]]) -> list[Json]:
@@ -92,7 +113,11 @@ def complete(doc: Json) -> None:
     """Run before the schemas are renamed, while the keys are still Litestar's."""
     structs = _by_component_key()
     schemas = doc.get("components", {}).get("schemas", {})
-    found = [(schema, structs[key]) for key, schema in schemas.items() if key in structs]
+    found = [
+        (schema, struct)
+        for key, schema in schemas.items()
+        if key in structs and (struct := _documented(structs[key], schema)) is not None
+    ]
     exact = _own_properties([struct for _, struct in found])
     for (schema, struct), properties in zip(found, exact, strict=True):
         tag_field = struct.__struct_config__.tag_field

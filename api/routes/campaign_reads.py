@@ -25,7 +25,7 @@ from api.openapi.operations import CAMPAIGN_TOKEN
 from api.schemas import event_out
 from api.state import Services
 from projections.campaign_stats import CampaignStats, campaign_stats
-from service.campaign_store.stream import log_lines
+from service.campaigns.stored import log_lines
 from service.tokens import Viewer
 
 

@@ -14,12 +14,12 @@ from typing import Any
 from uuid import UUID
 
 from events.db import Connection
-from service.campaign_store.stream import typed
 from service.campaign_store.tokens import share_with_encounter
 from service.campaigns import opening
 from service.campaigns.commands import MonsterPick, StartEncounter
 from service.campaigns.events import EncounterStarted
 from service.campaigns.state import Campaign
+from service.campaigns.stored import typed
 from service.encounter import Encounter
 from service.registry import codec_for
 from service.ruleset import RuleViolation

@@ -24,10 +24,11 @@ from events.heads import StreamHead, create_stream, lock_stream_of
 from events.idempotency import find_response
 from events.kinds import CAMPAIGN
 from events.store import append
-from service.campaign_store.stream import load, stored
+from service.campaign_store.stream import load
 from service.campaign_store.tokens import mint_campaign_token
 from service.campaigns import Command, Event, State, decide, initial_state
 from service.campaigns.commands import CreateCampaign
+from service.campaigns.stored import stored
 from service.commands import Actor
 from service.dice import ManualFaces, RollingDice
 from service.dice.model import Dice

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from pathlib import Path
 
 import httpx
 from playwright.async_api import Browser, Locator, Page, expect
@@ -164,3 +165,16 @@ async def table(http: httpx.AsyncClient, name: str, commands: int) -> tuple[str,
         await command(http, eid, i)
     minted = await http.post(f"/encounters/{eid}/tokens", json={"combatants": ["aria"]})
     return eid, token, minted.json()["token"]
+
+
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+"""axe-core, vendored: the accessibility checks run offline."""
+
+
+async def violations(page: Page) -> list[str]:
+    await page.add_script_tag(path=str(AXE))
+    found = await page.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+            .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target).join(", ")})`)"""
+    )
+    return list(found)

@@ -4,15 +4,11 @@ and the GM runs a turn from the keyboard alone."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import httpx
 from playwright.async_api import Browser, Page, expect
 
-from tests.browser.pages import DESKTOP, PHONE, table
+from tests.browser.pages import DESKTOP, PHONE, table, violations
 from tests.reliability.processes import Service
-
-AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 
 
 async def axe_page(browser: Browser, link: str, viewport: dict[str, int]) -> Page:
@@ -26,15 +22,6 @@ async def axe_page(browser: Browser, link: str, viewport: dict[str, int]) -> Pag
     else:
         await expect(page.get_by_label("Ruleset")).to_contain_text("generic")
     return page
-
-
-async def violations(page: Page) -> list[str]:
-    await page.add_script_tag(path=str(AXE))
-    found = await page.evaluate(
-        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
-            .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target).join(", ")})`)"""
-    )
-    return list(found)
 
 
 async def test_axe_finds_no_violation_on_the_gm_player_and_spectator_pages(

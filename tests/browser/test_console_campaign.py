@@ -12,8 +12,7 @@ from pathlib import Path
 import httpx
 from playwright.async_api import Browser, Page, expect
 
-from tests.browser.pages import DESKTOP, PHONE, entry, fill_in, open_context
-from tests.browser.test_console_a11y import violations
+from tests.browser.pages import DESKTOP, PHONE, entry, fill_in, open_context, violations
 from tests.reliability.processes import Service
 
 

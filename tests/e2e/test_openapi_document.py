@@ -123,3 +123,11 @@ def test_manual_dice_keep_their_bounds(document: dict[str, Any]) -> None:
     lists = next(alt for alt in manual["anyOf"] if alt.get("type") == "array")
     assert lists["maxItems"] == 100
     assert lists["items"]["items"] == {"type": "integer", "minimum": 1, "maximum": 10_000}
+
+
+def test_a_body_named_like_a_write_command_keeps_its_bounds(document: dict[str, Any]) -> None:
+    """The API's RevealRolls body shares its name with the write path's command; the
+    document still states the body's own constraints on each roll id."""
+    roll_ids = document["components"]["schemas"]["RevealRolls"]["properties"]["roll_ids"]
+    assert (roll_ids["minItems"], roll_ids["maxItems"]) == (1, 100)
+    assert (roll_ids["items"]["minLength"], roll_ids["items"]["maxLength"]) == (1, 50)

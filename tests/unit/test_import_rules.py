@@ -22,6 +22,7 @@ OURS = ("api", "service", "projections", "events", "telemetry")
 """The project's top-level packages."""
 
 SERVICE_PURE = (
+    "service.campaigns",
     "service.applied",
     "service.carry_over",
     "service.codec",
