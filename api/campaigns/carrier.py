@@ -149,7 +149,10 @@ class Carrier:
         while True:
             try:
                 done = await self.turn()
-                if done.read:
+                if done.read >= BATCH:
+                    # Behind: catch up at once.  A partial batch means it has caught up,
+                    # so it waits for the poll: under load, a turn per few events would
+                    # commit the checkpoint (a WAL flush) many times a second.
                     continue
             except asyncio.CancelledError:
                 raise
