@@ -65,13 +65,9 @@ class MintedToken(msgspec.Struct, frozen=True, kw_only=True):
     info: TokenInfo
 
 
-def _digest(secret: str) -> bytes:
-    return hashlib.sha256(secret.encode()).digest()
-
-
 def secret_digest(secret: str) -> bytes:
     """What is stored of a token's secret (campaign tokens keep it the same way)."""
-    return _digest(secret)
+    return hashlib.sha256(secret.encode()).digest()
 
 
 async def mint(
@@ -84,7 +80,7 @@ async def mint(
 ) -> MintedToken:
     token_id, secret = secrets.token_hex(8), secrets.token_urlsafe(32)
     created_at = await insert_token(
-        db, encounter_id, token_id, role, _digest(secret), combatants, label
+        db, encounter_id, token_id, role, secret_digest(secret), combatants, label
     )
     info = TokenInfo(
         token_id=token_id,
@@ -117,7 +113,7 @@ def checked(token: str, stored: StoredToken | None) -> Viewer | None:
     whether or not there is a row."""
     token_id, _, secret = token.partition(".")
     expected = stored.secret_sha256 if stored is not None else b"\0" * 32
-    if not hmac.compare_digest(expected, _digest(secret)) or stored is None:
+    if not hmac.compare_digest(expected, secret_digest(secret)) or stored is None:
         return None
     role = cast("Role", stored.role)  # the table's CHECK allows only the roles there are
     return Viewer(role=role, token_id=token_id, combatants=frozenset(stored.combatants))
@@ -131,7 +127,7 @@ async def is_live(db: Database, encounter_id: UUID, token_id: str) -> bool:
 async def encounters_opened_by(db: Database, token: str) -> list[UUID]:
     """The encounters a valid token opens (one, for tokens minted here)."""
     token_id, _, secret = token.partition(".")
-    return await encounters_of_token(db, token_id, _digest(secret))
+    return await encounters_of_token(db, token_id, secret_digest(secret))
 
 
 class TokenRevoked(Exception):
@@ -154,7 +150,7 @@ class KnownTokens:
         self._viewers: LRU[tuple[UUID, bytes], Viewer] = LRU(capacity)
 
     async def authenticate(self, db: Database, encounter_id: UUID, token: str) -> Viewer | None:
-        key = (encounter_id, _digest(token))
+        key = (encounter_id, secret_digest(token))
         viewer = self._viewers.get(key)
         if viewer is None:
             viewer = await authenticate(db, encounter_id, token)
