@@ -6,7 +6,6 @@
 // open, since the carry-over arrives when that fight ends.
 
 import { Api } from "./api.js";
-import { campaignTerms } from "./campaign-start.js";
 import { drawEncounterForm, encounterLink, resetCampaignForms, wireCampaignForms } from "./campaign-forms.js";
 import { copyButton } from "./invites.js";
 import { $, el } from "./dom.js";
@@ -30,12 +29,10 @@ export async function openCampaign(id, token) {
   stopCampaign();
   const api = new Api(null, token);
   const view = await api.get(`/campaigns/${id}`);
-  const [info, terms] = await Promise.all([
-    api.get(`/rulesets/${encodeURIComponent(view.ruleset)}`), campaignTerms(view.ruleset),
-  ]);
+  const info = await api.get(`/rulesets/${encodeURIComponent(view.ruleset)}`);
   Object.assign(campaign, { api, id, view: null, info, carried: null });
   campaign.commands = commandsOf(info);
-  campaign.sheet = campaign.commands.find((c) => c.type === terms.sheet_command) || null;
+  campaign.sheet = campaign.commands.find((c) => c.type === info.campaign?.sheet_command) || null;
   document.body.dataset.role = "gm";
   document.body.dataset.ruleset = view.ruleset;
   $("#start").hidden = true;
