@@ -57,10 +57,17 @@ def hides_a_secret(encounter: Encounter[Any]) -> bool:
     return bool(encounter.secret_rolls or encounter.open_seals or encounter.sealed)
 
 
-def carry_over_of(encounter_id: UUID, version: int, encounter: Encounter[Any]) -> CarryOver:
-    """The campaign's command carrying ``encounter`` (its state at ``version``)."""
+def carry_over_of(
+    encounter_id: UUID, version: int, encounter: Encounter[Any], *, automatic: bool = False
+) -> CarryOver:
+    """The campaign's command carrying ``encounter`` (its state at ``version``);
+    ``automatic`` for the process manager's, which the campaign refuses once the GM undid
+    the encounter's last carry-over."""
     return CarryOver(
-        encounter=encounter_id, version=version, game=msgspec.to_builtins(encounter.game)
+        encounter=encounter_id,
+        version=version,
+        game=msgspec.to_builtins(encounter.game),
+        automatic=automatic,
     )
 
 
@@ -132,12 +139,13 @@ class Carrier:
             return done
         if hides_a_secret(encounter):
             return msgspec.structs.replace(done, held=(*done.held, encounter_id))
-        command = carry_over_of(encounter_id, version, encounter)
+        command = carry_over_of(encounter_id, version, encounter, automatic=True)
         try:
             async with conn.transaction():  # a savepoint: a refusal undoes only itself
                 await self.writer.decided(conn, campaign_id, command, gm_terms())
         except RuleViolation as refusal:
-            # Already carried at this version or a later one, or closed: done either way.
+            # Already carried at this version or a later one, closed, or its carry-over
+            # undone by the GM (who alone carries it again): done either way.
             log.info("carry-over of %s at %d refused: %s", encounter_id, version, refusal)
             return msgspec.structs.replace(
                 done, refused=(*done.refused, (encounter_id, refusal.reason))
