@@ -249,6 +249,27 @@ class EventExample(msgspec.Struct, kw_only=True):
     example: AnyEvent  # type: ignore[valid-type]
 
 
+class CampaignTerms(msgspec.Struct, kw_only=True):
+    """A ruleset's terms for campaigns, so a front end builds the sheet form and the
+    carry-over options without knowing the ruleset."""
+
+    sheet_command: str
+    """The add-a-character command: a member's or a statblock's sheet is one, as an
+    encounter's GM would send it."""
+    options: list[OptionInfo]
+    """The carry-over options (``POST /campaigns`` ``options``), each with its default
+    and the reason for it."""
+    condition_schema: dict[str, Any]
+    """JSON Schema of a member's condition: what of a character carries to the next
+    fight (``campaign.adjust`` ``condition`` takes one)."""
+    table_schema: dict[str, Any]
+    """JSON Schema of the table: what belongs to no character but carries (karma pools,
+    the map); a Struct without fields for a ruleset whose table carries nothing."""
+    statblock_hit_points: str | None
+    """Null when a statblock may give its copies' hit points a notation; else why not,
+    in the rules' words."""
+
+
 class RulesetInfo(msgspec.Struct, kw_only=True):
     name: str
     title: str
@@ -261,6 +282,9 @@ class RulesetInfo(msgspec.Struct, kw_only=True):
     player_commands: list[str]
     """The command types a player token may send (each still only for its own combatants
     or side); every other command is the GM's."""
+    campaign: CampaignTerms | None = None
+    """What a campaign of this ruleset keeps between fights (docs/campaigns.md); null for
+    a ruleset that states nothing carrying over."""
 
 
 class Health(msgspec.Struct, kw_only=True):

@@ -64,6 +64,21 @@ async def copy_campaign_tokens(
     )
 
 
+async def copy_campaign_gm_tokens(db: Database, campaign_id: UUID, encounter_id: UUID) -> None:
+    """Every unrevoked GM token of the campaign becomes a GM token of the encounter (same
+    id and secret), so the campaign's GM opens every encounter the campaign starts with
+    an encounter GM's rights, checked on the hot path as any encounter token is."""
+    await db.execute(
+        """INSERT INTO access_tokens (encounter_id, token_id, role, secret_sha256, combatants,
+                                      label)
+           SELECT $2, token_id, 'gm', secret_sha256, '{}', 'campaign GM'
+           FROM campaign_tokens
+           WHERE campaign_id = $1 AND role = 'gm' AND revoked_at IS NULL""",
+        campaign_id,
+        encounter_id,
+    )
+
+
 async def revoke_campaign_token(db: Database, campaign_id: UUID, token_id: str) -> bool:
     """Revoke a campaign token and every copy of it in the campaign's encounters, in the
     caller's transaction; False when the campaign has no such token."""

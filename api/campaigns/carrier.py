@@ -2,9 +2,11 @@
 it changed for the party goes back to the campaign, exactly once.
 
 It reads every stream from a checkpoint (events/reading.py), as service-wide webhooks
-are delivered.  Each turn, in one transaction: the checkpoint row locked (another
-process skips its turn), a batch of events read past it, and for every encounter of a
-campaign the batch moved, its state at the last version read: if the ruleset says it is
+are delivered, but only the places of the events (stream, version, type), never their
+data: all it asks of a batch is which encounters moved.  Each turn, in one transaction:
+the checkpoint row locked (another process skips its turn), a batch of places read past
+it, and for every encounter of a campaign the batch moved, its state at the last version
+read (from its snapshot, as any write loads it): if the ruleset says it is
 over (``CarryRules.ended``) the campaign decides ``campaign.carry_over`` at that version
 and appends it; then the checkpoint moves past the batch.  The append and the move
 commit together, so a crash before the commit carries nothing and the next turn reads
@@ -29,7 +31,7 @@ import msgspec
 from events.db import Connection
 from events.heads import stream_head
 from events.kinds import of_campaign
-from events.reading import Checkpoint, read_all_steps
+from events.reading import Checkpoint, read_all_places
 from service.campaigns.commands import CarryOver
 from service.campaigns.typed import rules_of
 from service.encounter import Encounter
@@ -57,10 +59,17 @@ def hides_a_secret(encounter: Encounter[Any]) -> bool:
     return bool(encounter.secret_rolls or encounter.open_seals or encounter.sealed)
 
 
-def carry_over_of(encounter_id: UUID, version: int, encounter: Encounter[Any]) -> CarryOver:
-    """The campaign's command carrying ``encounter`` (its state at ``version``)."""
+def carry_over_of(
+    encounter_id: UUID, version: int, encounter: Encounter[Any], *, automatic: bool = False
+) -> CarryOver:
+    """The campaign's command carrying ``encounter`` (its state at ``version``);
+    ``automatic`` for the process manager's, which the campaign refuses once the GM undid
+    the encounter's last carry-over."""
     return CarryOver(
-        encounter=encounter_id, version=version, game=msgspec.to_builtins(encounter.game)
+        encounter=encounter_id,
+        version=version,
+        game=msgspec.to_builtins(encounter.game),
+        automatic=automatic,
     )
 
 
@@ -99,14 +108,14 @@ class Carrier:
             at = await _locked_checkpoint(conn)
             if at is None:
                 return Carried()
-            steps = await read_all_steps(conn, at, limit=BATCH)
-            if not steps:
+            places, past = await read_all_places(conn, at, limit=BATCH)
+            if not places:
                 return Carried()
             latest: dict[UUID, int] = {}
-            for event, _ in steps:
-                if not of_campaign(event.type):
-                    latest[event.stream_id] = event.stream_version
-            done = Carried(read=len(steps))
+            for place in places:
+                if not of_campaign(place.type):
+                    latest[place.stream_id] = place.stream_version
+            done = Carried(read=len(places))
             linked = await _campaigns_of(conn, list(latest))
             for encounter_id, campaign_id in linked.items():
                 done = await self._consider(
@@ -115,7 +124,7 @@ class Carrier:
             await conn.execute(
                 "UPDATE carry_over_checkpoint SET shards = $2 WHERE name = $1",
                 _NAME,
-                list(steps[-1][1].shards),
+                list(past.shards),
             )
             return done
 
@@ -132,12 +141,13 @@ class Carrier:
             return done
         if hides_a_secret(encounter):
             return msgspec.structs.replace(done, held=(*done.held, encounter_id))
-        command = carry_over_of(encounter_id, version, encounter)
+        command = carry_over_of(encounter_id, version, encounter, automatic=True)
         try:
             async with conn.transaction():  # a savepoint: a refusal undoes only itself
                 await self.writer.decided(conn, campaign_id, command, gm_terms())
         except RuleViolation as refusal:
-            # Already carried at this version or a later one, or closed: done either way.
+            # Already carried at this version or a later one, closed, or its carry-over
+            # undone by the GM (who alone carries it again): done either way.
             log.info("carry-over of %s at %d refused: %s", encounter_id, version, refusal)
             return msgspec.structs.replace(
                 done, refused=(*done.refused, (encounter_id, refusal.reason))

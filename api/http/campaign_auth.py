@@ -1,7 +1,9 @@
 """Who is asking on ``/campaigns/{id}``: a token of that campaign (or the service key).
 
 Campaign tokens live apart from encounter tokens (service/campaign_store/tokens.py), so
-a campaign's GM token opens nothing of an encounter, nor an encounter's the campaign.
+no encounter's token opens the campaign; the campaign's own tokens open its encounters
+only through the copies made of them there (the GM's in every encounter the campaign
+starts, a player's in those its member fights in).
 Checked before anything else of the request is read, as on an encounter's routes; a
 wrong, revoked or other campaign's token gets the same 401.
 """

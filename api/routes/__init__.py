@@ -53,5 +53,4 @@ def route_handlers() -> list[ControllerRouterHandler]:
         health.ready,
         console.console_router(),
         console.qr_code,
-        console.campaign_terms,
     ]

@@ -11,15 +11,10 @@ from typing import Annotated, Any
 
 import msgspec
 import segno
-from litestar import Response, Router, get, post
+from litestar import Response, Router, post
 from litestar.datastructures import CacheControlHeader
-from litestar.params import FromPath, JSONBody
+from litestar.params import JSONBody
 from litestar.static_files import create_static_files_router
-
-from api.http.problems import problem
-from api.schemas import OptionInfo
-from service.registry import UnknownRuleset, get_ruleset
-from service.ruleset import tag_of
 
 FILES = Path(str(resources.files("api") / "console"))
 
@@ -79,32 +74,4 @@ async def qr_code(data: JSONBody[QrRequest]) -> Response[bytes]:
             media_type="image/svg+xml",
             headers={"Cache-Control": "no-store"},
         )
-    )
-
-
-class CampaignTerms(msgspec.Struct, kw_only=True):
-    sheet_command: str | None
-    """The ruleset's add-a-character command: a member's or a statblock's sheet is one."""
-    options: list[OptionInfo]
-    """The carry-over options, each with its default and the reason for it."""
-
-
-@get("/console/campaign-terms/{name:str}", include_in_schema=False, name="console-campaign-terms")
-async def campaign_terms(name: FromPath[str]) -> CampaignTerms:
-    """What the campaign page needs of a ruleset beyond ``GET /rulesets/{name}``: which
-    of its commands is a sheet, and its carry-over options.  The page builds the sheet's
-    form from that command's schema, as the encounter's own form does."""
-    try:
-        ruleset = get_ruleset(name)
-    except UnknownRuleset as exc:
-        raise problem(404, "ruleset-not-found", str(exc)) from None
-    carry = ruleset.carry
-    if carry is None:
-        return CampaignTerms(sheet_command=None, options=[])
-    return CampaignTerms(
-        sheet_command=tag_of(carry.sheet_type),
-        options=[
-            OptionInfo(key=o.key, default=o.default, description=o.description)
-            for o in carry.option_notes
-        ],
     )

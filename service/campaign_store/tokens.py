@@ -11,6 +11,7 @@ from uuid import UUID
 import asyncpg
 
 from events.campaign_access import (
+    copy_campaign_gm_tokens,
     copy_campaign_tokens,
     insert_campaign_token,
     revoke_campaign_token,
@@ -53,6 +54,15 @@ async def share_with_encounter(
 ) -> None:
     """The campaign's player tokens of ``members`` open ``encounter_id`` as well."""
     await copy_campaign_tokens(db, campaign_id, encounter_id, members)
+
+
+async def open_to_campaign_gm(db: Database, campaign_id: UUID, encounter_id: UUID) -> None:
+    """The campaign's GM token opens ``encounter_id`` as its GM.  Copied, not resolved
+    through the encounter's link to the campaign on each request: a check stays one
+    primary-key lookup in the encounter's tokens, the tokens a process remembers
+    (``KnownTokens``) and the append's own revocation check cover it unchanged, and
+    revoking the campaign's token revokes its copies (``revoke_campaign_token``)."""
+    await copy_campaign_gm_tokens(db, campaign_id, encounter_id)
 
 
 async def mint_player_token(

@@ -5,6 +5,12 @@ may send it again after a crash, and the second is refused as already made, so i
 counts twice.  Undo returns the members and the table to what the carry-over recorded as
 ``previous``, and only while nothing changed them since: an older carry-over is never
 undone under a newer one.
+
+The process manager carries an encounter by itself only while the GM has not taken its
+carry-over back: never carried, or its last carry-over still in force.  A note or a
+ruling after an undo gives the encounter a later version, and carrying that on its own
+would re-apply what the GM undid behind their back; once undone, only the GM carries
+it again (``POST .../carry-over``, or a redo).
 """
 
 from __future__ import annotations
@@ -27,6 +33,12 @@ def carry_over(campaign: Campaign, command: CarryOver) -> tuple[ev.Event, ...]:
     made = next((c for c in encounter.carried if c.version >= command.version), None)
     if made is not None:
         raise RuleViolation(f"{encounter.name} was already carried over at version {made.version}")
+    if command.automatic and encounter.carried and encounter.carried[-1].undone:
+        raise RuleViolation(
+            f"the GM undid the carry-over of {encounter.name} at version"
+            f" {encounter.carried[-1].version}: only the GM carries it again (carry it over"
+            " now, or redo)"
+        )
     ruleset = get_ruleset(campaign.ruleset)
     rules = rules_of(campaign.ruleset)
     game = read(ruleset.state_type, command.game, f"the state of {encounter.name}")

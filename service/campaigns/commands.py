@@ -72,11 +72,15 @@ class StartEncounter(_Command, frozen=True, kw_only=True, tag="campaign.start_en
 
 class CarryOver(_Command, frozen=True, kw_only=True, tag="campaign.carry_over"):
     """What the encounter's state at ``version`` leaves to the campaign (the process
-    manager sends it when the encounter ends, and again after a later ruling)."""
+    manager sends it when the encounter ends, and again after a later ruling; the GM
+    when carrying it over now)."""
 
     encounter: UUID
     version: Annotated[int, Meta(ge=1)]
     game: Annotated[Plain, Meta(description="The encounter's ruleset state at version.")]
+    automatic: bool = False
+    """Sent by the process manager, not asked for by the GM: refused once the GM undid
+    the encounter's last carry-over (``carrying.carry_over``)."""
 
 
 class UndoCarryOver(_Command, frozen=True, kw_only=True, tag="campaign.undo_carry_over"):

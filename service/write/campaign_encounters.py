@@ -14,7 +14,7 @@ from typing import Any
 from uuid import UUID
 
 from events.db import Connection
-from service.campaign_store.tokens import share_with_encounter
+from service.campaign_store.tokens import open_to_campaign_gm, share_with_encounter
 from service.campaigns import opening
 from service.campaigns.commands import MonsterPick, StartEncounter
 from service.campaigns.events import EncounterStarted
@@ -57,6 +57,7 @@ def filling(
         if before.ruleset != encounter.ruleset:
             raise RuleViolation(f"the campaign plays {before.ruleset}, not {encounter.ruleset}")
         await share_with_encounter(conn, campaign_id, encounter_id, started.members)
+        await open_to_campaign_gm(conn, campaign_id, encounter_id)
         codec = codec_for(before.ruleset)
         ruleset = codec.ruleset
         game, events = encounter.game, []

@@ -1,6 +1,7 @@
 """The console's campaign page in a real browser: a GM creates a campaign, builds the
 party and the bestiary from sheet forms, starts an encounter with two members and two
-copies of a statblock, opens its table, comes back and closes it.  A player invited to
+copies of a statblock, opens its table, comes back, opens it again from another browser
+with the campaign's link alone, and closes it.  A player invited to
 play a member opens their character in the fight; the carry-over of the ended fight shows
 by itself and is undone and redone from the page.  Axe finds no violation on the page.
 No JSON is typed at any step."""
@@ -109,11 +110,20 @@ async def test_a_gm_runs_a_campaign_from_the_page(
     )
     await gm.screenshot(path=str(screenshots / "console-campaign.png"), full_page=True)
 
-    # Its link opens the table again; closing it without a reason is refused by the page,
-    # with one the members come back.
+    # Its link opens the table again, from any browser with the campaign's link: the
+    # campaign's GM token opens its encounters (another context keeps nothing of this one).
     await expect(
         fight.get_by_role("link", name="Open the table of Ambush at the ford")
     ).to_be_visible()
+    elsewhere = await open_context(browser, gm.url, DESKTOP)
+    await elsewhere.get_by_role("link", name="Open the table of Ambush at the ford").click()
+    await expect(elsewhere.locator("#status")).to_contain_text("Game master · live")
+    await expect(elsewhere.locator("#tracker .combatant", has_text="Goblin 2")).to_have_count(1)
+    await elsewhere.get_by_role("link", name="Back to the campaign").click()
+    await expect(elsewhere.locator("#campaign-title")).to_contain_text("Ashes of the North")
+    await elsewhere.context.close()
+
+    # Closing it without a reason is refused by the page, with one the members come back.
     close = fight.get_by_role("button", name="Close Ambush at the ford without carrying over")
     await close.click()
     await expect(gm.locator("#campaign-problem")).to_contain_text("give a reason")

@@ -142,3 +142,60 @@ async def test_a_secret_roll_holds_the_carry_over_until_it_is_revealed(client: C
     finally:
         await pool.close()
     assert view["party"][0]["condition"]["hp"] == 22 - hidden["total"]
+
+
+async def _read_past(client: Client, encounter: str, version: int) -> None:
+    """Until the process manager's checkpoint is past ``version`` of ``encounter`` (the
+    app's manager or this one, turning here, read it)."""
+    pool = await asyncpg.create_pool(client.app.state.services.settings.database_url)
+    try:
+        other = Carrier(pool, None)
+        for _ in range(100):
+            await other.turn()
+            read = await pool.fetchval(
+                """SELECT c.shards[e.shard + 1] >= e.shard_position
+                   FROM events AS e, carry_over_checkpoint AS c
+                   WHERE e.stream_id = $1::uuid AND e.stream_version = $2
+                     AND c.name = 'carrier'""",
+                encounter,
+                version,
+            )
+            if read:
+                return
+            await asyncio.sleep(0.05)
+    finally:
+        await pool.close()
+    raise AssertionError("the process manager did not read that far")
+
+
+async def test_a_note_after_an_undo_does_not_carry_the_fight_again(client: Client) -> None:
+    """The GM undid a carry-over; a note in the ended encounter is a later version, which
+    the process manager no longer carries by itself.  The GM's own carry-over does."""
+    created = await _post(client, "/campaigns", {"ruleset": "generic", "name": "Undone"}, {})
+    campaign, gm = created["campaign_id"], {"Authorization": f"Bearer {created['gm_token']}"}
+    add = {"type": "campaign.add_member", "sheet": combatant("aria", 22)}
+    await _post(client, f"/campaigns/{campaign}/commands", {"command": add}, gm)
+    started = await _post(
+        client, f"/campaigns/{campaign}/encounters", {"name": "Ford", "members": ["aria"]}, gm
+    )
+    one, gm1 = started["encounter_id"], {"Authorization": f"Bearer {started['gm_token']}"}
+    for command in (
+        {"type": "generic.damage", "target": "aria", "amount": 7},  # 22 - 7 = 15
+        {"type": "generic.end_encounter"},
+    ):
+        await _post(client, f"/encounters/{one}/commands", {"command": command}, gm1)
+    view = await _carried(client, campaign, gm, 1)
+    assert view["party"][0]["condition"]["hp"] == 15
+
+    undo = {"type": "campaign.undo_carry_over", "encounter": one, "reason": "a healer"}
+    await _post(client, f"/campaigns/{campaign}/commands", {"command": undo}, gm)
+    noted = await _post(client, f"/encounters/{one}/notes", {"text": "Aria limps home."}, gm1)
+    await _read_past(client, one, noted["version"])
+    view = (await client.get(f"/campaigns/{campaign}", headers=gm)).json()
+    assert view["party"][0]["condition"] is None  # still as the GM left it
+    assert [c["undone"] for c in view["encounters"][0]["carried"]] == [True]
+
+    carried = await _post(client, f"/campaigns/{campaign}/encounters/{one}/carry-over", {}, gm)
+    assert carried["events"][0]["data"]["version"] == noted["version"]
+    view = (await client.get(f"/campaigns/{campaign}", headers=gm)).json()
+    assert view["party"][0]["condition"]["hp"] == 15

@@ -11,6 +11,7 @@ from uuid import UUID, uuid4
 import asyncpg
 
 from events.envelope import NewEvent
+from events.reading import read_all_places
 from events.shards import SHARDS, anchors, shard_of, uuid_hash
 from events.store import Checkpoint, append, create_stream, read_all, stream_head
 from tests.support.streams import append_committed, append_one, stream_in_shard
@@ -158,3 +159,26 @@ async def test_every_event_is_numbered_in_its_shard_below_the_count(pool: asyncp
                                  GROUP BY 1, 2 HAVING count(*) > 1) AS d"""
     )
     assert duplicated == 0
+
+
+async def test_places_are_read_as_the_events_are(pool: asyncpg.Pool) -> None:
+    """``read_all_places`` (the carry-over process manager's read) takes the events
+    ``read_all`` takes, in its order, batch after batch, to the same checkpoint."""
+    _, start = await read_all(pool, Checkpoint(), limit=1_000_000)
+    streams = [uuid4(), uuid4(), stream_in_shard(3), stream_in_shard(3)]
+    for sid in streams:
+        async with pool.acquire() as conn, conn.transaction():
+            await create_stream(conn, sid)
+    for n in range(3):
+        for sid in streams:
+            await append_committed(pool, sid, f"t.{n}")
+    at_events = at_places = start
+    while True:
+        events, at_events = await read_all(pool, at_events, limit=5)
+        places, at_places = await read_all_places(pool, at_places, limit=5)
+        assert [(p.stream_id, p.stream_version, p.type) for p in places] == [
+            (e.stream_id, e.stream_version, e.type) for e in events
+        ]
+        assert at_places == at_events
+        if not events:
+            break

@@ -1,9 +1,10 @@
 // The campaign page's forms: a sheet (the ruleset's own add-a-character command, built by
 // the encounter's command form) added to the party or the bestiary, and "start an
 // encounter" with the members who join and the statblocks with their copies.  The new
-// encounter opens with its GM token; this browser keeps its link for the campaign's list.
+// encounter opens with the campaign's GM token, which opens every encounter of the
+// campaign, so nothing needs keeping in this browser.
 
-import { campaign, campaignGuarded, campaignLink, readCampaign } from "./campaign.js";
+import { campaign, campaignGuarded, encounterLink, readCampaign } from "./campaign.js";
 import { resetGround, takeGround, wireGround } from "./campaign-ground.js";
 import { $, el } from "./dom.js";
 import { commandForm } from "./forms.js";
@@ -12,15 +13,6 @@ import { optionsForm } from "./options.js";
 
 let sheetForm = null;
 let encounterOptions = null;
-
-export function encounterLink(encounterId) {
-  return localStorage.getItem(`aeon-encounter-link:${encounterId}`);
-}
-
-/** The campaign an encounter was started from on this browser, as a link back. */
-export function campaignOf(encounterId) {
-  return localStorage.getItem(`aeon-campaign-of:${encounterId}`);
-}
 
 /** A campaign just opened: its ruleset's sheet and encounter options. */
 export function resetCampaignForms() {
@@ -142,9 +134,7 @@ async function startEncounter(event) {
     });
     takeGround(true);
     const eid = created.encounter_id;
-    const link = `${location.origin}/console/#e=${eid}&t=${encodeURIComponent(created.gm_token)}`;
-    localStorage.setItem(`aeon-encounter-link:${eid}`, link);
-    localStorage.setItem(`aeon-campaign-of:${eid}`, campaignLink(campaign.id, campaign.api.token));
+    const link = encounterLink(campaign.id, eid, campaign.api.token);
     sessionStorage.setItem("aeon-new-table", eid);
     form.reset();
     location.hash = new URL(link).hash;

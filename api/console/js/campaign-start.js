@@ -9,28 +9,24 @@ import { guardedStart } from "./start.js";
 
 let carryOptions = null;
 
-/** What the campaign page needs of a ruleset: its sheet command and carry-over options. */
-export function campaignTerms(ruleset) {
-  return new Api(null, null).get(`/console/campaign-terms/${encodeURIComponent(ruleset)}`);
-}
-
-async function showCarryOptions(rulesets) {
+function showCarryOptions(rulesets) {
   const name = $("#campaign-ruleset").value;
   const ruleset = rulesets.find((r) => r.name === name);
   carryOptions = null;
   $("#campaign-options").replaceChildren();
-  if (!ruleset) return;
-  const terms = await campaignTerms(name);
-  if (name !== $("#campaign-ruleset").value) return; // another ruleset was picked meanwhile
-  carryOptions = optionsForm({ title: ruleset.title, options: terms.options }, "carry", "Carry-over options");
+  // GET /rulesets names each ruleset's campaign terms: its carry-over options among them.
+  if (!ruleset || !ruleset.campaign) return;
+  carryOptions = optionsForm({ title: ruleset.title, options: ruleset.campaign.options }, "carry", "Carry-over options");
   $("#campaign-options").replaceChildren(carryOptions.node);
 }
 
-export function fillCampaignRulesets(rulesets) {
+/** Only rulesets that state what carries between fights can run a campaign. */
+export function fillCampaignRulesets(all) {
+  const rulesets = all.filter((r) => r.campaign);
   const select = $("#campaign-ruleset");
   select.replaceChildren(...rulesets.map((r) => el("option", { value: r.name }, `${r.title} (${r.name})`)));
-  select.onchange = () => guardedStart(() => showCarryOptions(rulesets));
-  return showCarryOptions(rulesets);
+  select.onchange = () => showCarryOptions(rulesets);
+  showCarryOptions(rulesets);
 }
 
 export async function createCampaign(event) {

@@ -6,8 +6,7 @@
 // open, since the carry-over arrives when that fight ends.
 
 import { Api } from "./api.js";
-import { campaignTerms } from "./campaign-start.js";
-import { drawEncounterForm, encounterLink, resetCampaignForms, wireCampaignForms } from "./campaign-forms.js";
+import { drawEncounterForm, resetCampaignForms, wireCampaignForms } from "./campaign-forms.js";
 import { copyButton } from "./invites.js";
 import { $, el } from "./dom.js";
 import { guarded, setStatus, showProblem } from "./page.js";
@@ -21,6 +20,13 @@ export function campaignLink(id, token) {
   return `${location.origin}/console/#c=${id}&t=${encodeURIComponent(token)}`;
 }
 
+/** An encounter of the campaign opened with the campaign's GM token, which the service
+ * copies into every encounter the campaign starts: any browser with the campaign's link
+ * opens its tables.  `from` names the campaign, for the table's link back to it. */
+export function encounterLink(campaignId, encounterId, token) {
+  return `${location.origin}/console/#e=${encounterId}&t=${encodeURIComponent(token)}&from=${campaignId}`;
+}
+
 /** Writes of this page: refusals go to its own alert region. */
 export function campaignGuarded(action) {
   return guarded(action, "#campaign-problem");
@@ -30,12 +36,10 @@ export async function openCampaign(id, token) {
   stopCampaign();
   const api = new Api(null, token);
   const view = await api.get(`/campaigns/${id}`);
-  const [info, terms] = await Promise.all([
-    api.get(`/rulesets/${encodeURIComponent(view.ruleset)}`), campaignTerms(view.ruleset),
-  ]);
+  const info = await api.get(`/rulesets/${encodeURIComponent(view.ruleset)}`);
   Object.assign(campaign, { api, id, view: null, info, carried: null });
   campaign.commands = commandsOf(info);
-  campaign.sheet = campaign.commands.find((c) => c.type === terms.sheet_command) || null;
+  campaign.sheet = campaign.commands.find((c) => c.type === info.campaign?.sheet_command) || null;
   document.body.dataset.role = "gm";
   document.body.dataset.ruleset = view.ruleset;
   $("#start").hidden = true;
@@ -140,7 +144,7 @@ function carriedLine(view, carried) {
 
 function encounterItem(view, encounter) {
   const eid = encounter.encounter_id;
-  const link = encounterLink(eid);
+  const link = encounterLink(campaign.id, eid, campaign.api.token);
   const last = encounter.carried[encounter.carried.length - 1];
   const reasonId = `reason-${eid}`;
   // Undo, redo and close each take the GM's reason, which the campaign's log keeps.
@@ -170,7 +174,7 @@ function encounterItem(view, encounter) {
   const monsters = encounter.monsters.map((m) => `${m.name}${m.hit_points != null ? ` (${m.hit_points} hp)` : ""}`);
   return el("li", { class: "encounter", "data-encounter": eid },
     el("strong", {}, encounter.name), ` · ${state}`,
-    el("p", {}, link ? el("a", { href: link }, `Open the table of ${encounter.name}`) : el("span", { class: "hint" }, "Its GM link is not kept in this browser.")),
+    el("p", {}, el("a", { href: link }, `Open the table of ${encounter.name}`)),
     el("small", {}, `Party: ${members.join(", ") || "none"} · Monsters: ${monsters.join(", ") || "none"}`),
     encounter.carried.length ? el("ul", { class: "carried" }, encounter.carried.map((c) => carriedLine(view, c))) : null,
     buttons.length ? el("div", { class: "answer" },

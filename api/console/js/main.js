@@ -16,8 +16,7 @@ import { trackerRows } from "./tracker.js";
 import { rulesetView } from "./views.js";
 import { create, fragment, guardedStart, join, keepLink, loadRulesets } from "./start.js";
 import { wireInvites } from "./invites.js";
-import { openCampaign, stopCampaign, wireCampaign } from "./campaign.js";
-import { campaignOf } from "./campaign-forms.js";
+import { campaignLink, openCampaign, stopCampaign, wireCampaign } from "./campaign.js";
 import { createCampaign, fillCampaignRulesets } from "./campaign-start.js";
 
 function roleName() {
@@ -29,7 +28,7 @@ function roleName() {
 }
 
 async function open() {
-  const { encounter, campaign, token } = fragment();
+  const { encounter, campaign, from, token } = fragment();
   if (campaign && token) {
     if (ctx.stop) ctx.stop();
     ctx.api = null;
@@ -69,8 +68,8 @@ async function open() {
     const entries = applyOverlay(new URLSearchParams(location.hash.slice(1)));
     if (entries) ctx.logShown = entries;
     keepLink();
-    // An encounter started from a campaign on this browser links back to it.
-    const back = isGm() ? campaignOf(encounter) : null;
+    // A table opened from its campaign's page (with the campaign's GM token) links back.
+    const back = isGm() && from ? campaignLink(from, token) : null;
     $("#campaign-return").hidden = !back;
     if (back) $("#campaign-return-link").href = back;
     buildPicker();

@@ -10,7 +10,7 @@ const start = { rulesets: [], options: null };
 
 export function fragment() {
   const params = new URLSearchParams(location.hash.slice(1));
-  return { encounter: params.get("e"), campaign: params.get("c"), token: params.get("t") };
+  return { encounter: params.get("e"), campaign: params.get("c"), from: params.get("from"), token: params.get("t") };
 }
 
 function showOptions() {

@@ -222,3 +222,27 @@ def test_fixed_hit_points_keep_the_sheets_and_a_single_copy_its_name(count: int)
     names = [m.name for m in started.monsters]
     assert names == (["Goblin"] if count == 1 else [f"Goblin {n}" for n in range(1, 5)])
     assert all(m.hit_points is None for m in started.monsters) and not started.rolls
+
+
+def test_the_process_manager_does_not_carry_again_what_the_gm_undid() -> None:
+    events, table = first_fight()
+    auto = CarryOver(encounter=FIRST, version=table.version, game=table.game, automatic=True)
+    carried = given(*events).when(auto).events  # never carried: the manager carries it
+    later = CarryOver(encounter=FIRST, version=table.version + 1, game=table.game, automatic=True)
+    assert given(*events, *carried).when(later).events  # in force: a ruling carries again
+    undone = given(*events, *carried).when(UndoCarryOver(encounter=FIRST, reason="no")).events
+    given(*events, *carried, *undone).when(later).rejected(
+        f"the GM undid the carry-over of Ambush at the ford at version {table.version}: "
+        "only the GM carries it again"
+    )
+    # The GM alone carries it again: by carrying it over now, or by a redo.
+    asked = CarryOver(encounter=FIRST, version=table.version + 1, game=table.game)
+    by_gm = given(*events, *carried, *undone).when(asked).events
+    even_later = CarryOver(
+        encounter=FIRST, version=table.version + 2, game=table.game, automatic=True
+    )
+    assert given(*events, *carried, *undone, *by_gm).when(even_later).events
+    redone = (
+        given(*events, *carried, *undone).when(RedoCarryOver(encounter=FIRST, reason="yes")).events
+    )
+    assert given(*events, *carried, *undone, *redone).when(later).events
