@@ -18,6 +18,7 @@ from typing import Any
 
 import msgspec
 
+from events.committed_health import without_salts
 from events.envelope import RecordedEvent
 from projections.redaction import redact_metadata
 from service.campaigns.stored import Folded, fold
@@ -40,7 +41,7 @@ def as_players_saw(events: Sequence[RecordedEvent]) -> tuple[RecordedEvent, ...]
 
 
 def _seen(event: RecordedEvent) -> RecordedEvent:
-    data = _data_seen(event.type, event.data)
+    data = without_salts(_data_seen(event.type, event.data))
     metadata = redact_metadata(event.metadata)
     if data is event.data and metadata is event.metadata:
         return event

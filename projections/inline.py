@@ -19,7 +19,7 @@ from projections.rows import LogRow, ReadModelRows, RollRow, StateRow
 from projections.sealed_narration import opened_line, sealed_line, unhidden
 from service.applied import AppliedEvent
 from service.codec import EventCodec
-from service.core_events import EncounterForked, NoteAdded, Sealed, SeedCommitted
+from service.core_events import EncounterForked, HitPointsRolled, NoteAdded, Sealed, SeedCommitted
 from service.encounter import schema_version
 from service.ruleset import rolls_of
 
@@ -93,12 +93,18 @@ def read_model_rows(codec: EventCodec, applied: Sequence[AppliedEvent]) -> ReadM
     return ReadModelRows(state, log, rolls)
 
 
+_OWN_SECRECY = frozenset({Sealed, HitPointsRolled})
+"""Events whose hidden rolls keep no other event of their command secret: an envelope is
+one event with its own rows (``_sealed_rows``); monsters' hit points rolled in secret
+are health, which the events bringing the monsters in hide by ``npc_health``."""
+
+
 def secret_rolls_by_command(applied: Sequence[AppliedEvent]) -> dict[Any, list[str]]:
     """The hidden roll ids of each command (by ``command_id``) among ``applied`` that made
     any: every event of such a command is secret until all of them are revealed."""
     secret: dict[Any, list[str]] = {}
     for step in applied:
-        if type(step.event) is Sealed:  # one event, its own rows (_sealed_rows)
+        if type(step.event) in _OWN_SECRECY:
             continue
         if type(step.event) is EncounterForked and step.event.secret_rolls:
             secret[step.recorded.metadata.get("command_id")] = list(step.event.secret_rolls)

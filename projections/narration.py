@@ -13,6 +13,7 @@ from service.core_events import (
     DiceUnused,
     EncounterCreated,
     EncounterForked,
+    HitPointsRolled,
     NoteAdded,
     Redone,
     RequestAmended,
@@ -24,8 +25,9 @@ from service.core_events import (
     SeedRevealed,
     Undone,
 )
-from service.dice import DieResult, announce_hidden
+from service.dice import DieResult, announce, announce_hidden
 from service.encounter import Encounter
+from service.health_text import health_part
 from service.ruleset import Ruleset, rolls_of
 
 _CORE_TYPES = frozenset(CORE_EVENT_TYPES)
@@ -91,6 +93,11 @@ def narrate(
             )
         case DiceUnused():
             return " ".join(_unused_line(r.dice) for r in event.rolls)
+        case HitPointsRolled():
+            return " ".join(
+                _hit_points_line(c.id, c.name, c.hit_points, r)
+                for c, r in zip(event.copies, event.rolls, strict=True)
+            )
         case SeedRevealed():
             return (
                 f"Dice epoch {event.epoch} ends: seed revealed as {event.seed};"
@@ -116,6 +123,14 @@ def narrate_secret(
         made = rolls_of(event)
         return " ".join(announce_hidden(r) for r in made) if made else UNSAID_LINE
     return ruleset.narrate_secret(before.game, event)
+
+
+def _hit_points_line(copy_id: str, name: str, hit_points: int, roll: Any) -> str:
+    """One copy's rolled hit points: the roll and the hit points are its health, told
+    exactly only to readers who may see its numbers (service/health_text.py)."""
+    said = f"The GM rolls {name}'s hit points."
+    exact = f"{announce(roll)}: {name} has {hit_points} hit points."
+    return health_part(copy_id, exact, said, said)
 
 
 def _asked(command: dict[str, Any], manual_dice: list[list[int]] | None) -> str:

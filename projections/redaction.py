@@ -20,6 +20,7 @@ from typing import Any
 
 from events.committed_health import without_salts
 from events.hashing import SEALED, public_form
+from service.health_seal import health_fields_of
 from service.ruleset import HealthField, Ruleset
 from service.secrecy import Audience
 
@@ -135,7 +136,7 @@ def redact_health(
     data = without_salts(data)
     if audience.npc_health == "exact":
         return data
-    fields = ruleset.health_fields.get(event_type)
+    fields = health_fields_of(ruleset, event_type)
     if not fields:
         return data
     out = data

@@ -28,7 +28,7 @@ from projections.audience import players_audience
 from projections.log_queries import read_marks
 from service.combat_facts import CombatFact, Damage, Healing
 from service.combat_stats import EncounterStats, Tally
-from service.core_events import Redone, Sealed, Undone
+from service.core_events import HitPointsRolled, Redone, Sealed, Undone
 from service.encounter import Encounter, evolve
 from service.history import reverted_versions
 from service.loading import evolve_at, ruleset_of
@@ -59,10 +59,11 @@ async def tally_encounter(
     events = [codec.from_recorded(r) for r in recorded]
     undone = reverted_versions(e for e in events if isinstance(e, Undone | Redone))
     secret: frozenset[int] = frozenset()
+    revealed: frozenset[str] | None = None
     audience: Audience | None = None
     if not gm:
         marks = await read_marks(db, encounter_id, up_to_version=at, secrets=True)
-        secret = marks.secret_versions()
+        secret, revealed = marks.secret_versions(), marks.revealed
         audience = await players_audience(db, encounter_id)
     state: Encounter[Any] | None = None
     for stored, event in _opened(recorded, events, secret):
@@ -81,7 +82,11 @@ async def tally_encounter(
         )
         if audience is not None and facts and before is not None:
             facts = _seen(facts, audience, ruleset, before.game)
-        tally.add(facts, rolls_of(event), stored.recorded_at, command)
+        made = rolls_of(event)
+        if revealed is not None and type(event) is HitPointsRolled:
+            # Secret hit point rolls keep no event secret: their faces count once revealed.
+            made = tuple(r for r in made if not r.hidden or r.roll_id in revealed)
+        tally.add(facts, made, stored.recorded_at, command)
     return recorded[-1].stream_version if recorded else 0
 
 

@@ -163,6 +163,30 @@ class DiceUnused(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", ta
     rolls: tuple[RollRecord, ...]
 
 
+class RolledCopy(msgspec.Struct, frozen=True, kw_only=True):
+    """A monster copy whose hit points were rolled: its combatant id, name and the
+    hit points the roll gave it."""
+
+    id: str
+    name: str
+    hit_points: int
+
+
+class HitPointsRolled(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="encounter.hit_points_rolled"
+):
+    """Hit points rolled for monster copies of a campaign's statblocks as the encounter
+    opens, on its own fair dice (docs/campaigns.md).  Where the table's ``npc_health``
+    shows monsters' numbers the rolls are public; elsewhere they are secret rolls drawn
+    from the epoch's secret seed, and both the rolls and the hit points are health: the
+    chain covers salted commitments to them (service/health_seal.py), players read the
+    rolls redacted until the GM reveals them and never read the hit points.  The events
+    that bring the copies in follow it, as any other's."""
+
+    copies: tuple[RolledCopy, ...]
+    rolls: tuple[RollRecord, ...]
+
+
 class Sealed(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="encounter.sealed"):
     """A secret command's one stored event, whatever it decided (docs/secrecy.md).
 
@@ -242,5 +266,6 @@ CORE_EVENT_TYPES: tuple[type[msgspec.Struct], ...] = (
     Redone,
     DiceUnused,
     Sealed,
+    HitPointsRolled,
 )
 CORE_TAG_PREFIXES = ("encounter.", "dice.", "history.")

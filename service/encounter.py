@@ -16,6 +16,7 @@ from service.core_events import (
     DiceUnused,
     EncounterCreated,
     EncounterForked,
+    HitPointsRolled,
     RequestAmended,
     RequestAnswered,
     RequestMade,
@@ -103,6 +104,11 @@ class Encounter(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
     """Secret commands in effect and not revealed that later commands may read from:
     every later command that reads the state is sealed (GM) or held (player) while
     there is one (service/taint.py).  Public: it counts envelopes, never what is in them."""
+    secret_hit_points: tuple[str, ...] = ()
+    """The secret rolls among ``secret_rolls`` that are monsters' hit points rolled as
+    the encounter opened (core_events.HitPointsRolled): secret from players like any,
+    but no command is sealed or held by them and the carry-over does not wait for them,
+    since they decide no number but a monster's health, which ``npc_health`` hides."""
     game: S
 
 
@@ -254,6 +260,14 @@ def evolve(
     elif isinstance(event, RequestAnswered):
         requests = {k: v for k, v in enc.requests.items() if k != event.request_id}
         enc = msgspec.structs.replace(enc, requests=requests)
+    elif isinstance(event, HitPointsRolled):
+        hidden = tuple(r.roll_id for r in event.rolls if r.hidden)
+        enc = msgspec.structs.replace(
+            enc,
+            dice=count_rolls(enc.dice, event.rolls),
+            secret_rolls=enc.secret_rolls + hidden,
+            secret_hit_points=enc.secret_hit_points + hidden,
+        )
     elif isinstance(event, DiceUnused):
         enc = msgspec.structs.replace(
             enc,
@@ -283,6 +297,7 @@ def evolve(
             enc,
             dice=dice,
             secret_rolls=tuple(r for r in enc.secret_rolls if r not in shown),
+            secret_hit_points=tuple(r for r in enc.secret_hit_points if r not in shown),
             sealed=sealed,
             open_seals=tuple(s for s in enc.open_seals if s not in shown),
         )

@@ -16,16 +16,37 @@ from typing import Any
 from events.committed_health import commit, pointer
 from service.ruleset import HealthField, Ruleset
 
+CORE_HEALTH_FIELDS: dict[str, tuple[HealthField, ...]] = {
+    "encounter.hit_points_rolled": (HealthField(path="copies[].hit_points", owners=("id",)),),
+}
+"""The health fields of core events, as a ruleset declares its own: the hit points rolled
+for a campaign's monster copies belong to each copy."""
+
+CORE_COMMITTED_ROLLS = frozenset({"encounter.hit_points_rolled"})
+"""Core events whose roll records are committed as one value, like health: their faces
+and totals are the hit points by another name, so the chain must not cover them, or a
+player could test the few candidate faces against the hash.  Players read the records
+through the secret-roll redaction (projections/redaction.py), not the health one."""
+
+
+def health_fields_of(
+    ruleset: Ruleset[Any, Any, Any, Any], event_type: str
+) -> tuple[HealthField, ...] | None:
+    """The health fields of an event type: the core's, else the ruleset's."""
+    return CORE_HEALTH_FIELDS.get(event_type) or ruleset.health_fields.get(event_type)
+
 
 def with_committed_health(
     ruleset: Ruleset[Any, Any, Any, Any], event_type: str, data: dict[str, Any]
 ) -> dict[str, Any]:
     """``data`` as stored: with a salted commitment for each of its health values, or
     ``data`` itself when it tells no health."""
-    fields = ruleset.health_fields.get(event_type)
+    fields = health_fields_of(ruleset, event_type)
     if not fields:
         return data
     pointers = [p for spec in fields if _applies(spec, data) for p in _pointers(spec, data)]
+    if event_type in CORE_COMMITTED_ROLLS:
+        pointers.append(pointer(("rolls",)))
     return commit(data, pointers)
 
 

@@ -56,7 +56,11 @@ class Carried(msgspec.Struct, frozen=True):
 
 
 def hides_a_secret(encounter: Encounter[Any]) -> bool:
-    return bool(encounter.secret_rolls or encounter.open_seals or encounter.sealed)
+    """Whether a secret roll or a sealed command may still shape what would carry.  The
+    monsters' hit points rolled in secret do not: they decide no member's condition but
+    through the fight, which is public."""
+    rolls = set(encounter.secret_rolls) - set(encounter.secret_hit_points)
+    return bool(rolls or encounter.open_seals or encounter.sealed)
 
 
 def carry_over_of(

@@ -70,6 +70,11 @@ def _copies(
     statblock = campaign.statblocks.get(pick.statblock)
     if statblock is None:
         raise RuleViolation(f"there is no statblock {pick.statblock} in the bestiary")
+    rules = rules_of(campaign.ruleset)
+    if pick.hit_points == "rolled" and rules.with_hit_points is None:
+        raise RuleViolation(
+            f"{statblock.name}'s hit points cannot be rolled: {rules.no_hit_points}"
+        )
     if pick.hit_points == "rolled" and statblock.hit_points is None:
         raise RuleViolation(
             f"{statblock.name} has no hit point notation to roll: its sheet's hit points are fixed"

@@ -4,22 +4,31 @@ ruleset's, or a fork's, read from its origin; and the first dice commitment with
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 from uuid import UUID
 
 import msgspec
 
-from events.db import Database
+from events.db import Connection, Database
 from events.store import stream_head
+from events.write import NewSeed
 from service.commands import CreatedEncounter
 from service.core_events import EncounterCreated, EncounterForked
-from service.encounter import Encounter
+from service.encounter import Encounter, evolve, start
 from service.loading import load_at
 from service.options import check_options
 from service.registry import codec_for, get_ruleset
+from service.ruleset import rolls_of
 from service.secrecy import NpcHealth
 from service.write.dice import committed_to, new_epoch
 from service.write.prepare import Decision, Respond
+
+Also = Callable[[Connection, UUID, Encounter[Any], NewSeed], Awaitable[tuple[Any, ...]]]
+"""Run in a new stream's transaction once the stream exists: the events that follow its
+opening, decided on its state after its first dice commitment (with the seeds committed
+to, so they may roll the encounter's fair dice), written with it or not at all (a
+campaign records the encounter it starts and fills it: service/write/campaign_encounters.py)."""
 
 
 def created(
@@ -91,3 +100,21 @@ def opening(
         )
 
     return decision, respond
+
+
+async def filled(decision: Decision, also: Also, conn: Connection, encounter_id: UUID) -> Decision:
+    """A new stream's opening with what ``also`` adds, decided on the encounter as its
+    opening leaves it; server rolls among them are the command's."""
+    first, *rest = decision.events
+    codec = codec_for(first.ruleset)
+    opened = start(codec.ruleset, first)
+    for event in rest:
+        opened = evolve(codec.ruleset, opened, event)
+    assert decision.new_seed is not None
+    more = await also(conn, encounter_id, opened, decision.new_seed)
+    rolled = any(rolls_of(e) for e in more)
+    return msgspec.structs.replace(
+        decision,
+        events=(*decision.events, *more),
+        roll_source="server" if rolled else decision.roll_source,
+    )

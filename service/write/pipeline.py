@@ -33,11 +33,11 @@ from service.write.commands import (
     RulesetCommand,
     Undo,
 )
-from service.write.opening import created, forked
+from service.write.opening import Also, created, forked
 from service.write.prepare import Projector, WritePolicy
 from service.write.state_cache import StateCache
 from service.write.strategy import OneStatement, WriteStrategy
-from service.write.unit_of_work import Also, Opened, Publish, Terms, UnitOfWork
+from service.write.unit_of_work import Opened, Publish, Terms, UnitOfWork
 from telemetry import context
 
 CREATE_NAMESPACE = UUID(int=0)

@@ -22,7 +22,6 @@ from uuid import UUID, uuid4, uuid5
 import asyncpg
 import msgspec
 
-from events.db import Connection
 from events.envelope import RecordedEvent
 from events.errors import VersionConflict
 from events.idempotency import find_response
@@ -33,14 +32,14 @@ from service.authorize import Forbidden
 from service.commands import Actor, CommandResult
 from service.core_events import EncounterCreated, EncounterForked
 from service.dice import DiceError
-from service.encounter import Encounter, start
+from service.encounter import Encounter
 from service.registry import codec_for
 from service.ruleset import RuleViolation
 from service.tokens import TokenRevoked
 from service.write.commands import Command
 from service.write.group_commit import GroupCommit
 from service.write.handlers import HANDLERS, Context, Route
-from service.write.opening import opening
+from service.write.opening import Also, filled, opening
 from service.write.prepare import Draft, WritePolicy, command_metadata, keyed, prepare
 from service.write.refusals import (
     AnsweredBefore,
@@ -56,11 +55,6 @@ from telemetry import context, metrics, tracing
 _encode = msgspec.json.Encoder().encode
 
 Publish = Callable[[UUID, Sequence[RecordedEvent]], Awaitable[None]]
-
-Also = Callable[[Connection, UUID, Encounter[Any]], Awaitable[tuple[Any, ...]]]
-"""Run in a new stream's transaction once the stream exists: the events that follow its
-opening, decided on its state after the first event, written with it or not at all (a
-campaign records the encounter it starts and fills it: service/write/campaign_encounters.py)."""
 
 
 class Opened(NamedTuple):
@@ -122,9 +116,7 @@ class UnitOfWork:
             async with self._pool.acquire() as conn, conn.transaction():
                 head = await create_stream(conn, encounter_id)
                 if also is not None:
-                    codec = codec_for(first.ruleset)
-                    more = await also(conn, encounter_id, start(codec.ruleset, first))
-                    decision = msgspec.structs.replace(decision, events=(*decision.events, *more))
+                    decision = await filled(decision, also, conn, encounter_id)
                 draft = Draft(
                     codec_for(first.ruleset),
                     encounter_id,

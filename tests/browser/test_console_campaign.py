@@ -8,6 +8,7 @@ No JSON is typed at any step."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import httpx
@@ -76,13 +77,13 @@ async def test_a_gm_runs_a_campaign_from_the_page(
     await expect(gm.locator("#campaign-problem")).to_contain_text("Refused")
     await expect(gm.locator("#bestiary .combatant")).to_have_count(1)
 
-    # Start an encounter: both members, two Goblins.  Their hit points as the sheet's: the
-    # service refuses rolled ones for now, in its own words, which the page shows.
+    # Start an encounter: both members, two Goblins, their hit points rolled (2d6+1) on
+    # the encounter's dice.
     await gm.get_by_label("Encounter name").fill("Ambush at the ford")
     await gm.locator("#encounter-members").get_by_label("Aria").check()
     await gm.locator("#encounter-members").get_by_label("Borin").check()
     await gm.get_by_label("Copies of Goblin").fill("2")
-    await gm.get_by_label("Hit points of Goblin").select_option("fixed")
+    await gm.get_by_label("Hit points of Goblin").select_option("rolled")
     await gm.get_by_role("button", name="Start the encounter").click()
 
     # Its table opens with the party and the copies, the GM's link to keep, and a way back.
@@ -92,7 +93,8 @@ async def test_a_gm_runs_a_campaign_from_the_page(
     for name in ("Aria", "Borin", "Goblin 1", "Goblin 2"):
         await expect(tracker.locator(".combatant", has_text=name)).to_have_count(1)
     await expect(tracker.locator(".combatant", has_text="Aria")).to_contain_text("20/20 hp")
-    await expect(tracker.locator(".combatant", has_text="Goblin 2")).to_contain_text("7/7 hp")
+    rolled = re.compile(r"Goblin 2\s*([3-9]|1[0-3])/\1 hp")  # 2d6+1: its full hit points
+    await expect(tracker.locator(".combatant", has_text="Goblin 2")).to_contain_text(rolled)
     await expect(gm.get_by_text("Keep this link")).to_be_visible()
     await gm.get_by_role("link", name="Back to the campaign").click()
 

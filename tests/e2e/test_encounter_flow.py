@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -12,6 +11,7 @@ import msgspec
 from projections.rebuild import rebuild_stream
 from service.loading import load
 from tests.e2e.helpers import Client, combatant, command, create, inner_events
+from tests.support.fairness import readme_fairness_script
 
 
 async def test_complete_generic_encounter(client: Client, database_url: str) -> None:
@@ -170,7 +170,7 @@ async def test_server_rolls_recompute_from_revealed_seed_with_hashlib_and_hmac(
     commitment = next(e for e in events if e["type"] == "dice.seed_committed")["data"]["commitment"]
 
     # The README's script, run verbatim: it may use nothing but hashlib and hmac.
-    script = _readme_fairness_script()
+    script = readme_fairness_script()
     assert {line.split()[1] for line in script.splitlines() if line.startswith("import ")} == {
         "hashlib",
         "hmac",
@@ -189,12 +189,6 @@ async def test_server_rolls_recompute_from_revealed_seed_with_hashlib_and_hmac(
     verify = (await client.get(f"/encounters/{eid}/verify")).json()
     assert verify["dice"]["epochs"][0]["verified"] == len(server_rolls)
     assert verify["dice"]["epochs"][1]["revealed"] is False
-
-
-def _readme_fairness_script() -> str:
-    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### Provably fair server rolls", 1)[1]
-    return section.split("```python\n", 1)[1].split("```", 1)[0]
 
 
 async def test_verify_reports_a_tampered_event_by_version(

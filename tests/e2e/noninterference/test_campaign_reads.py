@@ -7,6 +7,8 @@ a version.  After the reveal the carry-over happens and the worlds may differ, a
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import itertools
 from collections.abc import AsyncIterator
 from contextlib import ExitStack
 from typing import Any
@@ -134,3 +136,92 @@ async def test_a_hidden_roll_in_a_campaign_encounter_reads_the_same(
         view = await _carried(world.http, campaign, gm)
         hp.append({m["member"]: m["condition"] for m in view["party"]}["aria"]["hp"])
     assert hp == [22 - 4, 22 - 1]  # the reveal lets each world's own damage carry over
+
+
+def _other_secret_seed(draws: SameDraws, side: int) -> Any:
+    """The worlds' seeds, drawn alike, but for the secret seed of side 1's encounter (the
+    second seed drawn, after its public one): the hit points rolled from it differ."""
+    count = itertools.count()
+
+    def new_seed() -> bytes:
+        seed = draws.new_seed()
+        return hashlib.sha256(seed).digest() if side == 1 and next(count) == 1 else seed
+
+    return mock.patch("service.write.dice.new_seed", new_seed)
+
+
+ENCOUNTER_READS = ("", "/log", "/log.txt", "/events", "/rolls", "/stats", "/verify")
+
+
+async def _rolled(world: World, side: int) -> tuple[Transcript, str]:
+    http = world.http
+    created = await _ok(
+        http, "/campaigns", {"ruleset": "generic", "name": "Dice"}, {"Idempotency-Key": "dice"}
+    )
+    campaign = created["campaign_id"]
+    gm = {"Authorization": f"Bearer {created['gm_token']}"}
+    commands = f"/campaigns/{campaign}/commands"
+    member = {"type": "campaign.add_member", "sheet": combatant("aria", 22)}
+    await _ok(http, commands, {"command": member}, gm)
+    goblin = {
+        "type": "campaign.add_statblock",
+        "sheet": combatant("goblin", 7, ac=10),
+        "hit_points": "2d6+1",
+    }
+    await _ok(http, commands, {"command": goblin}, gm)
+    minted = await _ok(http, f"/campaigns/{campaign}/tokens", {"member": "aria"}, gm)
+    player = {"Authorization": f"Bearer {minted['token']}"}
+    start = {
+        "name": "Behind the screen",
+        "members": ["aria"],
+        "monsters": [{"statblock": "goblin", "count": 2, "hit_points": "rolled"}],
+        "npc_health": "hidden",
+    }
+    eid = (await _ok(http, f"/campaigns/{campaign}/encounters", start, gm))["encounter_id"]
+    watcher = await _ok(http, f"/encounters/{eid}/tokens", {"role": "spectator"}, {})
+    spectator = {"Authorization": f"Bearer {watcher['token']}"}
+    # The fight goes on: a public roll after the secret ones, damage to a goblin.
+    attack = {
+        "type": "generic.attack",
+        "attacker": "aria",
+        "target": "goblin-1",
+        "notation": "1d20",
+        "damage": "1d2",  # never fells a goblin: 2d6+1 gives it 3 or more
+    }
+    await _ok(http, f"/encounters/{eid}/commands", {"command": attack}, {})
+    await _ok(http, f"/encounters/{eid}/dice/reveal", {}, {})
+
+    seen = Transcript()
+    for who, auth in (("player", player), ("spectator", spectator)):
+        for path in ENCOUNTER_READS:
+            seen.add(
+                f"{who}: encounter{path}", await http.get(f"/encounters/{eid}{path}", headers=auth)
+            )
+    for path in ("", "/log", "/events", "/stats"):
+        seen.add(
+            f"player: campaign{path}",
+            await http.get(f"/campaigns/{campaign}{path}", headers=player),
+        )
+    return seen, eid
+
+
+async def test_hit_points_rolled_in_secret_read_the_same(worlds: tuple[World, World]) -> None:
+    played = []
+    for side, world in enumerate(worlds):
+        draws = SameDraws(7100)
+        with _campaign_draws(draws), _other_secret_seed(draws, side):
+            played.append(await _rolled(world, side))
+    (a, eid), (b, _) = played
+    assert [e[0] for e in a.entries] == [e[0] for e in b.entries]
+    assert all(e[1] == 200 for e in a.entries), [(e[0], e[1]) for e in a.entries]
+    for left, right in zip(a.normalised(), b.normalised(), strict=True):
+        assert left == right, left[0]
+
+    # The worlds do differ, as the GM reads them; and after the reveal, for players too.
+    hit_points = []
+    for world in worlds:
+        events = (await world.http.get(f"/encounters/{eid}/events")).json()["events"]
+        rolled = next(e for e in events if e["type"] == "encounter.hit_points_rolled")
+        hit_points.append([c["hit_points"] for c in rolled["data"]["copies"]])
+        await _ok(world.http, f"/encounters/{eid}/rolls/reveal", {"roll_ids": ["r1", "r2"]}, {})
+    assert hit_points[0] != hit_points[1]
