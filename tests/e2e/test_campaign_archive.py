@@ -66,18 +66,15 @@ async def _campaign(client: Client) -> dict[str, Any]:
         {"type": "campaign.add_statblock", "sheet": combatant("goblin", 7)},
     ):
         await _ok(await client.post(commands, json={"command": command}, headers=gm))
-    start = {
-        "name": "The bridge",
-        "members": ["aria", "borin"],
-        "monsters": [{"statblock": "goblin"}],
-    }
+    goblin = [{"statblock": "goblin"}]
+    start = {"name": "The bridge", "members": ["aria", "borin"], "monsters": goblin}
     first = await _ok(await client.post(f"/campaigns/{cid}/encounters", json=start, headers=gm))
     damage = {"type": "generic.damage", "target": "aria", "amount": 7}
     one = first["encounter_id"]
     path = f"/encounters/{one}/commands"
     await _ok(await client.post(path, json={"command": damage}, headers=_bearer(first["gm_token"])))
     await _ok(await client.post(f"/campaigns/{cid}/encounters/{one}/carry-over", headers=gm))
-    start = {"name": "The ford", "members": ["aria"], "monsters": [{"statblock": "goblin"}]}
+    start = {"name": "The ford", "members": ["aria"], "monsters": goblin}
     second = await _ok(await client.post(f"/campaigns/{cid}/encounters", json=start, headers=gm))
     two = second["encounter_id"]
     hit = {"type": "generic.damage", "target": "aria", "amount": 3}
@@ -218,7 +215,7 @@ def _hp(read: dict[str, Any], who: str) -> int:
 def _forged(lines: Lines) -> Lines:
     """The campaign's own section edited (Aria's sheet gets 99 hp) and re-hashed under
     the same id, its header and end line made to match: the chain holds."""
-    forged = msgspec.json.decode(msgspec.json.encode(lines))
+    forged: Lines = msgspec.json.decode(msgspec.json.encode(lines))
     cid = uuid.UUID(forged[0]["campaign_id"])
     section = [ln for ln in forged[1:] if ln["kind"] != "campaign_end"]
     end = next(i for i, ln in enumerate(section) if ln["kind"] == "end")

@@ -6,6 +6,7 @@
 // open, since the carry-over arrives when that fight ends.
 
 import { Api } from "./api.js";
+import { wireCampaignArchive } from "./campaign-archive.js";
 import { campaignTerms } from "./campaign-start.js";
 import { drawEncounterForm, encounterLink, resetCampaignForms, wireCampaignForms } from "./campaign-forms.js";
 import { copyButton } from "./invites.js";
@@ -181,4 +182,5 @@ function encounterItem(view, encounter) {
 export function wireCampaign() {
   $("#campaign-refresh").addEventListener("click", () => campaignGuarded(readCampaign));
   wireCampaignForms();
+  wireCampaignArchive();
 }
