@@ -78,6 +78,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Database connections each process may open at most."""
     max_body_bytes: Annotated[int, Env("AEON_MAX_BODY_BYTES")] = 64 * 1024
     """The largest request body accepted; a larger one is answered with 413."""
+    max_import_bytes: Annotated[int, Env("AEON_MAX_IMPORT_BYTES")] = 256 * 1024 * 1024
+    """The largest campaign archive ``POST /campaigns/import`` takes (413 past it); it is
+    spooled to a temporary file, not held in memory, while it arrives."""
     service_key: Annotated[str | None, Env("AEON_SERVICE_KEY")] = None
     """When set, creating and listing encounters need ``Authorization: Bearer <key>``;
     the key also acts as GM on every encounter (to recover a lost GM token)."""

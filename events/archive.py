@@ -123,11 +123,13 @@ async def archive_lines(
     now: datetime,
     with_seeds: bool,
     signer: bytes | None = None,
+    ruleset: str | None = None,
 ) -> AsyncIterator[bytes]:
     """The archive of ``stream_id`` up to ``head``, one encoded line at a time, read a page
     of events at a time so a long campaign never sits in memory whole; signed with
-    ``signer`` (the service's chain key, when it vouches for the history)."""
-    ruleset = await stream_ruleset(db, stream_id)
+    ``signer`` (the service's chain key, when it vouches for the history).  ``ruleset``
+    names it for a stream whose first event does not (a campaign's)."""
+    ruleset = ruleset or await stream_ruleset(db, stream_id)
     header = ArchiveHeader(
         encounter_id=stream_id,
         ruleset=ruleset or "",

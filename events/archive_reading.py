@@ -21,6 +21,7 @@ from events.archive import (
 from events.db import Connection
 from events.envelope import GENESIS_HASH
 from events.hashing import link_fault
+from events.kinds import ENCOUNTER, StreamKind
 from events.provenance import (
     Provenance,
     seeds_digest,
@@ -129,17 +130,20 @@ class StreamExists(Exception):
         self.stream_id = stream_id
 
 
-async def open_imported_stream(conn: Connection, header: ArchiveHeader) -> int:
+async def open_imported_stream(
+    conn: Connection, header: ArchiveHeader, kind: StreamKind = ENCOUNTER
+) -> int:
     """Create the archive's stream at its head and reserve its events' places in their
     shard, inside the caller's transaction; returns the first place.  The head is the
     header's: if the events do not bear it out, the import fails and this rolls back."""
     created = await conn.fetchval(
-        """INSERT INTO streams (stream_id, version, last_hash, created_at)
-           VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING true""",
+        """INSERT INTO streams (stream_id, version, last_hash, created_at, kind)
+           VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING true""",
         header.encounter_id,
         header.version,
         header.last_hash,
         header.exported_at,
+        kind,
     )
     if not created:
         raise StreamExists(header.encounter_id)
@@ -191,11 +195,13 @@ async def finish_import(
     provenance: Provenance,
     provenance_signature: str | None,
 ) -> None:
-    """Store the seeds, the import record, the head's signature and the first event's
-    time as the stream's creation."""
+    """Store the seeds, the import record, the head (``header``'s: an import that rehomed
+    the events under a new id knows its last hash only now) and its signature, and the
+    first event's time as the stream's creation."""
     await conn.execute(
         """UPDATE streams SET created_at = $2, head_signature = $3, imported_version = $4,
-                  imported_hash = $5, imported_attestation = $6, imported_signature = $7
+                  imported_hash = $5, imported_attestation = $6, imported_signature = $7,
+                  imported_from = $8, last_hash = $9
            WHERE stream_id = $1""",
         header.encounter_id,
         created_at,
@@ -204,6 +210,8 @@ async def finish_import(
         provenance.hash,
         provenance.attestation,
         provenance_signature,
+        provenance.origin,
+        header.last_hash,
     )
     await conn.executemany(
         """INSERT INTO dice_seeds (stream_id, epoch, seed, client_seed, commitment)

@@ -56,6 +56,19 @@ async def signed_head(db: Database, stream_id: UUID) -> SignedHead:
     return SignedHead(row["version"], row["last_hash"], row["head_signature"])
 
 
+async def signed_campaign_head(db: Database, campaign_id: UUID) -> SignedHead:
+    """The campaign stream's head and its signature, as ``signed_head`` for an encounter;
+    any other id is not found."""
+    row = await db.fetchrow(
+        "SELECT version, last_hash, head_signature FROM streams"
+        " WHERE stream_id = $1 AND kind = 'campaign'",
+        campaign_id,
+    )
+    if row is None:
+        raise StreamNotFound(campaign_id)
+    return SignedHead(row["version"], row["last_hash"], row["head_signature"])
+
+
 async def stream_head(db: Database, stream_id: UUID) -> StreamHead:
     row = await db.fetchrow(
         "SELECT version, last_hash FROM streams WHERE stream_id = $1", stream_id

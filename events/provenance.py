@@ -70,10 +70,15 @@ class Provenance(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     hash: str
     attestation: Attestation
+    origin: UUID | None = None
+    """The stream's id in the archive when the import gave it a new one (a campaign and
+    its encounters); ``version`` and ``hash`` are then the head under that id."""
 
 
 def _record_message(stream_id: UUID, p: Provenance) -> bytes:
-    return f"aeon-ledger import:{stream_id}:{p.version}:{p.hash}:{p.attestation}".encode()
+    message = f"aeon-ledger import:{stream_id}:{p.version}:{p.hash}:{p.attestation}"
+    # An import under the archive's own id signs what it always signed.
+    return (message if p.origin is None else f"{message}:from:{p.origin}").encode()
 
 
 def record_signature(key: bytes | None, stream_id: UUID, provenance: Provenance) -> str | None:
@@ -83,7 +88,8 @@ def record_signature(key: bytes | None, stream_id: UUID, provenance: Provenance)
 async def read_provenance(db: Database, stream_id: UUID) -> tuple[Provenance, str | None] | None:
     """The stream's import record and its signature; None for a stream written here."""
     row = await db.fetchrow(
-        """SELECT imported_version, imported_hash, imported_attestation, imported_signature
+        """SELECT imported_version, imported_hash, imported_attestation, imported_signature,
+                  imported_from
            FROM streams WHERE stream_id = $1 AND imported_version IS NOT NULL""",
         stream_id,
     )
@@ -93,6 +99,7 @@ async def read_provenance(db: Database, stream_id: UUID) -> tuple[Provenance, st
         version=row["imported_version"],
         hash=row["imported_hash"],
         attestation=row["imported_attestation"],
+        origin=row["imported_from"],
     )
     return provenance, row["imported_signature"]
 
@@ -111,6 +118,9 @@ class ProvenanceReport(msgspec.Struct, frozen=True, kw_only=True):
     ok: bool
     """False when the record's signature does not hold under this service's key."""
     reason: str | None = None
+    origin: UUID | None = None
+    """The id the stream had in the archive, when the import gave it a new one:
+    ``version`` and ``hash`` are the head the exporting service knew under that id."""
 
 
 def provenance_report(
@@ -139,6 +149,7 @@ def provenance_report(
         attested_by=None if provenance.attestation == "unattested" else provenance.attestation,
         ok=ok,
         reason=reason,
+        origin=provenance.origin,
     )
 
 

@@ -14,6 +14,8 @@ from uuid import UUID
 import msgspec
 
 from api.schemas import AnyCommand, ClientSeed, EventOut, Name
+from events.provenance import ProvenanceReport
+from events.verify import ChainReport, HeadReport, PinReport
 from service.campaigns.commands import (
     AddMember,
     AddStatblock,
@@ -179,3 +181,18 @@ class CampaignLog(msgspec.Struct, kw_only=True):
 
 class CampaignEvents(msgspec.Struct, kw_only=True):
     events: list[EventOut]
+
+
+class CampaignVerifyReport(msgspec.Struct, kw_only=True):
+    """``GET /campaigns/{id}/verify``: the campaign's chain, its head's signature, a pinned
+    head and, for an imported campaign, its provenance, as an encounter's verify reports
+    them (a campaign has no dice of its own and no read models to check)."""
+
+    ok: bool
+    """False when any check below fails."""
+    chain: ChainReport
+    head: HeadReport
+    pin: PinReport | None = None
+    provenance: ProvenanceReport | None = None
+    """For an imported campaign: the id and head it had in the archive and who attested
+    them; absent for a campaign written here from its first event."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 from litestar.types import ControllerRouterHandler
 
 from api.routes import (
+    campaign_archive,
     campaign_reads,
     campaigns,
     commands,
@@ -47,6 +48,8 @@ def route_handlers() -> list[ControllerRouterHandler]:
         campaigns.create_campaign,
         campaigns.CampaignRoutes,
         campaign_reads.CampaignReads,
+        campaign_archive.import_campaign_archive,
+        campaign_archive.CampaignArchive,
         rulesets.list_rulesets,
         rulesets.get_ruleset_info,
         health.live,

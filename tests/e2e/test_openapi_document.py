@@ -46,7 +46,7 @@ def test_bearer_schemes_are_declared_per_operation(document: dict[str, Any]) -> 
         elif path.startswith("/campaigns/{campaign_id}"):
             assert operation["security"] == [{"campaignToken": []}], (method, path)
             assert "403" in operation["responses"], (method, path)
-        elif path in ("/encounters", "/campaigns"):
+        elif path in ("/encounters", "/campaigns", "/campaigns/import"):
             assert operation["security"] == [{"serviceKey": []}, {}], (method, path)
         elif path.startswith("/webhooks"):  # service-wide webhooks: the key alone
             assert operation["security"] == [{"serviceKey": []}], (method, path)

@@ -6,6 +6,7 @@
 // open, since the carry-over arrives when that fight ends.
 
 import { Api } from "./api.js";
+import { wireCampaignArchive } from "./campaign-archive.js";
 import { drawEncounterForm, resetCampaignForms, wireCampaignForms } from "./campaign-forms.js";
 import { copyButton } from "./invites.js";
 import { $, el } from "./dom.js";
@@ -185,4 +186,5 @@ function encounterItem(view, encounter) {
 export function wireCampaign() {
   $("#campaign-refresh").addEventListener("click", () => campaignGuarded(readCampaign));
   wireCampaignForms();
+  wireCampaignArchive();
 }
