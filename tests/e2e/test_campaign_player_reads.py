@@ -1,5 +1,6 @@
 """A campaign read with a player's token: the party exact, the bestiary by name only, the
-same version, log and events as the GM's but for the bestiary's numbers."""
+same version, log and events as the GM's but for the bestiary's numbers, which the chain
+covers by salted commitments only, so the player recomputes every link."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ from typing import Any
 
 import pytest
 
+from events.committed_health import COMMITMENTS, SALTS
 from tests.e2e.helpers import Client, combatant
+from tests.support.chain import relinked
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -89,3 +92,22 @@ async def test_a_players_log_and_events_keep_the_gms_versions(client: Client) ->
     added = theirs[3]
     assert added["type"] == "campaign.statblock_added" and added["data"]["sheet"] == {}
     assert [e["data"] for e in theirs[:3]] == [e["data"] for e in ours[:3]]
+
+
+async def test_a_player_recomputes_the_campaigns_chain_from_what_they_read(
+    client: Client,
+) -> None:
+    campaign, gm, player = await _table(client)
+    ours = (await client.get(f"/campaigns/{campaign}/events", headers=gm)).json()["events"]
+    theirs = (await client.get(f"/campaigns/{campaign}/events", headers=player)).json()["events"]
+    hiding = {e["type"]: e["data"] for e in ours if COMMITMENTS in e["data"]}
+    assert set(hiding["campaign.statblock_added"][COMMITMENTS]) == {"/sheet", "/hit_points"}
+    started = hiding["campaign.encounter_started"][COMMITMENTS]
+    assert set(started) == {"/monsters/0/hit_points", "/monsters/1/hit_points", "/rolls"}
+    assert all(set(data[SALTS]) == set(data[COMMITMENTS]) for data in hiding.values())
+    assert relinked(campaign, ours) == []  # the GM: values, salts and every commitment
+    assert not any(SALTS in e["data"] for e in theirs)
+    assert [e["data"].get(COMMITMENTS) for e in theirs] == [
+        e["data"].get(COMMITMENTS) for e in ours
+    ]
+    assert relinked(campaign, theirs) == []  # the player: every link, without the numbers

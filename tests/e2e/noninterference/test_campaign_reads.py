@@ -8,38 +8,26 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import ExitStack
 from typing import Any
-from unittest import mock
 
 import httpx
 import msgspec
 import pytest
 
 from tests.e2e.helpers import combatant
-from tests.e2e.noninterference.worlds import SameDraws, Transcript, World, two_worlds
+from tests.e2e.noninterference.worlds import (
+    SameDraws,
+    Transcript,
+    World,
+    campaign_draws,
+    two_worlds,
+)
+from tests.support.chain import relinked
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 SECRET_FACES = ([[4]], [[1]])
 """Hidden damage to the party's member: 4 in one world, 1 in the other."""
-
-
-def _campaign_draws(draws: SameDraws) -> ExitStack:
-    """The worlds' draws, and the campaign writer's own ids, clock and token secrets
-    drawn the same way."""
-
-    class Clock:
-        @staticmethod
-        def now(tz: Any = None) -> Any:
-            return draws.now(tz)
-
-    stack = draws.patches()
-    fake_secrets = mock.Mock(token_hex=draws.token_hex, token_urlsafe=draws.token_urlsafe)
-    stack.enter_context(mock.patch("service.write.campaigns.uuid4", draws.uuid4))
-    stack.enter_context(mock.patch("service.write.campaigns.datetime", Clock))
-    stack.enter_context(mock.patch("service.campaign_store.tokens.secrets", fake_secrets))
-    return stack
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +104,7 @@ async def test_a_hidden_roll_in_a_campaign_encounter_reads_the_same(
 ) -> None:
     played = []
     for side, world in enumerate(worlds):
-        with _campaign_draws(SameDraws(7000)):
+        with campaign_draws(SameDraws(7000)):
             played.append(await _play(world, side))
     (a, *_), (b, *_) = played
     assert [e[0] for e in a.entries] == [e[0] for e in b.entries]
@@ -134,3 +122,63 @@ async def test_a_hidden_roll_in_a_campaign_encounter_reads_the_same(
         view = await _carried(world.http, campaign, gm)
         hp.append({m["member"]: m["condition"] for m in view["party"]}["aria"]["hp"])
     assert hp == [22 - 4, 22 - 1]  # the reveal lets each world's own damage carry over
+
+
+BESTIARIES = ((7, "2d6", 13), (9, "3d4", 15))
+"""The goblin's hit points, their notation and its armour: the GM's numbers, one set per
+world."""
+
+
+async def _bestiary(world: World, side: int) -> tuple[Transcript, str, dict[str, str], Any]:
+    """A party of one and a goblin statblock whose numbers differ by world, an encounter
+    with two goblin copies; what the player reads of the campaign."""
+    http = world.http
+    created = await _ok(http, "/campaigns", {"ruleset": "generic", "name": "Bestiary"}, {})
+    campaign = created["campaign_id"]
+    gm = {"Authorization": f"Bearer {created['gm_token']}"}
+    commands = f"/campaigns/{campaign}/commands"
+    member = {"type": "campaign.add_member", "sheet": combatant("aria", 22)}
+    await _ok(http, commands, {"command": member}, gm)
+    hp, notation, ac = BESTIARIES[side]
+    goblin = {"type": "campaign.add_statblock", "sheet": combatant("goblin", hp, ac=ac)}
+    await _ok(http, commands, {"command": {**goblin, "hit_points": notation}}, gm)
+    minted = await _ok(http, f"/campaigns/{campaign}/tokens", {"member": "aria"}, gm)
+    player = {"Authorization": f"Bearer {minted['token']}"}
+    start = {
+        "name": "The warren",
+        "members": ["aria"],
+        "monsters": [{"statblock": "goblin", "count": 2, "hit_points": "fixed"}],
+    }
+    await _ok(http, f"/campaigns/{campaign}/encounters", start, gm)
+    seen = Transcript()
+    for who, auth in (("player", player),):
+        for path in ("", "/log", "/events", "/stats"):
+            seen.add(
+                f"{who}: campaign{path}",
+                await http.get(f"/campaigns/{campaign}{path}", headers=auth),
+            )
+    gm_events = (await http.get(f"/campaigns/{campaign}/events", headers=gm)).json()["events"]
+    return seen, campaign, gm, gm_events
+
+
+async def test_bestiaries_differing_only_in_hidden_numbers_read_the_same(
+    worlds: tuple[World, World],
+) -> None:
+    played = []
+    for side, world in enumerate(worlds):
+        with campaign_draws(SameDraws(7001)):
+            played.append(await _bestiary(world, side))
+    (a, campaign, _, gm_a), (b, _, _, gm_b) = played
+    assert [e["data"] for e in gm_a] != [e["data"] for e in gm_b]  # the worlds do differ
+    assert [e[0] for e in a.entries] == [e[0] for e in b.entries]
+    for left, right in zip(a.normalised(), b.normalised(), strict=True):
+        assert left == right, left[0]
+    assert all(entry[1] == 200 for entry in a.entries)
+    for transcript, gm_events in ((a, gm_a), (b, gm_b)):
+        assert relinked(campaign, gm_events) == []  # the GM: values, salts, commitments
+        for label, _, _, body in transcript.entries:
+            if label.endswith("/events"):  # a reader recomputes every link, hashes and all
+                events = msgspec.json.decode(body)["events"]
+                assert [e["hash"] for e in events] == [e["hash"] for e in gm_events]
+                assert relinked(campaign, events) == [], label
+                assert "2d6" not in str([e["data"] for e in events])
