@@ -14,6 +14,7 @@ import httpx
 import msgspec
 import pytest
 
+from events.committed_health import COMMITMENTS
 from tests.e2e.helpers import combatant
 from tests.e2e.noninterference.worlds import (
     SameDraws,
@@ -60,6 +61,8 @@ async def _play(world: World, side: int) -> tuple[Transcript, str, dict[str, str
     await _ok(http, commands, {"command": goblin}, gm)
     minted = await _ok(http, f"/campaigns/{campaign}/tokens", {"member": "aria"}, gm)
     player = {"Authorization": f"Bearer {minted['token']}"}
+    watching = await _ok(http, f"/campaigns/{campaign}/tokens", {"role": "spectator"}, gm)
+    onlooker = {"Authorization": f"Bearer {watching['token']}"}
     start = {
         "name": "In the dark",
         "members": ["aria", "borin"],
@@ -78,12 +81,18 @@ async def _play(world: World, side: int) -> tuple[Transcript, str, dict[str, str
     await asyncio.sleep(1.5)  # the carrier's turns (every 0.5 s) read the end, and hold it
 
     seen = Transcript()
-    for who, auth in (("player", player), ("spectator", spectator)):
+    readers = (("player", player), ("spectator", spectator), ("campaign spectator", onlooker))
+    for who, auth in readers:
         for path in ("", "/log", "/events", "/stats"):
             seen.add(
                 f"{who}: campaign{path}",
                 await http.get(f"/campaigns/{campaign}{path}", headers=auth),
             )
+    for path in ("", "/log", "/events"):  # the campaign's spectator in the encounter
+        seen.add(
+            f"campaign spectator: encounter{path}",
+            await http.get(f"/encounters/{eid}{path}", headers=onlooker),
+        )
     # Asking for the carry-over the secret holds: refused as any player's write, held or not.
     carry = f"/campaigns/{campaign}/encounters/{eid}/carry-over"
     seen.add("player: carry over", await http.post(carry, headers=player))
@@ -114,6 +123,10 @@ async def test_a_hidden_roll_in_a_campaign_encounter_reads_the_same(
     assert player_view[1] == 200  # the bestiary stays the GM's:
     assert "2d6" not in str(msgspec.json.decode(player_view[3])["bestiary"])
     assert a.entries[4][1] == 401  # an encounter's spectator token opens no campaign
+    read = {label: (status, body) for label, status, _, body in a.entries}
+    for path in ("", "/log", "/events", "/stats"):  # the campaign's spectator: a player's view
+        assert read[f"campaign spectator: campaign{path}"] == read[f"player: campaign{path}"]
+    assert read["campaign spectator: encounter"][0] == 200
     assert a.entries[-1][1] == 403
 
     hp = []
@@ -131,7 +144,7 @@ world."""
 
 async def _bestiary(world: World, side: int) -> tuple[Transcript, str, dict[str, str], Any]:
     """A party of one and a goblin statblock whose numbers differ by world, an encounter
-    with two goblin copies; what the player reads of the campaign."""
+    with two goblin copies; what the player and the campaign's spectator read of it."""
     http = world.http
     created = await _ok(http, "/campaigns", {"ruleset": "generic", "name": "Bestiary"}, {})
     campaign = created["campaign_id"]
@@ -144,6 +157,8 @@ async def _bestiary(world: World, side: int) -> tuple[Transcript, str, dict[str,
     await _ok(http, commands, {"command": {**goblin, "hit_points": notation}}, gm)
     minted = await _ok(http, f"/campaigns/{campaign}/tokens", {"member": "aria"}, gm)
     player = {"Authorization": f"Bearer {minted['token']}"}
+    watching = await _ok(http, f"/campaigns/{campaign}/tokens", {"role": "spectator"}, gm)
+    onlooker = {"Authorization": f"Bearer {watching['token']}"}
     start = {
         "name": "The warren",
         "members": ["aria"],
@@ -151,7 +166,7 @@ async def _bestiary(world: World, side: int) -> tuple[Transcript, str, dict[str,
     }
     await _ok(http, f"/campaigns/{campaign}/encounters", start, gm)
     seen = Transcript()
-    for who, auth in (("player", player),):
+    for who, auth in (("player", player), ("campaign spectator", onlooker)):
         for path in ("", "/log", "/events", "/stats"):
             seen.add(
                 f"{who}: campaign{path}",
@@ -174,11 +189,13 @@ async def test_bestiaries_differing_only_in_hidden_numbers_read_the_same(
     for left, right in zip(a.normalised(), b.normalised(), strict=True):
         assert left == right, left[0]
     assert all(entry[1] == 200 for entry in a.entries)
-    for transcript, gm_events in ((a, gm_a), (b, gm_b)):
+    for (_, notation, _), transcript, gm_events in zip(BESTIARIES, (a, b), (gm_a, gm_b)):
         assert relinked(campaign, gm_events) == []  # the GM: values, salts, commitments
         for label, _, _, body in transcript.entries:
             if label.endswith("/events"):  # a reader recomputes every link, hashes and all
                 events = msgspec.json.decode(body)["events"]
                 assert [e["hash"] for e in events] == [e["hash"] for e in gm_events]
                 assert relinked(campaign, events) == [], label
-                assert "2d6" not in str([e["data"] for e in events])
+                # The values, not the commitments, whose hex digits may spell 2d6.
+                told = [{k: v for k, v in e["data"].items() if k != COMMITMENTS} for e in events]
+                assert notation not in str(told)
