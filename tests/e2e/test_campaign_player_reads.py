@@ -112,3 +112,36 @@ async def test_a_player_recomputes_the_campaigns_chain_from_what_they_read(
         e["data"].get(COMMITMENTS) for e in ours
     ]
     assert relinked(campaign, theirs) == []  # the player: every link, without the numbers
+
+
+async def test_reads_travel_to_a_version_and_a_player_reads_it_redacted(client: Client) -> None:
+    campaign, gm, player = await _table(client)  # 4: the goblin, 5: the ruling, 6: the fight
+    then = await client.get(f"/campaigns/{campaign}?at=4", headers=player)
+    assert then.status_code == 200, then.text
+    view = then.json()
+    assert view["version"] == 4 and view["encounters"] == []
+    assert {m["member"]: m["condition"] for m in view["party"]}["aria"] is None  # no ruling yet
+    assert view["bestiary"] == [
+        {"statblock": "goblin", "name": "Goblin", "sheet": {}, "hit_points": None}
+    ]
+    as_gm = (await client.get(f"/campaigns/{campaign}?at=4", headers=gm)).json()
+    assert as_gm["bestiary"][0]["hit_points"] == "2d6" and as_gm["version"] == 4
+
+    log = (await client.get(f"/campaigns/{campaign}/log?at=4", headers=player)).json()["entries"]
+    assert [e["version"] for e in log] == [1, 2, 3, 4]
+    assert log[3]["text"] == "Goblin enters the bestiary."
+    page = await client.get(f"/campaigns/{campaign}/events?at=5", headers=player)
+    events = page.json()["events"]
+    assert [e["stream_version"] for e in events] == [1, 2, 3, 4, 5]
+    assert relinked(campaign, events) == []
+
+    for path in ("", "/log", "/events"):
+        ahead = await client.get(f"/campaigns/{campaign}{path}?at=7", headers=player)
+        assert ahead.status_code == 404, ahead.text
+        assert ahead.headers["content-type"].startswith("application/problem+json")
+        assert ahead.json()["type"].endswith("version-not-found")
+        assert ahead.json()["current_version"] == 6
+        for bad in ("0", "abc"):
+            refused = await client.get(f"/campaigns/{campaign}{path}?at={bad}", headers=player)
+            assert refused.status_code == 400, refused.text
+            assert refused.headers["content-type"].startswith("application/problem+json")
