@@ -48,16 +48,18 @@ async def unrevoked_campaign_token(
 async def copy_campaign_tokens(
     db: Database, campaign_id: UUID, encounter_id: UUID, members: Sequence[str]
 ) -> None:
-    """Every unrevoked player token of the campaign bound to one of ``members`` becomes a
-    token of the encounter too, bound to that member: the same id and secret, so the
-    player's one token opens the character in every encounter the campaign starts, with
-    exactly an encounter token's rights, through every path that checks one."""
+    """Every unrevoked player token of the campaign bound to one of ``members``, and every
+    unrevoked spectator token, becomes a token of the encounter too (a player's bound to
+    that member): the same id and secret, so one token opens every encounter the campaign
+    starts, with exactly an encounter token's rights, through every path that checks one."""
     await db.execute(
         """INSERT INTO access_tokens (encounter_id, token_id, role, secret_sha256, combatants,
                                       label)
-           SELECT $2, token_id, 'player', secret_sha256, ARRAY[member], label
+           SELECT $2, token_id, role, secret_sha256,
+                  CASE WHEN role = 'player' THEN ARRAY[member] ELSE ARRAY[]::text[] END, label
            FROM campaign_tokens
-           WHERE campaign_id = $1 AND member = ANY($3::text[]) AND revoked_at IS NULL""",
+           WHERE campaign_id = $1 AND revoked_at IS NULL
+             AND (role = 'spectator' OR (role = 'player' AND member = ANY($3::text[])))""",
         campaign_id,
         encounter_id,
         list(members),
@@ -76,6 +78,24 @@ async def copy_campaign_gm_tokens(db: Database, campaign_id: UUID, encounter_id:
            WHERE campaign_id = $1 AND role = 'gm' AND revoked_at IS NULL""",
         campaign_id,
         encounter_id,
+    )
+
+
+async def copy_campaign_token(
+    db: Database, campaign_id: UUID, token_id: str, encounter_ids: Sequence[UUID]
+) -> None:
+    """The campaign's player or spectator token ``token_id`` becomes a token of each of
+    ``encounter_ids`` (the same id, secret and role; a player's bound to its member)."""
+    await db.execute(
+        """INSERT INTO access_tokens (encounter_id, token_id, role, secret_sha256, combatants,
+                                      label)
+           SELECT e, token_id, role, secret_sha256,
+                  CASE WHEN role = 'player' THEN ARRAY[member] ELSE ARRAY[]::text[] END, label
+           FROM campaign_tokens, unnest($3::uuid[]) AS e
+           WHERE campaign_id = $1 AND token_id = $2 AND role IN ('player', 'spectator')""",
+        campaign_id,
+        token_id,
+        list(encounter_ids),
     )
 
 

@@ -16,6 +16,11 @@ commitments stand for, so it is the same whether computed from the GM's data or 
 player's, whatever the player was shown.  Events written before this carry neither map
 and are hashed as they always were.  Nothing here needs a ruleset: the pointers say
 where the committed values are.
+
+The same maps carry any value a reader may be denied, not only health: a campaign's
+bestiary (a statblock's sheet and hit point notation, a monster copy's rolled hit points
+and their rolls: service/campaigns/hidden.py) is committed the same way, under the same
+field names, so one hashed form and one check serve every stream.
 """
 
 from __future__ import annotations
@@ -130,9 +135,9 @@ def fault(data: dict[str, Any]) -> str | None:
         return None
     committed = data.get(COMMITMENTS)
     if not isinstance(committed, dict) or set(committed) != set(salts):
-        return "health salts and commitments do not match (altered)"
+        return "salts and commitments do not match (altered)"
     for ptr, salt in salts.items():
         found, value = value_at(data, ptr)
         if not found or commitment(salt, value) != committed[ptr]:
-            return f"health value at {ptr} does not match its commitment (altered)"
+            return f"committed value at {ptr} does not match its commitment (altered)"
     return None

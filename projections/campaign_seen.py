@@ -21,10 +21,8 @@ import msgspec
 from events.committed_health import without_salts
 from events.envelope import RecordedEvent
 from projections.redaction import redact_metadata
+from service.campaigns.hidden import ENCOUNTER_STARTED, STATBLOCK_ADDED
 from service.campaigns.stored import Folded, fold
-
-_STATBLOCK_ADDED = "campaign.statblock_added"
-_ENCOUNTER_STARTED = "campaign.encounter_started"
 
 
 def seen_by_players(folded: Folded) -> Folded:
@@ -35,8 +33,9 @@ def seen_by_players(folded: Folded) -> Folded:
 
 
 def as_players_saw(events: Sequence[RecordedEvent]) -> tuple[RecordedEvent, ...]:
-    """``events`` of a campaign without what only its GM reads; a redacted event no
-    longer matches its hash (as an encounter's redacted events)."""
+    """``events`` of a campaign without what only its GM reads.  An event written with
+    commitments (service/campaigns/hidden.py) keeps them, without their salts, and so
+    still matches its hash; one written before them no longer does."""
     return tuple(_seen(event) for event in events)
 
 
@@ -49,9 +48,11 @@ def _seen(event: RecordedEvent) -> RecordedEvent:
 
 
 def _data_seen(kind: str, data: dict[str, Any]) -> dict[str, Any]:
-    if kind == _STATBLOCK_ADDED:
-        return {**data, "sheet": {}, "hit_points": None}
-    if kind == _ENCOUNTER_STARTED:
+    """The hidden values blanked (the typed fold still reads every field); the chain's
+    hashed form leaves out whatever a commitment stands for, blank or not."""
+    if kind == STATBLOCK_ADDED:
+        return {**without_salts(data), "sheet": {}, "hit_points": None}
+    if kind == ENCOUNTER_STARTED:
         monsters = [{**m, "hit_points": None} for m in data.get("monsters", ())]
-        return {**data, "monsters": monsters, "rolls": []}
-    return data
+        return {**without_salts(data), "monsters": monsters, "rolls": []}
+    return without_salts(data)

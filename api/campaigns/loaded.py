@@ -20,14 +20,22 @@ def not_found(campaign_id: UUID) -> Exception:
 
 
 async def loaded(
-    services: Services, campaign_id: UUID, viewer: Viewer | None = None
+    services: Services, campaign_id: UUID, viewer: Viewer | None = None, at: int | None = None
 ) -> tuple[Folded, Campaign]:
     """The campaign as ``viewer`` may read it (without one: all of it, for the GM's
-    writes)."""
+    writes), as it stood right after version ``at`` when one is given (time travel, as an
+    encounter's ``?at=N``: a version not reached yet is a 404 naming the latest)."""
     try:
-        folded = await load(services.pool, campaign_id)
+        folded = await load(services.pool, campaign_id, up_to=at)
     except StreamNotFound:
         raise not_found(campaign_id) from None
+    if at is not None and folded.version < at:
+        raise problem(
+            404,
+            "version-not-found",
+            f"campaign {campaign_id} has no version {at} yet: its latest is {folded.version}",
+            current_version=folded.version,
+        )
     if viewer is not None and not viewer.is_gm:
         folded = seen_by_players(folded)
     assert isinstance(folded.state, Campaign)  # its first event created it

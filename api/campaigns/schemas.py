@@ -8,7 +8,7 @@ campaign, listing what the state keys by id.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 import msgspec
@@ -71,7 +71,10 @@ class StartEncounterBody(msgspec.Struct, forbid_unknown_fields=True, kw_only=Tru
 
 
 class CampaignTokenBody(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    member: Id
+    role: Literal["player", "spectator"] = "player"
+    """A player's token is bound to a member; a spectator's to none: it reads the
+    campaign and its encounters as players do, and writes nothing."""
+    member: Id | None = None
     """The party member the player plays: their character in every encounter."""
     label: Annotated[str, msgspec.Meta(max_length=200)] | None = None
 
@@ -81,7 +84,8 @@ class CampaignToken(msgspec.Struct, kw_only=True):
     """Shown this once: only a digest of it is kept."""
     token_id: str
     """The token's public part, to revoke it by."""
-    member: str
+    role: str
+    member: str | None
     label: str | None
 
 

@@ -22,6 +22,7 @@ from api.campaigns.schemas import (
 from api.http.campaign_auth import campaign_token_checked, provide_campaign_viewer
 from api.http.headers import etag
 from api.openapi.operations import CAMPAIGN_TOKEN
+from api.routes.reads import At
 from api.schemas import event_out
 from api.state import Services
 from projections.campaign_stats import CampaignStats, campaign_stats
@@ -44,11 +45,13 @@ class CampaignReads(Controller):
         campaign_id: FromPath[UUID],
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
+        at: At = None,
     ) -> Response[CampaignView]:
         """The party with each member's current condition, the bestiary, the table and
         the encounters started from the campaign with what each carried over. A player
-        reads the bestiary and the monsters by name only (docs/campaigns.md)."""
-        folded, state = await loaded(services, campaign_id, viewer)
+        reads the bestiary and the monsters by name only (docs/campaigns.md). With `at`,
+        the campaign as it stood right after that version."""
+        folded, state = await loaded(services, campaign_id, viewer, at)
         view = campaign_view(campaign_id, folded.version, state)
         return Response(view, headers={"ETag": etag(folded.version)})
 
@@ -58,11 +61,12 @@ class CampaignReads(Controller):
         campaign_id: FromPath[UUID],
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
+        at: At = None,
     ) -> CampaignLog:
         """One line per event: members and statblocks, encounters started, what each
         carried over field by field, undos, redos and rulings. A player's log tells no
-        statblock's or monster's numbers."""
-        folded, _ = await loaded(services, campaign_id, viewer)
+        statblock's or monster's numbers. With `at`, up to that version."""
+        folded, _ = await loaded(services, campaign_id, viewer, at)
         lines = log_lines(folded.events)
         return CampaignLog(entries=[CampaignLogLine(version=v, text=t) for v, t in lines])
 
@@ -72,11 +76,13 @@ class CampaignReads(Controller):
         campaign_id: FromPath[UUID],
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
+        at: At = None,
     ) -> CampaignEvents:
         """Every event of the campaign's stream with its hash links: as stored for the GM;
-        for a player without the bestiary's numbers, so those no longer match their
-        hash."""
-        folded, _ = await loaded(services, campaign_id, viewer)
+        for a player without the bestiary's numbers (committed in the chain, so every
+        link still matches; an event written before commitments no longer does). With
+        `at`, up to that version."""
+        folded, _ = await loaded(services, campaign_id, viewer, at)
         return CampaignEvents(events=[event_out(e) for e in folded.events])
 
     @get("/stats", operation_id="getCampaignStats", summary="The campaign's statistics")

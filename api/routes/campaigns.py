@@ -1,5 +1,5 @@
 """Campaigns: create one, send it the GM's commands, start its encounters, carry one over,
-mint players' tokens, read its state, log and events (docs/campaigns.md).  Thin: the
+mint players' and spectators' tokens, read its state, log and events (docs/campaigns.md).  Thin: the
 campaign's rules are service/campaigns/, its reading service/campaign_store/, its
 writing service/write/campaigns.py and campaign_encounters.py."""
 
@@ -33,7 +33,11 @@ from api.routes.encounters import created_response
 from api.state import Services
 from events.errors import StreamNotFound
 from events.idempotency import request_fingerprint
-from service.campaign_store.tokens import mint_player_token, revoke_player_token
+from service.campaign_store.tokens import (
+    mint_player_token,
+    mint_spectator_token,
+    revoke_token,
+)
 from service.campaigns.commands import CreateCampaign
 from service.commands import Actor, Write
 from service.ruleset import RuleViolation
@@ -204,7 +208,12 @@ class CampaignRoutes(Controller):
         answer = CampaignWritten(campaign_id=campaign_id, version=version, events=recorded)
         return json_bytes(msgspec.json.encode(answer), headers={"ETag": etag(version)})
 
-    @post("/tokens", operation_id="mintCampaignToken", status_code=201, summary="A player's token")
+    @post(
+        "/tokens",
+        operation_id="mintCampaignToken",
+        status_code=201,
+        summary="A player's or a spectator's token",
+    )
     async def mint_token(
         self,
         campaign_id: FromPath[UUID],
@@ -214,24 +223,44 @@ class CampaignRoutes(Controller):
     ) -> CampaignToken:
         """A player's token bound to a party member: it opens that character in every
         encounter of the campaign (the one the member fights in now, and every later
-        one), with the rights of an encounter's player token. GM only."""
+        one), with the rights of an encounter's player token. A spectator's token
+        (`"role": "spectator"`, no member) reads the campaign as players do and is an
+        encounter spectator token in every encounter under way and every later one.
+        GM only."""
         require_gm(viewer, "mint the campaign's tokens")
-        _, campaign = await loaded(services, campaign_id)
-        member = campaign.members.get(data.member)
-        if member is None:
-            raise RuleViolation(f"{data.member} is not a member of the party")
-        token = await mint_player_token(
-            services.pool, campaign_id, data.member, member.away, data.label
-        )
+        if data.role == "spectator":
+            if data.member is not None:
+                why = "only a player token is bound to a member; a spectator token is not"
+                raise problem(422, "bound-token", why)
+            try:
+                token = await mint_spectator_token(services.pool, campaign_id, data.label)
+            except StreamNotFound:
+                raise not_found(campaign_id) from None
+        else:
+            if data.member is None:
+                raise problem(
+                    422, "unbound-player-token", "a player token must be bound to a member"
+                )
+            _, campaign = await loaded(services, campaign_id)
+            member = campaign.members.get(data.member)
+            if member is None:
+                raise RuleViolation(f"{data.member} is not a member of the party")
+            token = await mint_player_token(
+                services.pool, campaign_id, data.member, member.away, data.label
+            )
         return CampaignToken(
-            token=token, token_id=token.partition(".")[0], member=data.member, label=data.label
+            token=token,
+            token_id=token.partition(".")[0],
+            role=data.role,
+            member=data.member,
+            label=data.label,
         )
 
     @delete(
         "/tokens/{token_id:str}",
         operation_id="revokeCampaignToken",
         status_code=204,
-        summary="Revoke a player's token",
+        summary="Revoke a player's or a spectator's token",
     )
     async def revoke_token(
         self,
@@ -243,5 +272,5 @@ class CampaignRoutes(Controller):
         """Revokes the token on the campaign and in every encounter of the campaign it
         opened, at once. GM only."""
         require_gm(viewer, "revoke the campaign's tokens")
-        if not await revoke_player_token(services.pool, campaign_id, token_id):
+        if not await revoke_token(services.pool, campaign_id, token_id):
             raise problem(404, "token-not-found", f"The campaign has no token {token_id}.")

@@ -1,6 +1,7 @@
-"""A campaign's tokens: the GM's, minted with the campaign, and a player's, bound to one
-member of the party.  Stored as a digest only, checked in constant time, exactly as an
-encounter's tokens are (service/tokens.py, whose secret handling this reuses)."""
+"""A campaign's tokens: the GM's, minted with the campaign, a player's, bound to one
+member of the party, and a spectator's, bound to none, which reads as players do.
+Stored as a digest only, checked in constant time, exactly as an encounter's tokens are
+(service/tokens.py, whose secret handling this reuses)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,17 @@ import asyncpg
 
 from events.campaign_access import (
     copy_campaign_gm_tokens,
+    copy_campaign_token,
     copy_campaign_tokens,
     insert_campaign_token,
     revoke_campaign_token,
     unrevoked_campaign_token,
 )
 from events.db import Database
+from events.heads import lock_stream_of
+from events.kinds import CAMPAIGN
+from service.campaign_store.stream import load
+from service.campaigns.state import Campaign
 from service.tokens import Role, StoredToken, Viewer, checked, secret_digest
 
 
@@ -52,7 +58,8 @@ async def campaign_viewer(db: Database, campaign_id: UUID, token: str) -> Viewer
 async def share_with_encounter(
     db: Database, campaign_id: UUID, encounter_id: UUID, members: Sequence[str]
 ) -> None:
-    """The campaign's player tokens of ``members`` open ``encounter_id`` as well."""
+    """The campaign's player tokens of ``members``, and its spectator tokens, open
+    ``encounter_id`` as well."""
     await copy_campaign_tokens(db, campaign_id, encounter_id, members)
 
 
@@ -78,12 +85,28 @@ async def mint_player_token(
         token = await mint_campaign_token(
             conn, campaign_id, role="player", member=member, label=label
         )
-        if away is not None:
-            await share_with_encounter(conn, campaign_id, away, [member])
+        if away is not None:  # this token only: the member's others are there already
+            await copy_campaign_token(conn, campaign_id, token.partition(".")[0], [away])
     return token
 
 
-async def revoke_player_token(pool: asyncpg.Pool, campaign_id: UUID, token_id: str) -> bool:
+async def mint_spectator_token(pool: asyncpg.Pool, campaign_id: UUID, label: str | None) -> str:
+    """A spectator's token: it reads the campaign as its players do, and is an encounter
+    spectator token in every encounter under way now and every one the campaign starts
+    from now on (``share_with_encounter``).  Minted under the campaign's lock, which
+    starting an encounter takes too, so no encounter starts between the two and is
+    missed."""
+    async with pool.acquire() as conn, conn.transaction():
+        await lock_stream_of(conn, campaign_id, CAMPAIGN)
+        campaign = (await load(conn, campaign_id)).state
+        assert isinstance(campaign, Campaign)  # load found its campaign.created
+        current = [eid for eid, encounter in campaign.encounters.items() if encounter.open]
+        token = await mint_campaign_token(conn, campaign_id, role="spectator", label=label)
+        await copy_campaign_token(conn, campaign_id, token.partition(".")[0], current)
+    return token
+
+
+async def revoke_token(pool: asyncpg.Pool, campaign_id: UUID, token_id: str) -> bool:
     """The token revoked on the campaign and in every encounter it was copied into, at
     once; False when the campaign has no such token."""
     async with pool.acquire() as conn, conn.transaction():

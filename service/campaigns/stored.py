@@ -9,12 +9,8 @@ from typing import Any
 
 import msgspec
 
-from events.committed_health import commit, pointer
 from events.envelope import NewEvent, RecordedEvent
 from service.campaigns import Event, State, evolve, initial_state, narrate
-
-ENCOUNTER_STARTED = "campaign.encounter_started"
-
 
 class Folded(msgspec.Struct, frozen=True):
     """A campaign as of ``version``, with its stored events in order."""
@@ -31,20 +27,10 @@ def typed(recorded: RecordedEvent) -> Event:
 
 
 def stored(event: Event) -> NewEvent:
-    """The typed event as the store keeps it: its tag, and the rest as data.  Hit points
-    rolled for monster copies, and their rolls, are bound into the chain by salted
-    commitments (events/committed_health.py), as an encounter's health is: players read
-    the event without them, and must not test the few candidates against its hash."""
+    """The typed event as the store keeps it: its tag, and the rest as data.  (The write
+    then binds what only the GM reads by salted commitments: service/campaigns/hidden.py.)"""
     data: dict[str, Any] = msgspec.to_builtins(event)
-    kind = data.pop("type")
-    if kind == ENCOUNTER_STARTED and data.get("rolls"):
-        monsters = data["monsters"]
-        rolled = [i for i, m in enumerate(monsters) if m.get("hit_points") is not None]
-        data = commit(
-            data,
-            [pointer(("rolls",)), *(pointer(("monsters", i, "hit_points")) for i in rolled)],
-        )
-    return NewEvent(type=kind, data=data)
+    return NewEvent(type=data.pop("type"), data=data)
 
 
 def fold(events: list[RecordedEvent]) -> State:

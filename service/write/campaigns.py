@@ -17,8 +17,9 @@ from uuid import UUID, uuid4
 import asyncpg
 import msgspec
 
+from events.committed_health import commit
 from events.db import Connection
-from events.envelope import RecordedEvent
+from events.envelope import NewEvent, RecordedEvent
 from events.errors import VersionConflict
 from events.heads import StreamHead, create_stream, lock_stream_of
 from events.idempotency import find_response
@@ -28,6 +29,7 @@ from service.campaign_store.stream import load
 from service.campaign_store.tokens import mint_campaign_token
 from service.campaigns import Command, Event, State, decide, initial_state
 from service.campaigns.commands import CreateCampaign
+from service.campaigns.hidden import gm_only
 from service.campaigns.stored import stored
 from service.commands import Actor
 from service.dice import ManualFaces, RollingDice
@@ -195,11 +197,19 @@ class CampaignWriter:
             conn,
             campaign_id,
             head,
-            [stored(e) for e in events],
+            [committed(stored(e)) for e in events],
             metadata=metadata,
             recorded_at=self._clock(),
             key=self._key,
         )
+
+
+def committed(event: NewEvent) -> NewEvent:
+    """The event as stored: each value only the GM reads (the bestiary's numbers) bound
+    into the chain by a salted commitment, so the hash tells players nothing of it and
+    they recompute it from what they read (service/campaigns/hidden.py)."""
+    data = commit(event.data, gm_only(event.type, event.data))
+    return event if data is event.data else msgspec.structs.replace(event, data=data)
 
 
 def _tag(command: Command) -> str:

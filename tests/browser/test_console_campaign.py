@@ -1,8 +1,9 @@
 """The console's campaign page in a real browser: a GM creates a campaign, builds the
 party and the bestiary from sheet forms, starts an encounter with two members and two
 copies of a statblock, opens its table, comes back, opens it again from another browser
-with the campaign's link alone, and closes it.  A player invited to
-play a member opens their character in the fight; the carry-over of the ended fight shows
+with the campaign's link alone, and closes it.  A player invited to play a member opens
+their character in the fight, a spectator invited to the campaign watches it; the
+carry-over of the ended fight shows
 by itself and is undone and redone from the page.  Axe finds no violation on the page.
 No JSON is typed at any step."""
 
@@ -219,6 +220,15 @@ async def test_a_carry_over_shows_when_a_fight_ends_and_is_undone_and_redone_fro
         assert player_link and f"#e={eid}&t=" in player_link
         player = await open_context(browser, player_link, PHONE)
         await expect(player.locator("#status")).to_contain_text("Player of aria")
+        # A spectator invited to the campaign watches the same encounter, and only watches.
+        await gm.get_by_text("Invite a spectator").click()
+        await gm.get_by_label("Spectator's name (optional)").fill("Lee")
+        await gm.get_by_role("button", name="Invite the spectator").click()
+        await expect(gm.get_by_label("Spectator token of Lee")).not_to_have_value("")
+        watch_link = await gm.get_by_label(re.compile(r"^Link to Ambush")).input_value()
+        assert f"#e={eid}&t=" in watch_link
+        watcher = await open_context(browser, watch_link, PHONE)
+        await expect(watcher.locator("#status")).to_contain_text("Spectator")
 
         await _table_command(http, eid, table, {"type": "generic.end_encounter"})
 

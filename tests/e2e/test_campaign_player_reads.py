@@ -1,5 +1,6 @@
 """A campaign read with a player's token: the party exact, the bestiary by name only, the
-same version, log and events as the GM's but for the bestiary's numbers."""
+same version, log and events as the GM's but for the bestiary's numbers, which the chain
+covers by salted commitments only, so the player recomputes every link."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ from typing import Any
 
 import pytest
 
+from events.committed_health import COMMITMENTS, SALTS
 from tests.e2e.helpers import Client, combatant
+from tests.support.chain import relinked
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -82,10 +85,63 @@ async def test_a_players_log_and_events_keep_the_gms_versions(client: Client) ->
     events = await client.get(f"/campaigns/{campaign}/events", headers=player)
     assert events.status_code == 200, events.text
     ours, theirs = gm_events.json()["events"], events.json()["events"]
-    # The data, not the whole body: a hash's hex digits may spell "2d6" by chance.
-    assert "2d6" in str([e["data"] for e in ours]) and "2d6" not in str([e["data"] for e in theirs])
+    # The data without its commitments: a hash's hex digits may spell "2d6" by chance.
+    told = [{k: v for k, v in e["data"].items() if k != COMMITMENTS} for e in theirs]
+    assert "2d6" in str([e["data"]["hit_points"] for e in ours[3:4]]) and "2d6" not in str(told)
     links = [(e["stream_version"], e["prev_hash"], e["hash"]) for e in ours]
     assert [(e["stream_version"], e["prev_hash"], e["hash"]) for e in theirs] == links
     added = theirs[3]
     assert added["type"] == "campaign.statblock_added" and added["data"]["sheet"] == {}
     assert [e["data"] for e in theirs[:3]] == [e["data"] for e in ours[:3]]
+
+
+async def test_a_player_recomputes_the_campaigns_chain_from_what_they_read(
+    client: Client,
+) -> None:
+    campaign, gm, player = await _table(client)
+    ours = (await client.get(f"/campaigns/{campaign}/events", headers=gm)).json()["events"]
+    theirs = (await client.get(f"/campaigns/{campaign}/events", headers=player)).json()["events"]
+    hiding = {e["type"]: e["data"] for e in ours if COMMITMENTS in e["data"]}
+    assert set(hiding["campaign.statblock_added"][COMMITMENTS]) == {"/sheet", "/hit_points"}
+    started = hiding["campaign.encounter_started"][COMMITMENTS]
+    assert set(started) == {"/monsters/0/hit_points", "/monsters/1/hit_points", "/rolls"}
+    assert all(set(data[SALTS]) == set(data[COMMITMENTS]) for data in hiding.values())
+    assert relinked(campaign, ours) == []  # the GM: values, salts and every commitment
+    assert not any(SALTS in e["data"] for e in theirs)
+    assert [e["data"].get(COMMITMENTS) for e in theirs] == [
+        e["data"].get(COMMITMENTS) for e in ours
+    ]
+    assert relinked(campaign, theirs) == []  # the player: every link, without the numbers
+
+
+async def test_reads_travel_to_a_version_and_a_player_reads_it_redacted(client: Client) -> None:
+    campaign, gm, player = await _table(client)  # 4: the goblin, 5: the ruling, 6: the fight
+    then = await client.get(f"/campaigns/{campaign}?at=4", headers=player)
+    assert then.status_code == 200, then.text
+    view = then.json()
+    assert view["version"] == 4 and view["encounters"] == []
+    assert {m["member"]: m["condition"] for m in view["party"]}["aria"] is None  # no ruling yet
+    assert view["bestiary"] == [
+        {"statblock": "goblin", "name": "Goblin", "sheet": {}, "hit_points": None}
+    ]
+    as_gm = (await client.get(f"/campaigns/{campaign}?at=4", headers=gm)).json()
+    assert as_gm["bestiary"][0]["hit_points"] == "2d6" and as_gm["version"] == 4
+
+    log = (await client.get(f"/campaigns/{campaign}/log?at=4", headers=player)).json()["entries"]
+    assert [e["version"] for e in log] == [1, 2, 3, 4]
+    assert log[3]["text"] == "Goblin enters the bestiary."
+    page = await client.get(f"/campaigns/{campaign}/events?at=5", headers=player)
+    events = page.json()["events"]
+    assert [e["stream_version"] for e in events] == [1, 2, 3, 4, 5]
+    assert relinked(campaign, events) == []
+
+    for path in ("", "/log", "/events"):
+        ahead = await client.get(f"/campaigns/{campaign}{path}?at=7", headers=player)
+        assert ahead.status_code == 404, ahead.text
+        assert ahead.headers["content-type"].startswith("application/problem+json")
+        assert ahead.json()["type"].endswith("version-not-found")
+        assert ahead.json()["current_version"] == 6
+        for bad in ("0", "abc"):
+            refused = await client.get(f"/campaigns/{campaign}{path}?at={bad}", headers=player)
+            assert refused.status_code == 400, refused.text
+            assert refused.headers["content-type"].startswith("application/problem+json")

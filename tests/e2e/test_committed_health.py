@@ -7,17 +7,14 @@ every commitment.  The hash as an oracle for hit points: tests/e2e/secrecy/test_
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
-from uuid import UUID
 
 import pytest
 
 from events.committed_health import COMMITMENTS, SALTS
-from events.envelope import GENESIS_HASH
-from events.hashing import commitment_fault, event_hash
 from tests.e2e.helpers import Client, command
 from tests.e2e.npc_health_tables import TABLES, Table, generic_combatant
+from tests.support.chain import relinked
 
 
 def _bearer(token: str) -> dict[str, str]:
@@ -51,28 +48,6 @@ async def _events(client: Client, eid: str, headers: dict[str, str]) -> list[dic
     return events
 
 
-def _relinked(eid: str, events: list[dict[str, Any]]) -> list[str]:
-    """What a reader finds recomputing the chain from what they read: each link's fault."""
-    faults, prev = [], GENESIS_HASH
-    for event in events:
-        recomputed = event_hash(
-            prev,
-            stream_id=UUID(eid),
-            stream_version=event["stream_version"],
-            type=event["type"],
-            type_version=event["type_version"],
-            data=event["data"],
-            metadata=event["metadata"],
-            recorded_at=datetime.fromisoformat(event["recorded_at"]),
-        )
-        if event["prev_hash"] != prev or recomputed != event["hash"]:
-            faults.append(f"link {event['stream_version']}")
-        if (fault := commitment_fault(event["type"], event["data"])) is not None:
-            faults.append(f"{fault} at {event['stream_version']}")
-        prev = event["hash"]
-    return faults
-
-
 @pytest.mark.parametrize("table", TABLES, ids=[t.ruleset for t in TABLES])
 async def test_a_player_recomputes_every_link_with_hidden_npc_health(
     client: Client, table: Table
@@ -82,12 +57,12 @@ async def test_a_player_recomputes_every_link_with_hidden_npc_health(
     committed = [e for e in gm if COMMITMENTS in e["data"]]
     assert committed, "the table's health events carry commitments"
     assert all(set(e["data"][SALTS]) == set(e["data"][COMMITMENTS]) for e in committed)
-    assert _relinked(eid, gm) == []  # the GM: values, salts and every commitment
+    assert relinked(eid, gm) == []  # the GM: values, salts and every commitment
     for headers in await _readers(client, eid, table.pc):
         seen = await _events(client, eid, headers)
         assert not any(SALTS in e["data"] for e in seen)
         assert [e["hash"] for e in seen] == [e["hash"] for e in gm]
-        assert _relinked(eid, seen) == []
+        assert relinked(eid, seen) == []
         verified = (await client.get(f"/encounters/{eid}/verify?deep=true", headers=headers)).json()
         assert verified["ok"] is True, verified
 
@@ -112,4 +87,4 @@ async def test_a_player_checks_an_opened_envelope_that_hurt_an_npc(client: Clien
     (damaged,) = envelope["data"]["events"]
     assert "hp_after" not in damaged["data"] and COMMITMENTS in damaged["data"]
     assert "salt" in envelope["data"]
-    assert _relinked(eid, seen) == []
+    assert relinked(eid, seen) == []

@@ -1,8 +1,9 @@
 // The campaign page's forms: a sheet (the ruleset's own add-a-character command, built by
 // the encounter's command form) added to the party or the bestiary, and "start an
-// encounter" with the members who join and the statblocks with their copies.  The new
-// encounter opens with the campaign's GM token, which opens every encounter of the
-// campaign, so nothing needs keeping in this browser.
+// encounter" with the members who join and the statblocks with their copies, and the
+// invitations of players and spectators.  The new encounter opens with the campaign's GM
+// token, which opens every encounter of the campaign, so nothing needs keeping in this
+// browser.
 
 import { campaign, campaignGuarded, encounterLink, readCampaign } from "./campaign.js";
 import { resetGround, takeGround, wireGround } from "./campaign-ground.js";
@@ -18,6 +19,7 @@ let encounterOptions = null;
 export function resetCampaignForms() {
   encounterOptions = null;
   $("#campaign-invites").replaceChildren();
+  $("#campaign-watchers").replaceChildren();
   resetGround();
   drawSheetForm();
 }
@@ -102,6 +104,25 @@ async function invite(event) {
   });
 }
 
+/** A spectator's token, shown once: with a copy link to each encounter under way (every
+ * later one opens with the same token). */
+async function inviteSpectator(event) {
+  event.preventDefault();
+  await campaignGuarded(async () => {
+    const label = $("#watch-label").value.trim();
+    const minted = await campaign.api.post(`/campaigns/${campaign.id}/tokens`, { role: "spectator", ...(label ? { label } : {}) });
+    const n = $("#campaign-watchers").children.length + 1;
+    const box = el("input", { id: `campaign-watcher-${n}`, readonly: true, value: minted.token });
+    const links = campaign.view.encounters.filter((e) => !e.closed && !e.carried.length).map((e, i) => {
+      const link = el("input", { id: `campaign-watcher-${n}-${i}`, readonly: true, value: `${location.origin}/console/#e=${e.encounter_id}&t=${encodeURIComponent(minted.token)}` });
+      return el("p", {}, el("label", { for: link.id }, `Link to ${e.name}`), link, copyButton(link, "link"));
+    });
+    $("#campaign-watchers").prepend(el("li", {},
+      el("label", { for: box.id }, `Spectator token of ${label || "a spectator"}`), box, copyButton(box, "token"), ...links));
+    $("#watch-label").value = "";
+  });
+}
+
 /** The form's members and monsters follow the campaign; what the GM chose stays. */
 export function drawEncounterForm(view) {
   const chosen = $("#invite-member").value;
@@ -145,5 +166,6 @@ export function wireCampaignForms() {
   $("#sheet-form").addEventListener("submit", addSheet);
   $("#encounter-form").addEventListener("submit", startEncounter);
   $("#campaign-invite-form").addEventListener("submit", invite);
+  $("#campaign-watch-form").addEventListener("submit", inviteSpectator);
   wireGround();
 }

@@ -10,7 +10,6 @@ import asyncio
 import hashlib
 import itertools
 from collections.abc import AsyncIterator
-from contextlib import ExitStack
 from typing import Any
 from unittest import mock
 
@@ -18,30 +17,21 @@ import httpx
 import msgspec
 import pytest
 
+from events.committed_health import COMMITMENTS
 from tests.e2e.helpers import combatant
-from tests.e2e.noninterference.worlds import SameDraws, Transcript, World, two_worlds
+from tests.e2e.noninterference.worlds import (
+    SameDraws,
+    Transcript,
+    World,
+    campaign_draws,
+    two_worlds,
+)
+from tests.support.chain import relinked
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 SECRET_FACES = ([[4]], [[1]])
 """Hidden damage to the party's member: 4 in one world, 1 in the other."""
-
-
-def _campaign_draws(draws: SameDraws) -> ExitStack:
-    """The worlds' draws, and the campaign writer's own ids, clock and token secrets
-    drawn the same way."""
-
-    class Clock:
-        @staticmethod
-        def now(tz: Any = None) -> Any:
-            return draws.now(tz)
-
-    stack = draws.patches()
-    fake_secrets = mock.Mock(token_hex=draws.token_hex, token_urlsafe=draws.token_urlsafe)
-    stack.enter_context(mock.patch("service.write.campaigns.uuid4", draws.uuid4))
-    stack.enter_context(mock.patch("service.write.campaigns.datetime", Clock))
-    stack.enter_context(mock.patch("service.campaign_store.tokens.secrets", fake_secrets))
-    return stack
 
 
 @pytest.fixture(scope="module")
@@ -74,6 +64,8 @@ async def _play(world: World, side: int) -> tuple[Transcript, str, dict[str, str
     await _ok(http, commands, {"command": goblin}, gm)
     minted = await _ok(http, f"/campaigns/{campaign}/tokens", {"member": "aria"}, gm)
     player = {"Authorization": f"Bearer {minted['token']}"}
+    watching = await _ok(http, f"/campaigns/{campaign}/tokens", {"role": "spectator"}, gm)
+    onlooker = {"Authorization": f"Bearer {watching['token']}"}
     start = {
         "name": "In the dark",
         "members": ["aria", "borin"],
@@ -92,12 +84,18 @@ async def _play(world: World, side: int) -> tuple[Transcript, str, dict[str, str
     await asyncio.sleep(1.5)  # the carrier's turns (every 0.5 s) read the end, and hold it
 
     seen = Transcript()
-    for who, auth in (("player", player), ("spectator", spectator)):
+    readers = (("player", player), ("spectator", spectator), ("campaign spectator", onlooker))
+    for who, auth in readers:
         for path in ("", "/log", "/events", "/stats"):
             seen.add(
                 f"{who}: campaign{path}",
                 await http.get(f"/campaigns/{campaign}{path}", headers=auth),
             )
+    for path in ("", "/log", "/events"):  # the campaign's spectator in the encounter
+        seen.add(
+            f"campaign spectator: encounter{path}",
+            await http.get(f"/encounters/{eid}{path}", headers=onlooker),
+        )
     # Asking for the carry-over the secret holds: refused as any player's write, held or not.
     carry = f"/campaigns/{campaign}/encounters/{eid}/carry-over"
     seen.add("player: carry over", await http.post(carry, headers=player))
@@ -118,7 +116,7 @@ async def test_a_hidden_roll_in_a_campaign_encounter_reads_the_same(
 ) -> None:
     played = []
     for side, world in enumerate(worlds):
-        with _campaign_draws(SameDraws(7000)):
+        with campaign_draws(SameDraws(7000)):
             played.append(await _play(world, side))
     (a, *_), (b, *_) = played
     assert [e[0] for e in a.entries] == [e[0] for e in b.entries]
@@ -128,6 +126,10 @@ async def test_a_hidden_roll_in_a_campaign_encounter_reads_the_same(
     assert player_view[1] == 200  # the bestiary stays the GM's:
     assert "2d6" not in str(msgspec.json.decode(player_view[3])["bestiary"])
     assert a.entries[4][1] == 401  # an encounter's spectator token opens no campaign
+    read = {label: (status, body) for label, status, _, body in a.entries}
+    for path in ("", "/log", "/events", "/stats"):  # the campaign's spectator: a player's view
+        assert read[f"campaign spectator: campaign{path}"] == read[f"player: campaign{path}"]
+    assert read["campaign spectator: encounter"][0] == 200
     assert a.entries[-1][1] == 403
 
     hp = []
@@ -136,6 +138,70 @@ async def test_a_hidden_roll_in_a_campaign_encounter_reads_the_same(
         view = await _carried(world.http, campaign, gm)
         hp.append({m["member"]: m["condition"] for m in view["party"]}["aria"]["hp"])
     assert hp == [22 - 4, 22 - 1]  # the reveal lets each world's own damage carry over
+
+
+BESTIARIES = ((7, "2d6", 13), (9, "3d4", 15))
+"""The goblin's hit points, their notation and its armour: the GM's numbers, one set per
+world."""
+
+
+async def _bestiary(world: World, side: int) -> tuple[Transcript, str, dict[str, str], Any]:
+    """A party of one and a goblin statblock whose numbers differ by world, an encounter
+    with two goblin copies; what the player and the campaign's spectator read of it."""
+    http = world.http
+    created = await _ok(http, "/campaigns", {"ruleset": "generic", "name": "Bestiary"}, {})
+    campaign = created["campaign_id"]
+    gm = {"Authorization": f"Bearer {created['gm_token']}"}
+    commands = f"/campaigns/{campaign}/commands"
+    member = {"type": "campaign.add_member", "sheet": combatant("aria", 22)}
+    await _ok(http, commands, {"command": member}, gm)
+    hp, notation, ac = BESTIARIES[side]
+    goblin = {"type": "campaign.add_statblock", "sheet": combatant("goblin", hp, ac=ac)}
+    await _ok(http, commands, {"command": {**goblin, "hit_points": notation}}, gm)
+    minted = await _ok(http, f"/campaigns/{campaign}/tokens", {"member": "aria"}, gm)
+    player = {"Authorization": f"Bearer {minted['token']}"}
+    watching = await _ok(http, f"/campaigns/{campaign}/tokens", {"role": "spectator"}, gm)
+    onlooker = {"Authorization": f"Bearer {watching['token']}"}
+    start = {
+        "name": "The warren",
+        "members": ["aria"],
+        "monsters": [{"statblock": "goblin", "count": 2, "hit_points": "fixed"}],
+    }
+    await _ok(http, f"/campaigns/{campaign}/encounters", start, gm)
+    seen = Transcript()
+    for who, auth in (("player", player), ("campaign spectator", onlooker)):
+        for path in ("", "/log", "/events", "/stats"):
+            seen.add(
+                f"{who}: campaign{path}",
+                await http.get(f"/campaigns/{campaign}{path}", headers=auth),
+            )
+    gm_events = (await http.get(f"/campaigns/{campaign}/events", headers=gm)).json()["events"]
+    return seen, campaign, gm, gm_events
+
+
+async def test_bestiaries_differing_only_in_hidden_numbers_read_the_same(
+    worlds: tuple[World, World],
+) -> None:
+    played = []
+    for side, world in enumerate(worlds):
+        with campaign_draws(SameDraws(7001)):
+            played.append(await _bestiary(world, side))
+    (a, campaign, _, gm_a), (b, _, _, gm_b) = played
+    assert [e["data"] for e in gm_a] != [e["data"] for e in gm_b]  # the worlds do differ
+    assert [e[0] for e in a.entries] == [e[0] for e in b.entries]
+    for left, right in zip(a.normalised(), b.normalised(), strict=True):
+        assert left == right, left[0]
+    assert all(entry[1] == 200 for entry in a.entries)
+    for (_, notation, _), transcript, gm_events in zip(BESTIARIES, (a, b), (gm_a, gm_b)):
+        assert relinked(campaign, gm_events) == []  # the GM: values, salts, commitments
+        for label, _, _, body in transcript.entries:
+            if label.endswith("/events"):  # a reader recomputes every link, hashes and all
+                events = msgspec.json.decode(body)["events"]
+                assert [e["hash"] for e in events] == [e["hash"] for e in gm_events]
+                assert relinked(campaign, events) == [], label
+                # The values, not the commitments, whose hex digits may spell 2d6.
+                told = [{k: v for k, v in e["data"].items() if k != COMMITMENTS} for e in events]
+                assert notation not in str(told)
 
 
 def _other_secret_seed(draws: SameDraws, side: int) -> Any:
@@ -209,7 +275,7 @@ async def test_hit_points_rolled_in_secret_read_the_same(worlds: tuple[World, Wo
     played = []
     for side, world in enumerate(worlds):
         draws = SameDraws(7100)
-        with _campaign_draws(draws), _other_secret_seed(draws, side):
+        with campaign_draws(draws), _other_secret_seed(draws, side):
             played.append(await _rolled(world, side))
     (a, eid), (b, _) = played
     assert [e[0] for e in a.entries] == [e[0] for e in b.entries]

@@ -2,8 +2,9 @@
 webhook receiver of its own, served by uvicorn (so a live stream can stay open while the
 run is played), whose ids, clock and seeds are drawn the same way.
 
-Only the salts of sealed envelopes are the service's own: they are what makes the two
-worlds' hashes differ, and they never reach a player before the reveal.
+Only the salts of sealed envelopes and of commitments are the service's own: they are
+what makes the two worlds' hashes differ, and they never reach a player (an envelope's
+before the reveal).
 """
 
 from __future__ import annotations
@@ -78,6 +79,24 @@ class SameDraws:
         stack.enter_context(mock.patch("service.write.pipeline.datetime", Clock))
         stack.enter_context(mock.patch("api.webhooks.manage.uuid", mock.Mock(uuid4=self.uuid4)))
         return stack
+
+
+def campaign_draws(draws: SameDraws) -> ExitStack:
+    """The worlds' draws, and a campaign writer's own ids, clock and token secrets drawn
+    the same way (the salts of a campaign's commitments stay the service's own, as an
+    envelope's: they are what the players' hashes may differ by)."""
+
+    class Clock:
+        @staticmethod
+        def now(tz: Any = None) -> datetime:
+            return draws.now(tz)
+
+    stack = draws.patches()
+    fake_secrets = mock.Mock(token_hex=draws.token_hex, token_urlsafe=draws.token_urlsafe)
+    stack.enter_context(mock.patch("service.write.campaigns.uuid4", draws.uuid4))
+    stack.enter_context(mock.patch("service.write.campaigns.datetime", Clock))
+    stack.enter_context(mock.patch("service.campaign_store.tokens.secrets", fake_secrets))
+    return stack
 
 
 @dataclass(frozen=True)

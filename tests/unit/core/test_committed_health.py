@@ -129,7 +129,7 @@ def test_the_hash_does_not_depend_on_the_values(hp_after: int) -> None:
     assert _hash(GENESIS, 1, "generic.damaged", other) == same
     if hp_after != 909:
         assert commitment_fault("generic.damaged", other) == (
-            "health value at /hp_after does not match its commitment (altered)"
+            "committed value at /hp_after does not match its commitment (altered)"
         )
 
 
@@ -137,7 +137,7 @@ def test_a_salt_or_commitment_out_of_step_is_caught() -> None:
     stored = _damaged(909)
     dropped = {**stored, SALTS: {}}
     assert commitment_fault("generic.damaged", dropped) == (
-        "health salts and commitments do not match (altered)"
+        "salts and commitments do not match (altered)"
     )
 
 
@@ -153,7 +153,7 @@ def test_an_opened_envelopes_commitment_is_checked_from_a_players_view() -> None
     altered = {**inner[0]["data"], "hp_after": 1}
     forged = {**envelope, "events": [{**inner[0], "data": altered}]}
     assert commitment_fault("encounter.sealed", forged) == (
-        "health value at /hp_after does not match its commitment (altered)"
+        "committed value at /hp_after does not match its commitment (altered)"
     )
 
 
