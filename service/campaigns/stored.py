@@ -12,6 +12,7 @@ import msgspec
 from events.envelope import NewEvent, RecordedEvent
 from service.campaigns import Event, State, evolve, initial_state, narrate
 
+
 class Folded(msgspec.Struct, frozen=True):
     """A campaign as of ``version``, with its stored events in order."""
 
