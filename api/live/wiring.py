@@ -101,6 +101,7 @@ class Live:
         assert settings.database_url is not None
         status = LinkStatus("postgres")
         postgres = PostgresLink(settings.database_url, hub, status)
+        hub.watch = postgres.watch
         return cls(
             hub, status, Notifier(hub, postgres.publish), None, postgres, settings.live_poll_seconds
         )
