@@ -39,7 +39,7 @@ from events.signing import sign_head
 from projections.stream_fold import DamagedStream
 from projections.stream_rebuild import rebuild_stream
 from service.campaign_store.stream import load
-from service.campaign_store.tokens import mint_campaign_token
+from service.campaign_store.tokens import mint_campaign_token, open_to_campaign_gm
 from service.registry import get_ruleset
 from service.ruleset import RuleViolation
 from service.tokens import mint
@@ -153,6 +153,8 @@ async def import_campaign(
         campaign_id = imported[0].id
         await _check_folds(conn, campaign_id)
         token = await mint_campaign_token(conn, campaign_id, role="gm", label="imported")
+        for encounter in imported[1:]:  # as for an encounter the campaign starts
+            await open_to_campaign_gm(conn, campaign_id, encounter.id)
     return ImportedCampaign(
         campaign=msgspec.structs.replace(imported[0], gm_token=token), encounters=imported[1:]
     )

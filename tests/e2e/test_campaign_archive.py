@@ -177,6 +177,8 @@ async def test_a_campaign_moves_whole_and_plays_on(source: Client, target: Clien
         path = f"/encounters/{new['id']}/verify"
         report = await _ok(await target.get(path, headers=_bearer(new["gm_token"])))
         assert report["ok"], report
+        # The new campaign's GM opens its encounters, as those the campaign starts.
+        await _ok(await target.get(path, headers=new_gm))
         assert report["provenance"]["verdict"].startswith("imported, attested up to version")
 
     # The second encounter plays on, carries over and the party starts a third from there.

@@ -5,7 +5,7 @@
 // this browser as starting an encounter keeps it.
 
 import { Problem } from "./api.js";
-import { campaign, campaignGuarded, campaignLink } from "./campaign.js";
+import { campaign, campaignGuarded } from "./campaign.js";
 import { $ } from "./dom.js";
 import { setStatus } from "./page.js";
 import { guardedStart } from "./start.js";
@@ -47,11 +47,6 @@ async function importCampaign(event) {
     const imported = await response.json();
     const id = imported.campaign.id;
     const token = imported.campaign.gm_token;
-    for (const encounter of imported.encounters) {
-      const link = `${location.origin}/console/#e=${encounter.id}&t=${encodeURIComponent(encounter.gm_token)}`;
-      localStorage.setItem(`aeon-encounter-link:${encounter.id}`, link);
-      localStorage.setItem(`aeon-campaign-of:${encounter.id}`, campaignLink(id, token));
-    }
     sessionStorage.setItem("aeon-new-campaign", id);
     form.reset();
     location.hash = `c=${id}&t=${encodeURIComponent(token)}`;
