@@ -10,30 +10,16 @@ from uuid import UUID, uuid4
 import asyncpg
 import pytest
 
-from events.migrate import apply_migrations, migration_files
+from events.migrate import apply_migrations
 from events.shards import SHARDS, shard_of
-from tests.support.databases import create_database, drop_database
+from tests.support.databases import migrated_before
 
 
 @pytest.fixture
 async def at_0016(postgres_url: str) -> AsyncIterator[asyncpg.Connection]:
     """A fresh database migrated up to, not including, 0017."""
-    url = await create_database(postgres_url)
-    conn = await asyncpg.connect(url)
-    await conn.execute(
-        "CREATE TABLE schema_migrations (name text PRIMARY KEY,"
-        " applied_at timestamptz NOT NULL DEFAULT now())"
-    )
-    for name, sql in migration_files():
-        if name >= "0017":
-            break
-        await conn.execute(sql)
-        await conn.execute("INSERT INTO schema_migrations (name) VALUES ($1)", name)
-    try:
+    async with migrated_before(postgres_url, "0017") as conn:
         yield conn
-    finally:
-        await conn.close()
-        await drop_database(postgres_url, url)
 
 
 async def _write(conn: asyncpg.Connection, streams: list[UUID], version: int) -> int:

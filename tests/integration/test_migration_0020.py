@@ -11,29 +11,15 @@ from uuid import UUID, uuid4
 import asyncpg
 import pytest
 
-from events.migrate import apply_migrations, migration_files
-from tests.support.databases import create_database, drop_database
+from events.migrate import apply_migrations
+from tests.support.databases import migrated_before
 
 
 @pytest.fixture
 async def at_0019(postgres_url: str) -> AsyncIterator[asyncpg.Connection]:
     """A fresh database migrated up to, not including, 0020."""
-    url = await create_database(postgres_url)
-    conn = await asyncpg.connect(url)
-    await conn.execute(
-        "CREATE TABLE schema_migrations (name text PRIMARY KEY,"
-        " applied_at timestamptz NOT NULL DEFAULT now())"
-    )
-    for name, sql in migration_files():
-        if name >= "0020":
-            break
-        await conn.execute(sql)
-        await conn.execute("INSERT INTO schema_migrations (name) VALUES ($1)", name)
-    try:
+    async with migrated_before(postgres_url, "0020") as conn:
         yield conn
-    finally:
-        await conn.close()
-        await drop_database(postgres_url, url)
 
 
 async def _stream(conn: asyncpg.Connection, kind: str, first: str, data: dict[str, str]) -> UUID:

@@ -3,8 +3,12 @@ with everything still connected to it."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 import asyncpg
 
+from events.migrate import migration_files
 from tests.support.servers import fresh_database_name, with_database
 
 
@@ -25,3 +29,25 @@ async def drop_database(postgres_url: str, url: str) -> None:
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     finally:
         await admin.close()
+
+
+@asynccontextmanager
+async def migrated_before(postgres_url: str, migration: str) -> AsyncIterator[asyncpg.Connection]:
+    """A connection to a fresh database migrated up to, not including, the migration whose
+    name starts with ``migration`` (``"0017"``): where a migration's own test starts."""
+    url = await create_database(postgres_url)
+    conn = await asyncpg.connect(url)
+    await conn.execute(
+        "CREATE TABLE schema_migrations (name text PRIMARY KEY,"
+        " applied_at timestamptz NOT NULL DEFAULT now())"
+    )
+    for name, sql in migration_files():
+        if name >= migration:
+            break
+        await conn.execute(sql)
+        await conn.execute("INSERT INTO schema_migrations (name) VALUES ($1)", name)
+    try:
+        yield conn
+    finally:
+        await conn.close()
+        await drop_database(postgres_url, url)
