@@ -7,6 +7,7 @@ from contextlib import ExitStack
 
 import pytest
 
+from tests.reliability.processes import Service, running_service
 from tests.support.citus import citus_url, fresh_citus_database
 from tests.support.databases import create_database, drop_database
 from tests.support.servers import postgres_server, redis_server
@@ -41,3 +42,13 @@ async def database_url(postgres_url: str) -> AsyncIterator[str]:
     url = await create_database(postgres_url)
     yield url
     await drop_database(postgres_url, url)
+
+
+@pytest.fixture(scope="session")
+def shared_service(database_url: str) -> Iterator[Service]:
+    """One `aeon-ledger serve` process, as a user starts it, for the tests that drive a
+    real one without changing how it runs (the console in a browser, the generated
+    clients, schemathesis): a start costs seconds, so they share it.  Generated requests
+    may register webhooks, so it delivers to nowhere (an empty AEON_WEBHOOK_ALLOW)."""
+    with running_service(database_url, env={"AEON_WEBHOOK_ALLOW": ""}) as service:
+        yield service
