@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from tests.reliability.processes import Service, running_service
 from tests.support.citus import citus_url, fresh_citus_database
 from tests.support.databases import create_database, drop_database
+from tests.support.processes import Service, running_service
 from tests.support.servers import postgres_server, redis_server
 
 SHARED_SERVICE_TESTS = ("tests/browser/", "tests/clients/", "tests/fuzz/")
@@ -37,13 +37,13 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     tests as it needs to, and runs them one by one.)"""
     if config.getoption("dist") != "loadscope":
         return None
-    from xdist.scheduler import LoadScopeScheduling
+    from xdist.scheduler import LoadScopeScheduling  # type: ignore[import-untyped]
 
     # Handed out in the order collected, not largest first by number of tests: the
     # longest unit (the shared service's, tests/browser on) is then the first one taken.
     config.option.loadscopereorder = False
 
-    class ByWorkUnit(LoadScopeScheduling):
+    class ByWorkUnit(LoadScopeScheduling):  # type: ignore[misc]
         def _split_scope(self, nodeid: str) -> str:
             return _work_unit(nodeid)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Browser, async_playwright
 
-from tests.reliability.processes import ROOT, Service
+from tests.support.processes import ROOT, Service
 
 CHROMIUM = os.environ.get("AEON_CHROMIUM", "/usr/bin/chromium")
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.reliability.processes import Service
+from tests.support.processes import Service
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from tests.reliability.http import Table, open_table
-from tests.reliability.processes import Service
+from tests.support.processes import Service
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ from typing import Any
 import asyncpg
 import httpx
 
-from tests.reliability.processes import running_service
+from tests.support.processes import running_service
 
 MEMBERS = 4
 
