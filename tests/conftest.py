@@ -27,6 +27,7 @@ def _work_unit(nodeid: str) -> str:
     return nodeid.split("::", 1)[0]
 
 
+@pytest.hookimpl(optionalhook=True)  # xdist's hook: unknown where it is not loaded
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """Under ``--dist loadscope`` (pyproject.toml), the scopes are ``_work_unit``'s.
 
