@@ -31,7 +31,7 @@ from api.http.read_routing import live_reader
 from api.http.strict_input import check_body
 from api.live.wire import encode_for
 from api.live.wiring import Live
-from api.openapi.document import complete as complete_openapi
+from api.openapi.document import complete_when_built
 from api.openapi.ui import render_plugins, swagger_assets
 from api.routes import route_handlers
 from api.settings import Settings
@@ -55,11 +55,11 @@ _YOUNG_COLLECTION_EVERY = 20_000
 def _settle_garbage_collector() -> None:
     """Spare requests most of the cyclic collector's work (7% of a worker's CPU under load).
 
-    What exists once the app has started (modules, routes, the OpenAPI document, the
-    pool) lives as long as the process: frozen, no full collection walks it again.  A
-    command allocates a few thousand objects that its own reference counts free; with
-    CPython's default threshold the youngest generation was collected every 700 of them,
-    several times per command.
+    What exists once the app has started (modules, routes, the pool) lives as long as
+    the process: frozen, no full collection walks it again (the OpenAPI document, built
+    on its first request, is not among it).  A command allocates a few thousand objects
+    that its own reference counts free; with CPython's default threshold the youngest
+    generation was collected every 700 of them, several times per command.
     """
     gc.collect()
     gc.freeze()
@@ -178,7 +178,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         services: Services = state.services
         return services
 
-    return Litestar(
+    app = Litestar(
         route_handlers=[
             *route_handlers(),
             swagger_assets(),
@@ -189,7 +189,6 @@ def create_app(settings: Settings | None = None) -> Litestar:
         },
         lifespan=[storage],
         before_request=check_body,
-        on_startup=[complete_openapi],
         middleware=middleware,
         cors_config=cors_config(settings.cors_origins),
         plugins=[
@@ -209,3 +208,5 @@ def create_app(settings: Settings | None = None) -> Litestar:
             render_plugins=render_plugins(),
         ),
     )
+    complete_when_built(app)
+    return app

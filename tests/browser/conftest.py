@@ -8,22 +8,21 @@ suite fails, it does not skip: the console is only tested when a browser runs it
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser, async_playwright
 
-from tests.reliability.processes import ROOT, Service, running_service
+from tests.support.processes import ROOT, Service
 
 CHROMIUM = os.environ.get("AEON_CHROMIUM", "/usr/bin/chromium")
 
 
 @pytest.fixture(scope="session")
-def service(database_url: str) -> Iterator[Service]:
-    """`aeon-ledger serve` on a spare port, as a user starts it."""
-    with running_service(database_url) as running:
-        yield running
+def service(shared_service: Service) -> Service:
+    """`aeon-ledger serve` on a spare port, as a user starts it (tests/conftest.py)."""
+    return shared_service
 
 
 @pytest.fixture(scope="session")

@@ -29,7 +29,7 @@ from tests.browser.pages import (
     send,
 )
 from tests.e2e.secrecy.scenarios import SCENARIOS
-from tests.reliability.processes import Service, running_service
+from tests.support.processes import Service, running_service
 
 
 async def add_from_sheet(gm: Page, ident: str, name: str, hp: str, ac: str, attack: str) -> None:

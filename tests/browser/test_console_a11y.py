@@ -8,7 +8,7 @@ import httpx
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.pages import DESKTOP, PHONE, table, violations
-from tests.reliability.processes import Service
+from tests.support.processes import Service
 
 
 async def axe_page(browser: Browser, link: str, viewport: dict[str, int]) -> Page:

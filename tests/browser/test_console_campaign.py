@@ -16,7 +16,7 @@ import httpx
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.pages import DESKTOP, PHONE, entry, fill_in, open_context, violations
-from tests.reliability.processes import Service
+from tests.support.processes import Service
 
 
 async def add_sheet(gm: Page, values: dict[str, str], attack: str, button: str) -> None:

@@ -10,7 +10,7 @@ import httpx
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.pages import DESKTOP, PHONE, command, open_context, table
-from tests.reliability.processes import Service
+from tests.support.processes import Service
 
 RESOURCES = """() => performance.getEntriesByType("resource")
     .filter((e) => e.initiatorType === "fetch" && !e.name.endsWith("/live"))

@@ -27,7 +27,7 @@ from tests.browser.pages import (
     open_context,
     send,
 )
-from tests.reliability.processes import Service
+from tests.support.processes import Service
 
 
 async def create(

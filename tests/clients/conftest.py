@@ -1,22 +1,21 @@
-"""One running service (a real uvicorn process) and its OpenAPI document, for the
+"""The session's running service (a real uvicorn process) and its OpenAPI document, for the
 clients generated from that document."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.reliability.processes import running_service
+from tests.support.processes import Service
 
 
 @pytest.fixture(scope="session")
-def live_url(database_url: str) -> Iterator[str]:
-    with running_service(database_url) as service:
-        yield service.url
+def live_url(shared_service: Service) -> str:
+    """The session's service (tests/conftest.py)."""
+    return shared_service.url
 
 
 @pytest.fixture(scope="session")

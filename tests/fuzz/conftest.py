@@ -1,25 +1,20 @@
-"""One running service (a real uvicorn process) for the fuzzing session, and a table in it."""
+"""The session's running service (a real uvicorn process) for fuzzing, and a table in it."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import ExitStack
 
 import httpx
 import pytest
 
 from tests.reliability.http import Table, open_table
-from tests.reliability.processes import running_service
+from tests.support.processes import Service
 
 
 @pytest.fixture(scope="session")
-def live_url(database_url: str) -> Iterator[str]:
-    # Generated requests may register webhooks: the fuzzed service may send none anywhere.
-    with ExitStack() as stack:
-        with pytest.MonkeyPatch.context() as env:
-            env.setenv("AEON_WEBHOOK_ALLOW", "")
-            service = stack.enter_context(running_service(database_url))
-        yield service.url
+def live_url(shared_service: Service) -> str:
+    """The session's service (tests/conftest.py), which sends webhooks nowhere."""
+    return shared_service.url
 
 
 @pytest.fixture(scope="session")

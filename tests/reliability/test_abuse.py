@@ -13,7 +13,7 @@ import msgspec
 import pytest
 
 from tests.reliability.http import Table, fighter, open_table, post_raw
-from tests.reliability.processes import running_service
+from tests.support.processes import running_service
 
 BOUND = 2.0
 """Seconds within which any abusive request must be refused (generously above normal)."""

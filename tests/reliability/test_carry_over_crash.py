@@ -11,7 +11,7 @@ from typing import Any
 import asyncpg
 import httpx
 
-from tests.reliability.processes import running_service
+from tests.support.processes import running_service
 
 MEMBERS = 4
 
@@ -71,9 +71,12 @@ async def test_kill_9_during_carry_over_leaves_exactly_one(database_url: str) ->
                     assert ended.status_code == 200, ended.text
                 waiting = 0
                 for _ in range(200):
+                    # Waits in this test's database only: another session's (a
+                    # parallel worker's) on the same server say nothing of this one.
                     waiting = await conn.fetchval(
-                        "SELECT count(*) FROM pg_locks"
-                        " WHERE NOT granted AND locktype <> 'virtualxid'"
+                        "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid)"
+                        " WHERE NOT l.granted AND l.locktype <> 'virtualxid'"
+                        " AND a.datname = current_database()"
                     )
                     if waiting:
                         break

@@ -14,7 +14,7 @@ import httpx
 
 from tests.reliability.http import Table, command_mix, send_command, setup_table
 from tests.reliability.integrity import assert_acknowledged_are_stored, assert_every_command_whole
-from tests.reliability.processes import running_service
+from tests.support.processes import running_service
 
 TABLES, CLIENTS = 6, 12
 

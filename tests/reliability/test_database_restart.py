@@ -17,7 +17,7 @@ import pytest
 
 from tests.reliability.http import command_mix, send_command, setup_table
 from tests.reliability.integrity import assert_acknowledged_are_stored, assert_every_command_whole
-from tests.reliability.processes import private_postgres, running_service
+from tests.support.processes import private_postgres, running_service
 
 TABLES, CLIENTS = 4, 8
 

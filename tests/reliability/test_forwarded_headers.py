@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import httpx
 
-from tests.reliability.processes import running_service
+from tests.support.processes import running_service
 
 LIMIT = {"AEON_RATE_LIMIT_PER_MINUTE": "3"}
 

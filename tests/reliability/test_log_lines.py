@@ -18,7 +18,7 @@ import asyncpg
 import httpx
 
 from tests.conftest import create_database, drop_database
-from tests.reliability.processes import BIN, ROOT, free_port
+from tests.support.processes import BIN, ROOT, free_port
 from tests.support.ready import wait_until_ready
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.reliability.processes import running_service
 from tests.support.metrics import Scrape
+from tests.support.processes import running_service
 from tests.support.procfs import ESTABLISHED, LISTEN, children, holders, sockets_on_port
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="SO_REUSEPORT, /proc")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.reliability.processes import running_service
+from tests.support.processes import running_service
 from tests.support.procfs import ESTABLISHED, LISTEN, children, holders, sockets_on_port
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="SO_REUSEPORT, /proc, TCP_INFO")

@@ -12,8 +12,8 @@ import httpx
 import pytest
 
 from tests.reliability.http import Table, command_mix, send_command, setup_table
-from tests.reliability.processes import running_service
 from tests.support.databases import create_database, drop_database
+from tests.support.processes import running_service
 from tests.support.receiver import Received, Receiver, receiving
 
 TABLES = 3

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import asyncpg
 
-from tests.reliability.processes import PrivatePostgres
+from tests.support.processes import PrivatePostgres
 
 
 class Node(PrivatePostgres):

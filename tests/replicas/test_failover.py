@@ -19,8 +19,8 @@ import pytest
 
 from tests.reliability.http import command_mix, send_command, setup_table
 from tests.reliability.integrity import assert_acknowledged_are_stored, assert_every_command_whole
-from tests.reliability.processes import running_service
 from tests.replicas.cluster import primary_and_replica
+from tests.support.processes import running_service
 
 TABLES, CLIENTS = 4, 8
 

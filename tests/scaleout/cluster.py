@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-from tests.reliability.processes import BIN, ROOT, free_port
+from tests.support.processes import BIN, ROOT, free_port
 from tests.support.ready import wait_until_ready
 
 

@@ -17,7 +17,7 @@ import uvicorn
 from litestar import Litestar
 
 from api.uvicorn_internals import CoalescingHttpToolsProtocol
-from tests.reliability.processes import free_port
+from tests.support.processes import free_port
 
 SECRET_CHECK = {
     "type": "generic.check",

