@@ -126,7 +126,13 @@ def complete(doc: Json) -> None:
         field_types = {f.encode_name: f.type for f in info.fields}
         for name, prop in schema.get("properties", {}).items():
             stated = properties.get(name)
-            if stated is None or name == tag_field or "$ref" in json.dumps(stated):
+            if stated is None or name == tag_field:
+                continue
+            if "$ref" in json.dumps(stated):
+                # Litestar's own schema stays (its references are to Litestar's names),
+                # but a mapping's keys are checked all the same: say how.
+                if name in field_types:
+                    _name_keys(field_types[name], prop)
                 continue
             for kept in ("description", "examples"):
                 if kept in prop and kept not in stated:

@@ -152,3 +152,11 @@ def test_a_body_named_like_a_write_command_keeps_its_bounds(document: dict[str, 
     roll_ids = document["components"]["schemas"]["RevealRolls"]["properties"]["roll_ids"]
     assert (roll_ids["minItems"], roll_ids["maxItems"]) == (1, 100)
     assert (roll_ids["items"]["minLength"], roll_ids["items"]["maxLength"]) == (1, 50)
+
+
+def test_a_mapping_of_schemas_names_the_keys_the_service_accepts(document: dict[str, Any]) -> None:
+    """A sheet's attacks map names to another schema; the service refuses an empty name,
+    and the document says so (a fuzzer that read it sent ``{"": ...}``)."""
+    attacks = document["components"]["schemas"]["GenericAddCombatant"]["properties"]["attacks"]
+    assert attacks["additionalProperties"] == {"$ref": "#/components/schemas/SheetAttack"}
+    assert attacks["propertyNames"] == {"minLength": 1, "maxLength": 200}
