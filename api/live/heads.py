@@ -11,9 +11,9 @@ Both facts are the answers of that statement, remembered for at most ``seconds``
 forgotten at once when this process learns otherwise: a commit (its wake-up, from this
 process or another, api/live/hub.py) forgets the encounter's head, a revocation notice
 the token, and a lost link (or a link back after an outage) everything.  Wake-ups reach
-every process through LISTEN/NOTIFY; through Redis, only the processes that follow the
-encounter, so elsewhere ``seconds`` bounds how long a 304 can lag a commit made through
-another process.  A commit or revocation made through this process is never answered
+only the processes that follow the encounter live (through Redis or LISTEN/NOTIFY alike),
+so elsewhere ``seconds`` bounds how long a 304 can lag a commit made through another
+process.  A commit or revocation made through this process is never answered
 from before it.
 
 An answer is remembered only if no wake-up or revocation arrived while it was being
