@@ -85,3 +85,28 @@ def inner_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         else:
             out.append(event)
     return out
+
+
+async def posted(client: Client, path: str, body: Any, auth: dict[str, str]) -> Any:
+    """POST ``body`` and the answer's JSON, failing the test unless it is a 200 or 201."""
+    answer = await client.post(path, json=body, headers=auth)
+    assert answer.status_code in (200, 201), answer.text
+    return answer.json()
+
+
+async def campaign_with_party(client: Client, name: str) -> tuple[str, dict[str, str]]:
+    """A generic campaign with Aria (22 hp) and Borin (30) in its party and a goblin
+    statblock (7 hp, rolled with 2d6): its id and its GM's Authorization header."""
+    created = await posted(client, "/campaigns", {"ruleset": "generic", "name": name}, {})
+    campaign, gm = created["campaign_id"], {"Authorization": f"Bearer {created['gm_token']}"}
+    commands = f"/campaigns/{campaign}/commands"
+    for sheet in (combatant("aria", 22), combatant("borin", 30)):
+        member = {"type": "campaign.add_member", "sheet": sheet}
+        await posted(client, commands, {"command": member}, gm)
+    goblin = {
+        "type": "campaign.add_statblock",
+        "sheet": combatant("goblin", 7),
+        "hit_points": "2d6",
+    }
+    await posted(client, commands, {"command": goblin}, gm)
+    return campaign, gm

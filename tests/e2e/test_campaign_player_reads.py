@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from events.committed_health import COMMITMENTS, SALTS
-from tests.e2e.helpers import Client, combatant
+from tests.e2e.helpers import Client, campaign_with_party
 from tests.support.chain import relinked
 from tests.support.values import strings_in
 
@@ -25,19 +25,8 @@ async def _ok(client: Client, path: str, body: Any, auth: dict[str, str]) -> Any
 async def _table(client: Client) -> tuple[str, dict[str, str], dict[str, str]]:
     """A party of two, Aria hurt by a ruling, a goblin statblock rolled with 2d6, an
     encounter with two goblins under way, and Aria's player's token."""
-    created = await _ok(client, "/campaigns", {"ruleset": "generic", "name": "Ashes"}, {})
-    campaign, gm = created["campaign_id"], {"Authorization": f"Bearer {created['gm_token']}"}
+    campaign, gm = await campaign_with_party(client, "Ashes")
     commands = f"/campaigns/{campaign}/commands"
-    for sheet in (combatant("aria", 22), combatant("borin", 30)):
-        await _ok(
-            client, commands, {"command": {"type": "campaign.add_member", "sheet": sheet}}, gm
-        )
-    goblin = {
-        "type": "campaign.add_statblock",
-        "sheet": combatant("goblin", 7),
-        "hit_points": "2d6",
-    }
-    await _ok(client, commands, {"command": goblin}, gm)
     ruling = {
         "type": "campaign.adjust",
         "member": "aria",

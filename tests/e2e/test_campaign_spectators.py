@@ -9,7 +9,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from tests.e2e.helpers import Client, combatant
+from tests.e2e.helpers import Client, campaign_with_party
 from tests.support.values import strings_in
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -26,20 +26,7 @@ def _bearer(token: str) -> dict[str, str]:
 
 
 async def _campaign(client: Client) -> tuple[str, dict[str, str]]:
-    created = await _ok(client, "/campaigns", {"ruleset": "generic", "name": "Watched"}, {})
-    campaign, gm = created["campaign_id"], _bearer(created["gm_token"])
-    commands = f"/campaigns/{campaign}/commands"
-    for sheet in (combatant("aria", 22), combatant("borin", 30)):
-        await _ok(
-            client, commands, {"command": {"type": "campaign.add_member", "sheet": sheet}}, gm
-        )
-    goblin = {
-        "type": "campaign.add_statblock",
-        "sheet": combatant("goblin", 7),
-        "hit_points": "2d6",
-    }
-    await _ok(client, commands, {"command": goblin}, gm)
-    return campaign, gm
+    return await campaign_with_party(client, "Watched")
 
 
 async def _start(client: Client, campaign: str, gm: dict[str, str], name: str, member: str) -> str:
