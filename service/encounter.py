@@ -25,7 +25,7 @@ from service.core_events import (
     SeedCommitted,
     SeedRevealed,
 )
-from service.dice.model import RollRecord
+from service.dice.counters import DiceCounters, count_rolls
 from service.ruleset import Ruleset, rolls_of
 from service.secrecy import NpcHealth
 
@@ -36,25 +36,6 @@ _CORE_TYPES = frozenset(CORE_EVENT_TYPES)
 CORE_SCHEMA_VERSION = 5
 """2: forks (``forked_from``); 3: secret rolls and the NPC health setting; 4: who asked
 each waiting request; 5: sealed secret commands."""
-
-
-class DiceCounters(msgspec.Struct, frozen=True, kw_only=True):
-    epoch: int = 0
-    commitment: str = ""
-    client_seed: str = ""
-    next_index: int = 0
-    """Index k of the next server die in the current epoch."""
-    rolls_made: int = 0
-    """Rolls of the whole encounter so far; roll ids are r1, r2, ..."""
-    revealed_epochs: tuple[int, ...] = ()
-    secret_commitment: str | None = None
-    next_secret_index: int = 0
-    """Index k of the next die drawn from the epoch's secret seed (hidden server rolls)."""
-    secret_server_rolls: tuple[str, ...] = ()
-    """Hidden server rolls of this epoch not revealed yet: its secret seed is published
-    only once every one of them is."""
-    ended_secrets: dict[int, tuple[str, ...]] = {}
-    """The same for ended epochs whose secret seed is not published yet."""
 
 
 class ForkOrigin(msgspec.Struct, frozen=True, kw_only=True):
@@ -115,28 +96,6 @@ class Encounter(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
 def schema_version(ruleset: Ruleset[Any, Any, Any, Any]) -> int:
     """One number for the whole stored shape: the wrapper's and the ruleset's."""
     return CORE_SCHEMA_VERSION * 10_000 + ruleset.state_schema_version
-
-
-def count_rolls(dice: DiceCounters, rolls: tuple[RollRecord, ...]) -> DiceCounters:
-    if not rolls:
-        return dice
-    next_index, next_secret = dice.next_index, dice.next_secret_index
-    secret_server = dice.secret_server_rolls
-    for roll in rolls:
-        if roll.source == "server" and roll.epoch == dice.epoch and roll.index is not None:
-            end = roll.index + len(roll.dice)
-            if roll.hidden and dice.secret_commitment is not None:
-                next_secret = max(next_secret, end)
-                secret_server = (*secret_server, roll.roll_id)
-            else:
-                next_index = max(next_index, end)
-    return msgspec.structs.replace(
-        dice,
-        next_index=next_index,
-        next_secret_index=next_secret,
-        secret_server_rolls=secret_server,
-        rolls_made=dice.rolls_made + len(rolls),
-    )
 
 
 def evolve_core(

@@ -20,7 +20,8 @@ from events.seeds import epoch_seeds
 from events.store import StreamHead, read_stream
 from events.write import CommandWrite
 from service.codec import EventCodec
-from service.encounter import DiceCounters, Encounter
+from service.dice.counters import DiceCounters
+from service.encounter import Encounter
 from service.loading import HistoryBeforeBase, Loaded, fold, load, ruleset_of
 from service.lru import LRU
 from service.registry import codec_for
