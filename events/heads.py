@@ -43,29 +43,16 @@ async def create_stream(
     return StreamHead(version=0, last_hash=GENESIS_HASH)
 
 
-async def signed_head(db: Database, stream_id: UUID) -> SignedHead:
-    """The encounter stream's head and its stored signature (one primary-key read); an id
-    of another kind of stream (a campaign's) is not found, so no encounter route reads it."""
+async def signed_head(db: Database, stream_id: UUID, kind: StreamKind = ENCOUNTER) -> SignedHead:
+    """The head of a stream of ``kind`` and its stored signature (one primary-key read); an
+    id of another kind of stream is not found, so no encounter route reads a campaign's."""
     row = await db.fetchrow(
-        "SELECT version, last_hash, head_signature FROM streams"
-        " WHERE stream_id = $1 AND kind = 'encounter'",
+        "SELECT version, last_hash, head_signature FROM streams WHERE stream_id = $1 AND kind = $2",
         stream_id,
+        kind,
     )
     if row is None:
         raise StreamNotFound(stream_id)
-    return SignedHead(row["version"], row["last_hash"], row["head_signature"])
-
-
-async def signed_campaign_head(db: Database, campaign_id: UUID) -> SignedHead:
-    """The campaign stream's head and its signature, as ``signed_head`` for an encounter;
-    any other id is not found."""
-    row = await db.fetchrow(
-        "SELECT version, last_hash, head_signature FROM streams"
-        " WHERE stream_id = $1 AND kind = 'campaign'",
-        campaign_id,
-    )
-    if row is None:
-        raise StreamNotFound(campaign_id)
     return SignedHead(row["version"], row["last_hash"], row["head_signature"])
 
 

@@ -21,9 +21,9 @@ from uuid import UUID, uuid4
 import asyncpg
 import msgspec
 
-from api.cli.archive_import import attestation_of, check_seeds, open_epoch_seeded
+from api.cli.archive_import import attestation_of, open_epoch_seeded, record_import
 from events.archive import ArchivedEvent, ArchiveHeader, BrokenArchive
-from events.archive_reading import finish_import, insert_events, open_imported_stream
+from events.archive_reading import insert_events, open_imported_stream
 from events.archive_rehoming import ENCOUNTER_CREATED, Rehoming
 from events.campaign_archive import CampaignArchiveHeader
 from events.campaign_archive_reading import (
@@ -34,8 +34,7 @@ from events.campaign_archive_reading import (
 )
 from events.db import Connection
 from events.kinds import CAMPAIGN, CAMPAIGN_FIRST, ENCOUNTER, of_campaign
-from events.provenance import Attestation, ChainKeys, Provenance, record_signature
-from events.signing import sign_head
+from events.provenance import Attestation, ChainKeys
 from projections.stream_fold import DamagedStream
 from projections.stream_rebuild import rebuild_stream
 from service.campaign_store.stream import load
@@ -197,26 +196,15 @@ async def _finish(
     """The import record, head signature and seeds of one stream; an encounter's read
     models rebuilt and its GM token minted (the campaign's token is minted last)."""
     original, rehomed, reader = stored.section.header, stored.rehomed, stored.section.reader
-    check_seeds(reader, attestation)
-    provenance = Provenance(
-        version=original.version,
-        hash=original.last_hash,
-        attestation=attestation,
-        origin=original.encounter_id,
-    )
     stream_id = rehomed.encounter_id
-    await finish_import(
+    await record_import(
         conn,
         rehomed,
-        reader.seeds,
+        reader,
+        attestation,
+        keys,
         created_at=stored.created_at,
-        head_signature=(
-            None
-            if keys.own is None
-            else sign_head(keys.own, stream_id, rehomed.version, rehomed.last_hash)
-        ),
-        provenance=provenance,
-        provenance_signature=record_signature(keys.own, stream_id, provenance),
+        original=original,
     )
     token, server_dice = "", False
     if not stored.is_campaign:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Iterable
+from datetime import datetime
 from uuid import UUID
 
 import asyncpg
@@ -127,18 +128,8 @@ async def import_archive(pool: asyncpg.Pool, lines: Iterable[bytes], keys: Chain
         await _flush(conn, reader.header, batch, first_place)
         header, end = reader.finish()
         attestation = attestation_of(header, end, reader.seeds_digest(), keys)
-        check_seeds(reader, attestation)
-        provenance = Provenance(
-            version=header.version, hash=header.last_hash, attestation=attestation
-        )
-        await finish_import(
-            conn,
-            header,
-            reader.seeds,
-            created_at=created_at or header.exported_at,
-            head_signature=_head_signature(keys.own, header),
-            provenance=provenance,
-            provenance_signature=record_signature(keys.own, header.encounter_id, provenance),
+        await record_import(
+            conn, header, reader, attestation, keys, created_at=created_at or header.exported_at
         )
         await rebuild_stream(conn, header.encounter_id)
         token = await mint(conn, header.encounter_id, role="gm", label="imported")
@@ -162,9 +153,42 @@ async def _flush(
     batch.clear()
 
 
-def _head_signature(key: bytes | None, header: ArchiveHeader) -> str | None:
-    """The head is signed so that a later rewrite here is caught like any other; what it
+async def record_import(
+    conn: Connection,
+    stored: ArchiveHeader,
+    reader: ArchiveReader,
+    attestation: Attestation,
+    keys: ChainKeys,
+    *,
+    created_at: datetime,
+    original: ArchiveHeader | None = None,
+) -> None:
+    """Close the import of one stream stored as ``stored``: its seed lines checked and
+    stored, its import record (the archive's own head, ``original`` when it was stored
+    under another id, and who attested it) and its head signed.
+
+    The head is signed so that a later rewrite here is caught like any other; what it
     does not claim (that this service saw events 1..N written) the import record says."""
-    if key is None:
-        return None
-    return sign_head(key, header.encounter_id, header.version, header.last_hash)
+    check_seeds(reader, attestation)
+    source = original or stored
+    provenance = Provenance(
+        version=source.version,
+        hash=source.last_hash,
+        attestation=attestation,
+        origin=None if original is None else original.encounter_id,
+    )
+    stream_id = stored.encounter_id
+    signature = (
+        None
+        if keys.own is None
+        else sign_head(keys.own, stream_id, stored.version, stored.last_hash)
+    )
+    await finish_import(
+        conn,
+        stored,
+        reader.seeds,
+        created_at=created_at,
+        head_signature=signature,
+        provenance=provenance,
+        provenance_signature=record_signature(keys.own, stream_id, provenance),
+    )

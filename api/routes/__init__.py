@@ -46,7 +46,7 @@ def route_handlers() -> list[ControllerRouterHandler]:
         webhooks.EncounterWebhooks,
         webhooks.ServiceWebhooks,
         campaigns.create_campaign,
-        campaigns.CampaignRoutes,
+        campaigns.CampaignWrites,
         campaign_reads.CampaignReads,
         campaign_archive.import_campaign_archive,
         campaign_archive.CampaignArchive,

@@ -11,8 +11,8 @@ from datetime import UTC, datetime
 from typing import IO, Annotated, Any, Literal
 from uuid import UUID
 
-from litestar import Controller, Request, Response, get, post
-from litestar.di import NamedDependency, Provide
+from litestar import Request, Response, get, post
+from litestar.di import NamedDependency
 from litestar.params import FromPath, QueryParameter
 from litestar.response import Stream
 
@@ -20,15 +20,16 @@ from api.campaigns.archive_import import ImportedCampaign, import_campaign
 from api.campaigns.loaded import not_found
 from api.campaigns.schemas import CampaignVerifyReport
 from api.http.auth import require_gm, service_key_checked
-from api.http.campaign_auth import campaign_token_checked, provide_campaign_viewer
 from api.http.problems import problem
-from api.openapi.operations import CAMPAIGN_TOKEN, SERVICE_KEY
+from api.openapi.operations import SERVICE_KEY
+from api.routes.base import CampaignRoutes
 from api.state import Services
 from events.archive import BrokenArchive
 from events.archive_reading import StreamExists
 from events.campaign_archive import CampaignArchiveHeader, ExportedStream, campaign_archive_lines
 from events.errors import StreamNotFound
-from events.heads import signed_campaign_head, signed_head
+from events.heads import signed_head
+from events.kinds import CAMPAIGN
 from events.provenance import ChainKeys, provenance_report, read_provenance, vouches_for
 from events.verify import verify_chain, verify_head, verify_pin
 from service.authorize import Forbidden
@@ -106,14 +107,8 @@ def _lines(spool: IO[bytes]) -> Iterator[bytes]:
     yield from spool
 
 
-class CampaignArchive(Controller):
+class CampaignArchive(CampaignRoutes):
     """The export and the verification of one campaign."""
-
-    path = "/campaigns/{campaign_id:uuid}"
-    tags = ("campaigns",)
-    guards = [campaign_token_checked]  # noqa: RUF012 (Litestar's own attribute)
-    dependencies = {"viewer": Provide(provide_campaign_viewer)}  # noqa: RUF012 (Litestar's own attribute)
-    security = [{CAMPAIGN_TOKEN: []}]  # noqa: RUF012 (Litestar's own attribute)
 
     @get(
         "/export",
@@ -141,7 +136,7 @@ class CampaignArchive(Controller):
             )
         pool, key = services.pool, services.settings.chain_key_bytes
         try:
-            head = await signed_campaign_head(pool, campaign_id)
+            head = await signed_head(pool, campaign_id, CAMPAIGN)
         except StreamNotFound:
             raise not_found(campaign_id) from None
         campaign = (await load(pool, campaign_id, up_to=head.version)).state
@@ -192,7 +187,7 @@ class CampaignArchive(Controller):
             conn.transaction(isolation="repeatable_read", readonly=True),
         ):
             try:
-                signed = await signed_campaign_head(conn, campaign_id)
+                signed = await signed_head(conn, campaign_id, CAMPAIGN)
             except StreamNotFound:
                 raise not_found(campaign_id) from None
             head = verify_head(campaign_id, signed, key)

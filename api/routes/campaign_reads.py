@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from litestar import Controller, Response, get
-from litestar.di import NamedDependency, Provide
+from litestar import Response, get
+from litestar.di import NamedDependency
 from litestar.params import FromPath
 
 from api.campaigns.loaded import loaded
@@ -19,9 +19,8 @@ from api.campaigns.schemas import (
     CampaignView,
     campaign_view,
 )
-from api.http.campaign_auth import campaign_token_checked, provide_campaign_viewer
 from api.http.headers import etag
-from api.openapi.operations import CAMPAIGN_TOKEN
+from api.routes.base import CampaignRoutes
 from api.routes.reads import At
 from api.schemas import event_out
 from api.state import Services
@@ -30,14 +29,8 @@ from service.campaigns.stored import log_lines
 from service.tokens import Viewer
 
 
-class CampaignReads(Controller):
+class CampaignReads(CampaignRoutes):
     """Every read of one campaign: a token of it (GM or player) or the service key."""
-
-    path = "/campaigns/{campaign_id:uuid}"
-    tags = ("campaigns",)
-    guards = [campaign_token_checked]  # noqa: RUF012 (Litestar's own attribute)
-    dependencies = {"viewer": Provide(provide_campaign_viewer)}  # noqa: RUF012 (Litestar's own attribute)
-    security = [{CAMPAIGN_TOKEN: []}]  # noqa: RUF012 (Litestar's own attribute)
 
     @get("/", operation_id="getCampaign", summary="The campaign's party, bestiary and encounters")
     async def get_campaign(

@@ -9,8 +9,8 @@ from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
-from litestar import Controller, Request, Response, delete, post
-from litestar.di import NamedDependency, Provide
+from litestar import Request, Response, delete, post
+from litestar.di import NamedDependency
 from litestar.params import FromPath, HeaderParameter, JSONBody
 
 from api.campaigns.carrier import carry_now
@@ -23,12 +23,11 @@ from api.campaigns.schemas import (
     StartEncounterBody,
 )
 from api.http.auth import require_gm, service_key_checked
-from api.http.campaign_auth import campaign_token_checked, provide_campaign_viewer
 from api.http.headers import etag, idempotency_key
 from api.http.problems import problem
 from api.http.responses import json_bytes
-from api.http.writes import provide_write
-from api.openapi.operations import CAMPAIGN_TOKEN, SERVICE_KEY
+from api.openapi.operations import SERVICE_KEY
+from api.routes.base import CampaignRoutes
 from api.routes.encounters import created_response
 from api.state import Services
 from events.errors import StreamNotFound
@@ -93,17 +92,8 @@ async def create_campaign(
     return json_bytes(body, status_code=201, headers={"Location": f"/campaigns/{campaign_id}"})
 
 
-class CampaignRoutes(Controller):
-    """The routes of one campaign: none without a token of it (or the service key)."""
-
-    path = "/campaigns/{campaign_id:uuid}"
-    tags = ("campaigns",)
-    guards = [campaign_token_checked]  # noqa: RUF012 (Litestar's own attribute)
-    dependencies = {  # noqa: RUF012 (Litestar's own attribute)
-        "viewer": Provide(provide_campaign_viewer),
-        "write": Provide(provide_write),
-    }
-    security = [{CAMPAIGN_TOKEN: []}]  # noqa: RUF012 (Litestar's own attribute)
+class CampaignWrites(CampaignRoutes):
+    """The GM's writes to one campaign."""
 
     @post("/commands", operation_id="postCampaignCommand", status_code=200, summary="A GM command")
     async def post_command(

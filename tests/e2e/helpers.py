@@ -87,9 +87,11 @@ def inner_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-async def posted(client: Client, path: str, body: Any, auth: dict[str, str]) -> Any:
+async def posted(
+    client: httpx.AsyncClient, path: str, body: Any, auth: dict[str, str] | None = None
+) -> Any:
     """POST ``body`` and the answer's JSON, failing the test unless it is a 200 or 201."""
-    answer = await client.post(path, json=body, headers=auth)
+    answer = await client.post(path, json=body, headers=auth or {})
     assert answer.status_code in (200, 201), answer.text
     return answer.json()
 

@@ -13,7 +13,7 @@ import msgspec
 import pytest
 
 from service.registry import get_ruleset
-from tests.e2e.helpers import Client
+from tests.e2e.helpers import Client, posted
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -142,12 +142,6 @@ def _sheet(ruleset: str, ident: str) -> dict[str, Any]:
     return sheet
 
 
-async def _ok(client: Client, path: str, body: Any, token: dict[str, str]) -> Any:
-    response = await client.post(path, json=body, headers=token)
-    assert response.status_code in (200, 201), response.text
-    return response.json()
-
-
 async def _view(client: Client, campaign: str, gm: dict[str, str]) -> Any:
     return (await client.get(f"/campaigns/{campaign}", headers=gm)).json()
 
@@ -168,14 +162,14 @@ def _conditions(view: Any) -> dict[str, Any]:
 @pytest.mark.parametrize("case", CASES, ids=[c.ruleset for c in CASES])
 async def test_two_encounters_in_a_row(client: Client, case: Case) -> None:
     body = {"ruleset": case.ruleset, "name": f"{case.ruleset} saga"}
-    created = await _ok(client, "/campaigns", body, {})
+    created = await posted(client, "/campaigns", body, {})
     campaign, gm = created["campaign_id"], {"Authorization": f"Bearer {created['gm_token']}"}
     commands = f"/campaigns/{campaign}/commands"
     for ident in ("a", "b"):
         add = {"type": "campaign.add_member", "sheet": _sheet(case.ruleset, ident)}
-        await _ok(client, commands, {"command": add}, gm)
+        await posted(client, commands, {"command": add}, gm)
     statblock = {"type": "campaign.add_statblock", "sheet": _sheet(case.ruleset, "brute")}
-    await _ok(client, commands, {"command": statblock}, gm)
+    await posted(client, commands, {"command": statblock}, gm)
 
     start = {
         "name": "First",
@@ -184,31 +178,31 @@ async def test_two_encounters_in_a_row(client: Client, case: Case) -> None:
         "members": ["a", "b"],
         "monsters": [{"statblock": "brute", "count": 2}],
     }
-    first = await _ok(client, f"/campaigns/{campaign}/encounters", start, gm)
+    first = await posted(client, f"/campaigns/{campaign}/encounters", start, gm)
     one, gm1 = first["encounter_id"], {"Authorization": f"Bearer {first['gm_token']}"}
     state = (await client.get(f"/encounters/{one}", headers=gm1)).json()["state"]
     assert "brute-2" in msgspec.json.encode(state).decode()
     for command in case.fight:
-        await _ok(client, f"/encounters/{one}/commands", {"command": command}, gm1)
+        await posted(client, f"/encounters/{one}/commands", {"command": command}, gm1)
     if case.end is None:  # no end of its own: the GM carries it over
-        await _ok(client, f"/campaigns/{campaign}/encounters/{one}/carry-over", None, gm)
+        await posted(client, f"/campaigns/{campaign}/encounters/{one}/carry-over", None, gm)
         again = await client.post(f"/campaigns/{campaign}/encounters/{one}/carry-over", headers=gm)
         assert again.status_code == 422 and "already carried" in again.json()["detail"]
     else:
-        await _ok(client, f"/encounters/{one}/commands", {"command": case.end}, gm1)
+        await posted(client, f"/encounters/{one}/commands", {"command": case.end}, gm1)
     view = await _wait_carried(client, campaign, gm)
     carried = _conditions(view)
     for member, fields in case.expected.items():
         assert {k: carried[member][k] for k in fields} == fields, (member, carried[member])
 
     reason = {"encounter": one, "reason": "checking"}
-    await _ok(client, commands, {"command": {"type": "campaign.undo_carry_over", **reason}}, gm)
+    await posted(client, commands, {"command": {"type": "campaign.undo_carry_over", **reason}}, gm)
     assert _conditions(await _view(client, campaign, gm)) == {"a": None, "b": None}
-    await _ok(client, commands, {"command": {"type": "campaign.redo_carry_over", **reason}}, gm)
+    await posted(client, commands, {"command": {"type": "campaign.redo_carry_over", **reason}}, gm)
     assert _conditions(await _view(client, campaign, gm)) == carried
 
     again = {**start, "name": "Second", "monsters": []}
-    second = await _ok(client, f"/campaigns/{campaign}/encounters", again, gm)
+    second = await posted(client, f"/campaigns/{campaign}/encounters", again, gm)
     two, gm2 = second["encounter_id"], {"Authorization": f"Bearer {second['gm_token']}"}
     game = (await client.get(f"/encounters/{two}", headers=gm2)).json()["state"]["game"]
     ruleset = get_ruleset(case.ruleset)

@@ -4,22 +4,14 @@ covers by salted commitments only, so the player recomputes every link."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from events.committed_health import COMMITMENTS, SALTS
-from tests.e2e.helpers import Client, campaign_with_party
+from tests.e2e.helpers import Client, campaign_with_party, posted
 from tests.support.chain import relinked
 from tests.support.values import strings_in
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
-
-
-async def _ok(client: Client, path: str, body: Any, auth: dict[str, str]) -> Any:
-    answer = await client.post(path, json=body, headers=auth)
-    assert answer.status_code in (200, 201), answer.text
-    return answer.json()
 
 
 async def _table(client: Client) -> tuple[str, dict[str, str], dict[str, str]]:
@@ -33,14 +25,14 @@ async def _table(client: Client) -> tuple[str, dict[str, str], dict[str, str]]:
         "condition": {"hp": 15, "conditions": []},
         "reason": "a trap",
     }
-    await _ok(client, commands, {"command": ruling}, gm)
+    await posted(client, commands, {"command": ruling}, gm)
     start = {
         "name": "The bridge",
         "members": ["aria"],
         "monsters": [{"statblock": "goblin", "count": 2}],
     }
-    await _ok(client, f"/campaigns/{campaign}/encounters", start, gm)
-    minted = await _ok(client, f"/campaigns/{campaign}/tokens", {"member": "aria"}, gm)
+    await posted(client, f"/campaigns/{campaign}/encounters", start, gm)
+    minted = await posted(client, f"/campaigns/{campaign}/tokens", {"member": "aria"}, gm)
     return campaign, gm, {"Authorization": f"Bearer {minted['token']}"}
 
 

@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from service.registry import get_ruleset
-from tests.e2e.helpers import Client, combatant
+from tests.e2e.helpers import Client, combatant, posted
 from tests.support.fairness import readme_check
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -20,14 +20,8 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 HP_EVENT = "encounter.hit_points_rolled"
 
 
-async def _ok(client: Client, path: str, body: Any, token: dict[str, str] | None = None) -> Any:
-    response = await client.post(path, json=body, headers=token or {})
-    assert response.status_code in (200, 201), response.text
-    return response.json()
-
-
 async def _campaign(client: Client, ruleset: str = "generic") -> tuple[str, dict[str, str]]:
-    created = await _ok(client, "/campaigns", {"ruleset": ruleset, "name": "Rolled"})
+    created = await posted(client, "/campaigns", {"ruleset": ruleset, "name": "Rolled"})
     return created["campaign_id"], {"Authorization": f"Bearer {created['gm_token']}"}
 
 
@@ -40,21 +34,21 @@ async def _start(
     campaign, gm = await _campaign(client)
     commands = f"/campaigns/{campaign}/commands"
     member = {"type": "campaign.add_member", "sheet": combatant("aria", 22)}
-    await _ok(client, commands, {"command": member}, gm)
+    await posted(client, commands, {"command": member}, gm)
     goblin = {
         "type": "campaign.add_statblock",
         "sheet": combatant("goblin", 7),
         "hit_points": notation,
     }
-    await _ok(client, commands, {"command": goblin}, gm)
+    await posted(client, commands, {"command": goblin}, gm)
     body = {
         "name": "The ford",
         "members": ["aria"],
         "monsters": [{"statblock": "goblin", "count": 2, "hit_points": "rolled"}],
         "npc_health": npc_health,
     }
-    eid = (await _ok(client, f"/campaigns/{campaign}/encounters", body, gm))["encounter_id"]
-    watcher = await _ok(client, f"/encounters/{eid}/tokens", {"role": "spectator"})
+    eid = (await posted(client, f"/campaigns/{campaign}/encounters", body, gm))["encounter_id"]
+    watcher = await posted(client, f"/encounters/{eid}/tokens", {"role": "spectator"})
     return eid, campaign, gm, {"Authorization": f"Bearer {watcher['token']}"}
 
 
@@ -97,11 +91,11 @@ async def test_public_rolls_where_the_table_shows_monsters_numbers(client: Clien
     log = (await client.get(f"/encounters/{eid}/log.txt", headers=spectator)).text
     assert f"Goblin 1 has {hit_points['goblin-1']} hit points" in log
     damage = {"type": "generic.damage", "target": "goblin-1", "notation": "1d4"}
-    answer = await _ok(client, f"/encounters/{eid}/commands", {"command": damage})
+    answer = await posted(client, f"/encounters/{eid}/commands", {"command": damage})
     assert answer["events"][0]["data"]["rolls"][0]["index"] == 4
 
     # After the GM ends the epoch, a player checks every roll with the README's script.
-    await _ok(client, f"/encounters/{eid}/dice/reveal", {})
+    await posted(client, f"/encounters/{eid}/dice/reveal", {})
     events = (await _get(client, f"/encounters/{eid}/events", spectator))["events"]
     committed = next(e for e in events if e["type"] == "dice.seed_committed")["data"]
     seed = next(e for e in events if e["type"] == "dice.seed_revealed")["data"]["seed"]
@@ -145,7 +139,7 @@ async def test_secret_rolls_where_npc_health_hides_monsters_numbers(client: Clie
     goblin = state["game"]["combatants"]["goblin-1"]
     assert "hp" not in goblin or goblin["hp"] is None
     # The campaign's players read no hit points nor rolls either.
-    token = await _ok(client, f"/campaigns/{campaign}/tokens", {"member": "aria"}, gm)
+    token = await posted(client, f"/campaigns/{campaign}/tokens", {"member": "aria"}, gm)
     player = {"Authorization": f"Bearer {token['token']}"}
     campaign_events = (await _get(client, f"/campaigns/{campaign}/events", player))["events"]
     started = next(e for e in campaign_events if e["type"] == "campaign.encounter_started")
@@ -155,17 +149,17 @@ async def test_secret_rolls_where_npc_health_hides_monsters_numbers(client: Clie
 
     # A player's command is not held: the hit points seal nothing.
     damage = {"type": "generic.damage", "target": "goblin-1", "amount": 1}
-    answer = await _ok(client, f"/encounters/{eid}/commands", {"command": damage})
+    answer = await posted(client, f"/encounters/{eid}/commands", {"command": damage})
     assert answer["events"][0]["type"] == "generic.damaged"
 
     # Ending the epoch publishes the public seed, but not the secret one the rolls came from.
-    ended = await _ok(client, f"/encounters/{eid}/dice/reveal", {})
+    ended = await posted(client, f"/encounters/{eid}/dice/reveal", {})
     assert ended["events"][0]["data"]["secret_seed"] is None
     report = (await _get(client, f"/encounters/{eid}/verify", spectator))["dice"]
     assert report["epochs"][0]["secret_rolls"] == 2 and report["epochs"][0]["secret_verified"] == 0
 
     # The GM reveals them: the secret seed is out and a player checks the faces.
-    await _ok(client, f"/encounters/{eid}/rolls/reveal", {"roll_ids": ["r1", "r2"]})
+    await posted(client, f"/encounters/{eid}/rolls/reveal", {"roll_ids": ["r1", "r2"]})
     seen = (await _get(client, f"/encounters/{eid}/events", spectator))["events"]
     assert _hp_event(seen)["data"]["rolls"] == rolls
     shown = next(e for e in seen if e["type"] == "dice.rolls_revealed")["data"]["secret_seeds"]
@@ -181,8 +175,10 @@ async def test_secret_rolls_where_npc_health_hides_monsters_numbers(client: Clie
 
 async def test_secret_hit_points_hold_no_carry_over(client: Client) -> None:
     eid, campaign, gm, _ = await _start(client, "descriptor")
-    await _ok(client, f"/encounters/{eid}/commands", {"command": {"type": "generic.end_encounter"}})
-    carried = await _ok(client, f"/campaigns/{campaign}/encounters/{eid}/carry-over", None, gm)
+    await posted(
+        client, f"/encounters/{eid}/commands", {"command": {"type": "generic.end_encounter"}}
+    )
+    carried = await posted(client, f"/campaigns/{campaign}/encounters/{eid}/carry-over", None, gm)
     assert carried["events"][0]["type"] == "campaign.carried_over"
 
 
@@ -224,7 +220,7 @@ async def test_scentfinder_copies_fight_with_rolled_hit_points(client: Client) -
         "sheet": _example_sheet("scentfinder", "brute"),
         "hit_points": "3d8",
     }
-    await _ok(client, f"/campaigns/{campaign}/commands", {"command": brute}, gm)
+    await posted(client, f"/campaigns/{campaign}/commands", {"command": brute}, gm)
     area = brute["sheet"].get("area")
     body = {
         "name": "The den",
@@ -232,7 +228,7 @@ async def test_scentfinder_copies_fight_with_rolled_hit_points(client: Client) -
         "monsters": [{"statblock": "brute", "count": 2, "hit_points": "rolled"}],
         "npc_health": "exact",
     }
-    eid = (await _ok(client, f"/campaigns/{campaign}/encounters", body, gm))["encounter_id"]
+    eid = (await posted(client, f"/campaigns/{campaign}/encounters", body, gm))["encounter_id"]
     events = (await _get(client, f"/encounters/{eid}/events"))["events"]
     rolled = _hp_event(events)["data"]
     game = (await _get(client, f"/encounters/{eid}"))["state"]["game"]
@@ -248,7 +244,7 @@ async def test_rulesets_without_hit_points_refuse_rolled_in_their_words(
 ) -> None:
     campaign, gm = await _campaign(client, ruleset)
     statblock = {"type": "campaign.add_statblock", "sheet": _example_sheet(ruleset, "brute")}
-    await _ok(client, f"/campaigns/{campaign}/commands", {"command": statblock}, gm)
+    await posted(client, f"/campaigns/{campaign}/commands", {"command": statblock}, gm)
     body = {
         "name": "No dice",
         "monsters": [{"statblock": "brute", "hit_points": "rolled"}],

@@ -4,21 +4,13 @@ nothing, watches every encounter under way when it is minted and every one start
 
 from __future__ import annotations
 
-from typing import Any
-
 import asyncpg
 import pytest
 
-from tests.e2e.helpers import Client, campaign_with_party
+from tests.e2e.helpers import Client, campaign_with_party, posted
 from tests.support.values import strings_in
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
-
-
-async def _ok(client: Client, path: str, body: Any, auth: dict[str, str]) -> Any:
-    answer = await client.post(path, json=body, headers=auth)
-    assert answer.status_code in (200, 201), answer.text
-    return answer.json()
 
 
 def _bearer(token: str) -> dict[str, str]:
@@ -31,7 +23,7 @@ async def _campaign(client: Client) -> tuple[str, dict[str, str]]:
 
 async def _start(client: Client, campaign: str, gm: dict[str, str], name: str, member: str) -> str:
     body = {"name": name, "members": [member], "monsters": [{"statblock": "goblin"}]}
-    started = await _ok(client, f"/campaigns/{campaign}/encounters", body, gm)
+    started = await posted(client, f"/campaigns/{campaign}/encounters", body, gm)
     return str(started["encounter_id"])
 
 
@@ -39,14 +31,14 @@ async def test_a_spectator_reads_as_a_player_and_watches_every_encounter(client:
     campaign, gm = await _campaign(client)
     old = await _start(client, campaign, gm, "Old", "borin")
     closed = {"type": "campaign.close_encounter", "encounter": old, "reason": "a what-if"}
-    await _ok(client, f"/campaigns/{campaign}/commands", {"command": closed}, gm)
+    await posted(client, f"/campaigns/{campaign}/commands", {"command": closed}, gm)
     first = await _start(client, campaign, gm, "First", "aria")
 
     tokens = f"/campaigns/{campaign}/tokens"
-    minted = await _ok(client, tokens, {"role": "spectator", "label": "the stream"}, gm)
+    minted = await posted(client, tokens, {"role": "spectator", "label": "the stream"}, gm)
     assert (minted["role"], minted["member"], minted["label"]) == ("spectator", None, "the stream")
     spectator = _bearer(minted["token"])
-    player = _bearer((await _ok(client, tokens, {"member": "aria"}, gm))["token"])
+    player = _bearer((await posted(client, tokens, {"member": "aria"}, gm))["token"])
 
     for path in ("", "/log", "/events", "/stats"):
         theirs = await client.get(f"/campaigns/{campaign}{path}", headers=spectator)
@@ -86,7 +78,7 @@ async def test_a_spectator_reads_as_a_player_and_watches_every_encounter(client:
     for encounter in (first, second):
         assert (await client.get(f"/encounters/{encounter}", headers=spectator)).status_code == 401
     closed = {"type": "campaign.close_encounter", "encounter": second, "reason": "done"}
-    await _ok(client, f"/campaigns/{campaign}/commands", {"command": closed}, gm)
+    await posted(client, f"/campaigns/{campaign}/commands", {"command": closed}, gm)
     third = await _start(client, campaign, gm, "Third", "borin")
     assert (await client.get(f"/encounters/{third}", headers=spectator)).status_code == 401
     assert (await client.get(f"/encounters/{third}", headers=player)).status_code == 401

@@ -7,15 +7,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import Client, combatant
+from tests.e2e.helpers import Client, combatant, posted
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
-
-
-async def _ok(client: Client, path: str, body: Any, auth: dict[str, str] | None = None) -> Any:
-    answer = await client.post(path, json=body, headers=auth or {})
-    assert answer.status_code in (200, 201), answer.text
-    return answer.json()
 
 
 def _attack(attacker: str, target: str, notation: str, damage: str) -> dict[str, Any]:
@@ -29,14 +23,14 @@ def _attack(attacker: str, target: str, notation: str, damage: str) -> dict[str,
 
 
 async def _two_fights(client: Client) -> tuple[str, dict[str, str], dict[str, str], list[str]]:
-    created = await _ok(client, "/campaigns", {"ruleset": "generic", "name": "Tallies"})
+    created = await posted(client, "/campaigns", {"ruleset": "generic", "name": "Tallies"})
     campaign, gm = created["campaign_id"], {"Authorization": f"Bearer {created['gm_token']}"}
     commands = f"/campaigns/{campaign}/commands"
     aria = {"type": "campaign.add_member", "sheet": combatant("aria", 22, ac=12)}
-    await _ok(client, commands, {"command": aria}, gm)
+    await posted(client, commands, {"command": aria}, gm)
     goblin = {"type": "campaign.add_statblock", "sheet": combatant("goblin", 20, ac=10)}
-    await _ok(client, commands, {"command": goblin}, gm)
-    minted = await _ok(client, f"/campaigns/{campaign}/tokens", {"member": "aria"}, gm)
+    await posted(client, commands, {"command": goblin}, gm)
+    minted = await posted(client, f"/campaigns/{campaign}/tokens", {"member": "aria"}, gm)
     player = {"Authorization": f"Bearer {minted['token']}"}
     fights = [
         # Aria hits (15+4 vs 10) for 3+2; the goblin misses her (5+2 vs 12).
@@ -49,11 +43,13 @@ async def _two_fights(client: Client) -> tuple[str, dict[str, str], dict[str, st
     encounters = []
     for n, fight in enumerate(fights):
         start = {"name": f"Fight {n}", "members": ["aria"], "monsters": [{"statblock": "goblin"}]}
-        eid = (await _ok(client, f"/campaigns/{campaign}/encounters", start, gm))["encounter_id"]
+        eid = (await posted(client, f"/campaigns/{campaign}/encounters", start, gm))["encounter_id"]
         for cmd, dice in fight:
-            await _ok(client, f"/encounters/{eid}/commands", {"command": cmd, "manual_dice": dice})
+            await posted(
+                client, f"/encounters/{eid}/commands", {"command": cmd, "manual_dice": dice}
+            )
         close = {"type": "campaign.close_encounter", "encounter": eid, "reason": "next fight"}
-        await _ok(client, commands, {"command": close}, gm)
+        await posted(client, commands, {"command": close}, gm)
         encounters.append(eid)
     return campaign, gm, player, encounters
 

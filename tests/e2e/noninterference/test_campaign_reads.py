@@ -17,7 +17,7 @@ import httpx
 import msgspec
 import pytest
 
-from tests.e2e.helpers import combatant
+from tests.e2e.helpers import combatant, posted
 from tests.e2e.noninterference.worlds import (
     SameDraws,
     Transcript,
@@ -40,45 +40,41 @@ async def worlds(postgres_url: str) -> AsyncIterator[tuple[World, World]]:
         yield both
 
 
-async def _ok(http: httpx.AsyncClient, path: str, body: Any, auth: dict[str, str]) -> Any:
-    answer = await http.post(path, json=body, headers=auth)
-    assert answer.status_code in (200, 201), answer.text
-    return answer.json()
-
-
 async def _play(world: World, side: int) -> tuple[Transcript, str, dict[str, str], str]:
     http = world.http
-    created = await _ok(
+    created = await posted(
         http, "/campaigns", {"ruleset": "generic", "name": "Veiled"}, {"Idempotency-Key": "veiled"}
     )
     campaign = created["campaign_id"]
     gm = {"Authorization": f"Bearer {created['gm_token']}"}
     commands = f"/campaigns/{campaign}/commands"
     for sheet in (combatant("aria", 22), combatant("borin", 30)):
-        await _ok(http, commands, {"command": {"type": "campaign.add_member", "sheet": sheet}}, gm)
+        await posted(
+            http, commands, {"command": {"type": "campaign.add_member", "sheet": sheet}}, gm
+        )
     goblin = {
         "type": "campaign.add_statblock",
         "sheet": combatant("goblin", 7),
         "hit_points": "2d6",
     }
-    await _ok(http, commands, {"command": goblin}, gm)
-    minted = await _ok(http, f"/campaigns/{campaign}/tokens", {"member": "aria"}, gm)
+    await posted(http, commands, {"command": goblin}, gm)
+    minted = await posted(http, f"/campaigns/{campaign}/tokens", {"member": "aria"}, gm)
     player = {"Authorization": f"Bearer {minted['token']}"}
-    watching = await _ok(http, f"/campaigns/{campaign}/tokens", {"role": "spectator"}, gm)
+    watching = await posted(http, f"/campaigns/{campaign}/tokens", {"role": "spectator"}, gm)
     onlooker = {"Authorization": f"Bearer {watching['token']}"}
     start = {
         "name": "In the dark",
         "members": ["aria", "borin"],
         "monsters": [{"statblock": "goblin", "count": 2, "hit_points": "fixed"}],
     }
-    eid = (await _ok(http, f"/campaigns/{campaign}/encounters", start, gm))["encounter_id"]
-    watcher = await _ok(http, f"/encounters/{eid}/tokens", {"role": "spectator"}, {})
+    eid = (await posted(http, f"/campaigns/{campaign}/encounters", start, gm))["encounter_id"]
+    watcher = await posted(http, f"/encounters/{eid}/tokens", {"role": "spectator"}, {})
     spectator = {"Authorization": f"Bearer {watcher['token']}"}
 
     secret = {"type": "generic.damage", "target": "aria", "notation": "1d4"}
     body = {"command": secret, "hidden": True, "manual_dice": SECRET_FACES[side]}
-    await _ok(http, f"/encounters/{eid}/commands", body, {})
-    await _ok(
+    await posted(http, f"/encounters/{eid}/commands", body, {})
+    await posted(
         http, f"/encounters/{eid}/commands", {"command": {"type": "generic.end_encounter"}}, {}
     )
     await asyncio.sleep(1.5)  # the carrier's turns (every 0.5 s) read the end, and hold it
@@ -134,7 +130,7 @@ async def test_a_hidden_roll_in_a_campaign_encounter_reads_the_same(
 
     hp = []
     for world, (_, campaign, gm, eid) in zip(worlds, played, strict=True):
-        await _ok(world.http, f"/encounters/{eid}/rolls/reveal", {"roll_ids": ["s1"]}, {})
+        await posted(world.http, f"/encounters/{eid}/rolls/reveal", {"roll_ids": ["s1"]}, {})
         view = await _carried(world.http, campaign, gm)
         hp.append({m["member"]: m["condition"] for m in view["party"]}["aria"]["hp"])
     assert hp == [22 - 4, 22 - 1]  # the reveal lets each world's own damage carry over
@@ -149,25 +145,25 @@ async def _bestiary(world: World, side: int) -> tuple[Transcript, str, dict[str,
     """A party of one and a goblin statblock whose numbers differ by world, an encounter
     with two goblin copies; what the player and the campaign's spectator read of it."""
     http = world.http
-    created = await _ok(http, "/campaigns", {"ruleset": "generic", "name": "Bestiary"}, {})
+    created = await posted(http, "/campaigns", {"ruleset": "generic", "name": "Bestiary"}, {})
     campaign = created["campaign_id"]
     gm = {"Authorization": f"Bearer {created['gm_token']}"}
     commands = f"/campaigns/{campaign}/commands"
     member = {"type": "campaign.add_member", "sheet": combatant("aria", 22)}
-    await _ok(http, commands, {"command": member}, gm)
+    await posted(http, commands, {"command": member}, gm)
     hp, notation, ac = BESTIARIES[side]
     goblin = {"type": "campaign.add_statblock", "sheet": combatant("goblin", hp, ac=ac)}
-    await _ok(http, commands, {"command": {**goblin, "hit_points": notation}}, gm)
-    minted = await _ok(http, f"/campaigns/{campaign}/tokens", {"member": "aria"}, gm)
+    await posted(http, commands, {"command": {**goblin, "hit_points": notation}}, gm)
+    minted = await posted(http, f"/campaigns/{campaign}/tokens", {"member": "aria"}, gm)
     player = {"Authorization": f"Bearer {minted['token']}"}
-    watching = await _ok(http, f"/campaigns/{campaign}/tokens", {"role": "spectator"}, gm)
+    watching = await posted(http, f"/campaigns/{campaign}/tokens", {"role": "spectator"}, gm)
     onlooker = {"Authorization": f"Bearer {watching['token']}"}
     start = {
         "name": "The warren",
         "members": ["aria"],
         "monsters": [{"statblock": "goblin", "count": 2, "hit_points": "fixed"}],
     }
-    await _ok(http, f"/campaigns/{campaign}/encounters", start, gm)
+    await posted(http, f"/campaigns/{campaign}/encounters", start, gm)
     seen = Transcript()
     for who, auth in (("player", player), ("campaign spectator", onlooker)):
         for path in ("", "/log", "/events", "/stats"):
@@ -219,21 +215,21 @@ ENCOUNTER_READS = ("", "/log", "/log.txt", "/events", "/rolls", "/stats", "/veri
 
 async def _rolled(world: World, side: int) -> tuple[Transcript, str]:
     http = world.http
-    created = await _ok(
+    created = await posted(
         http, "/campaigns", {"ruleset": "generic", "name": "Dice"}, {"Idempotency-Key": "dice"}
     )
     campaign = created["campaign_id"]
     gm = {"Authorization": f"Bearer {created['gm_token']}"}
     commands = f"/campaigns/{campaign}/commands"
     member = {"type": "campaign.add_member", "sheet": combatant("aria", 22)}
-    await _ok(http, commands, {"command": member}, gm)
+    await posted(http, commands, {"command": member}, gm)
     goblin = {
         "type": "campaign.add_statblock",
         "sheet": combatant("goblin", 7, ac=10),
         "hit_points": "2d6+1",
     }
-    await _ok(http, commands, {"command": goblin}, gm)
-    minted = await _ok(http, f"/campaigns/{campaign}/tokens", {"member": "aria"}, gm)
+    await posted(http, commands, {"command": goblin}, gm)
+    minted = await posted(http, f"/campaigns/{campaign}/tokens", {"member": "aria"}, gm)
     player = {"Authorization": f"Bearer {minted['token']}"}
     start = {
         "name": "Behind the screen",
@@ -241,8 +237,8 @@ async def _rolled(world: World, side: int) -> tuple[Transcript, str]:
         "monsters": [{"statblock": "goblin", "count": 2, "hit_points": "rolled"}],
         "npc_health": "hidden",
     }
-    eid = (await _ok(http, f"/campaigns/{campaign}/encounters", start, gm))["encounter_id"]
-    watcher = await _ok(http, f"/encounters/{eid}/tokens", {"role": "spectator"}, {})
+    eid = (await posted(http, f"/campaigns/{campaign}/encounters", start, gm))["encounter_id"]
+    watcher = await posted(http, f"/encounters/{eid}/tokens", {"role": "spectator"}, {})
     spectator = {"Authorization": f"Bearer {watcher['token']}"}
     # The fight goes on: a public roll after the secret ones, damage to a goblin.
     attack = {
@@ -252,8 +248,8 @@ async def _rolled(world: World, side: int) -> tuple[Transcript, str]:
         "notation": "1d20",
         "damage": "1d2",  # never fells a goblin: 2d6+1 gives it 3 or more
     }
-    await _ok(http, f"/encounters/{eid}/commands", {"command": attack}, {})
-    await _ok(http, f"/encounters/{eid}/dice/reveal", {}, {})
+    await posted(http, f"/encounters/{eid}/commands", {"command": attack}, {})
+    await posted(http, f"/encounters/{eid}/dice/reveal", {}, {})
 
     seen = Transcript()
     for who, auth in (("player", player), ("spectator", spectator)):
@@ -287,5 +283,5 @@ async def test_hit_points_rolled_in_secret_read_the_same(worlds: tuple[World, Wo
         events = (await world.http.get(f"/encounters/{eid}/events")).json()["events"]
         rolled = next(e for e in events if e["type"] == "encounter.hit_points_rolled")
         hit_points.append([c["hit_points"] for c in rolled["data"]["copies"]])
-        await _ok(world.http, f"/encounters/{eid}/rolls/reveal", {"roll_ids": ["r1", "r2"]}, {})
+        await posted(world.http, f"/encounters/{eid}/rolls/reveal", {"roll_ids": ["r1", "r2"]}, {})
     assert hit_points[0] != hit_points[1]
