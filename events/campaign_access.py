@@ -68,8 +68,12 @@ async def copy_campaign_tokens(
 
 async def copy_campaign_gm_tokens(db: Database, campaign_id: UUID, encounter_id: UUID) -> None:
     """Every unrevoked GM token of the campaign becomes a GM token of the encounter (same
-    id and secret), so the campaign's GM opens every encounter the campaign starts with
-    an encounter GM's rights, checked on the hot path as any encounter token is."""
+    id and secret), so the campaign's GM opens every encounter the campaign starts (or
+    imports) with an encounter GM's rights.  Copied, not resolved through the encounter's
+    link to the campaign on each request: a check stays one primary-key lookup in the
+    encounter's tokens, the tokens a process remembers and the append's own revocation
+    check cover it unchanged, and revoking the campaign's token revokes its copies
+    (``revoke_campaign_token``)."""
     await db.execute(
         """INSERT INTO access_tokens (encounter_id, token_id, role, secret_sha256, combatants,
                                       label)

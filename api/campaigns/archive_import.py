@@ -25,6 +25,7 @@ from api.cli.archive_import import attestation_of, open_epoch_seeded, record_imp
 from events.archive import ArchivedEvent, ArchiveHeader, BrokenArchive
 from events.archive_reading import insert_events, open_imported_stream
 from events.archive_rehoming import ENCOUNTER_CREATED, Rehoming
+from events.campaign_access import copy_campaign_gm_tokens
 from events.campaign_archive import CampaignArchiveHeader
 from events.campaign_archive_reading import (
     CampaignArchiveReader,
@@ -38,7 +39,7 @@ from events.provenance import Attestation, ChainKeys
 from projections.stream_fold import DamagedStream
 from projections.stream_rebuild import rebuild_stream
 from service.campaign_store.stream import load
-from service.campaign_store.tokens import mint_campaign_token, open_to_campaign_gm
+from service.campaign_store.tokens import mint_campaign_token
 from service.registry import get_ruleset
 from service.ruleset import RuleViolation
 from service.tokens import mint
@@ -153,7 +154,7 @@ async def import_campaign(
         await _check_folds(conn, campaign_id)
         token = await mint_campaign_token(conn, campaign_id, role="gm", label="imported")
         for encounter in imported[1:]:  # as for an encounter the campaign starts
-            await open_to_campaign_gm(conn, campaign_id, encounter.id)
+            await copy_campaign_gm_tokens(conn, campaign_id, encounter.id)
     return ImportedCampaign(
         campaign=msgspec.structs.replace(imported[0], gm_token=token), encounters=imported[1:]
     )

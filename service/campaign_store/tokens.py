@@ -6,15 +6,12 @@ Stored as a digest only, checked in constant time, exactly as an encounter's tok
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
 from uuid import UUID
 
 import asyncpg
 
 from events.campaign_access import (
-    copy_campaign_gm_tokens,
     copy_campaign_token,
-    copy_campaign_tokens,
     insert_campaign_token,
     revoke_campaign_token,
     unrevoked_campaign_token,
@@ -55,23 +52,6 @@ async def campaign_viewer(db: Database, campaign_id: UUID, token: str) -> Viewer
     return checked(token, stored)
 
 
-async def share_with_encounter(
-    db: Database, campaign_id: UUID, encounter_id: UUID, members: Sequence[str]
-) -> None:
-    """The campaign's player tokens of ``members``, and its spectator tokens, open
-    ``encounter_id`` as well."""
-    await copy_campaign_tokens(db, campaign_id, encounter_id, members)
-
-
-async def open_to_campaign_gm(db: Database, campaign_id: UUID, encounter_id: UUID) -> None:
-    """The campaign's GM token opens ``encounter_id`` as its GM.  Copied, not resolved
-    through the encounter's link to the campaign on each request: a check stays one
-    primary-key lookup in the encounter's tokens, the tokens a process remembers
-    (``KnownTokens``) and the append's own revocation check cover it unchanged, and
-    revoking the campaign's token revokes its copies (``revoke_campaign_token``)."""
-    await copy_campaign_gm_tokens(db, campaign_id, encounter_id)
-
-
 async def mint_player_token(
     pool: asyncpg.Pool,
     campaign_id: UUID,
@@ -93,7 +73,7 @@ async def mint_player_token(
 async def mint_spectator_token(pool: asyncpg.Pool, campaign_id: UUID, label: str | None) -> str:
     """A spectator's token: it reads the campaign as its players do, and is an encounter
     spectator token in every encounter under way now and every one the campaign starts
-    from now on (``share_with_encounter``).  Minted under the campaign's lock, which
+    from now on (``copy_campaign_tokens``).  Minted under the campaign's lock, which
     starting an encounter takes too, so no encounter starts between the two and is
     missed."""
     async with pool.acquire() as conn, conn.transaction():

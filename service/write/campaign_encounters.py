@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from events.campaign_access import copy_campaign_gm_tokens, copy_campaign_tokens
 from events.db import Connection
 from events.write import NewSeed
-from service.campaign_store.tokens import open_to_campaign_gm, share_with_encounter
 from service.campaigns import opening
 from service.campaigns.commands import MonsterPick, StartEncounter
 from service.campaigns.events import EncounterStarted
@@ -55,8 +55,8 @@ def filling(
         assert isinstance(before, Campaign) and isinstance(started, EncounterStarted)
         if before.ruleset != encounter.ruleset:
             raise RuleViolation(f"the campaign plays {before.ruleset}, not {encounter.ruleset}")
-        await share_with_encounter(conn, campaign_id, encounter_id, started.members)
-        await open_to_campaign_gm(conn, campaign_id, encounter_id)
+        await copy_campaign_tokens(conn, campaign_id, encounter_id, started.members)
+        await copy_campaign_gm_tokens(conn, campaign_id, encounter_id)
         codec = codec_for(before.ruleset)
         ruleset = codec.ruleset
         game, events = encounter.game, list(rolled(started))
