@@ -20,7 +20,7 @@ from typing import Any
 
 from events.committed_health import without_salts
 from events.hashing import SEALED, public_form
-from service.health_seal import health_fields_of
+from service.health_seal import applies, health_fields_of
 from service.ruleset import HealthField, Ruleset
 from service.secrecy import Audience
 
@@ -141,7 +141,7 @@ def redact_health(
         return data
     out = data
     for spec in fields:
-        if not spec.field_in or data.get("field") in spec.field_in:
+        if applies(spec, data):
             out = _without(out, spec, audience)
     return out
 

@@ -44,13 +44,14 @@ def with_committed_health(
     fields = health_fields_of(ruleset, event_type)
     if not fields:
         return data
-    pointers = [p for spec in fields if _applies(spec, data) for p in _pointers(spec, data)]
+    pointers = [p for spec in fields if applies(spec, data) for p in _pointers(spec, data)]
     if event_type in CORE_COMMITTED_ROLLS:
         pointers.append(pointer(("rolls",)))
     return commit(data, pointers)
 
 
-def _applies(spec: HealthField, data: dict[str, Any]) -> bool:
+def applies(spec: HealthField, data: dict[str, Any]) -> bool:
+    """Whether ``spec`` tells health in this event (some fields only for some ``field``s)."""
     return not spec.field_in or data.get("field") in spec.field_in
 
 

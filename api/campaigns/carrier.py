@@ -82,12 +82,8 @@ async def carry_now(
 ) -> list[Any]:
     """The GM's carry-over of an encounter as it stands (an Aeonis game never ends by
     itself), in the caller's transaction; refused while the state hides a secret."""
-    linked = await conn.fetchval(
-        "SELECT data->>'campaign' FROM events WHERE stream_id = $1 AND stream_version = 1"
-        " AND type = 'encounter.created'",
-        encounter_id,
-    )
-    if linked != str(campaign_id):
+    linked = await _campaigns_of(conn, [encounter_id])
+    if linked.get(encounter_id) != campaign_id:
         raise RuleViolation(f"encounter {encounter_id} was not started from this campaign")
     head = await stream_head(conn, encounter_id)
     encounter = await load_at(conn, encounter_id, head.version)
