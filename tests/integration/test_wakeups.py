@@ -109,9 +109,9 @@ async def test_a_process_that_starts_later_learns_what_the_others_follow(
 ) -> None:
     early, late = _link(database_url), _link(database_url)
     encounter = uuid4()
-    async with early.running(pool):
-        async with _listening(database_url) as channel:
-            await eventually(lambda: early.interest.me in channel.hellos())
+    # the raw listener is up before early connects, so it cannot miss early's hello
+    async with _listening(database_url) as channel, early.running(pool):
+        await eventually(lambda: early.interest.me in channel.hellos())
         async with early.watch(encounter), late.running(pool):
             # late's hello on connecting asks early for all it follows
             await eventually(lambda: late.interest.followed_elsewhere(encounter))
