@@ -76,7 +76,7 @@ async def read_stream(
     return [_record(r) for r in rows]
 
 
-_HEADS = "SELECT shard, head FROM shard_heads"
+_HEADS = "SELECT shard, head FROM aeon_shard_heads()"
 
 
 def _read_shard(columns: str) -> str:

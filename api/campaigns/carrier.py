@@ -32,6 +32,7 @@ from events.db import Connection
 from events.heads import stream_head
 from events.kinds import of_campaign
 from events.reading import Checkpoint, read_all_places
+from events.shards import Counting
 from service.campaigns.commands import CarryOver
 from service.campaigns.typed import rules_of
 from service.encounter import Encounter
@@ -98,9 +99,15 @@ async def carry_now(
 
 
 class Carrier:
-    def __init__(self, pool: asyncpg.Pool, chain_key: bytes | None, poll_seconds: float = 0.5):
+    def __init__(
+        self,
+        pool: asyncpg.Pool,
+        chain_key: bytes | None,
+        poll_seconds: float = 0.5,
+        counting: Counting = "sequences",
+    ):
         self.pool, self.poll_seconds = pool, poll_seconds
-        self.writer = CampaignWriter(pool, chain_key)
+        self.writer = CampaignWriter(pool, chain_key, counting=counting)
 
     async def turn(self) -> Carried:
         """One batch, carried over and checkpointed in one transaction."""

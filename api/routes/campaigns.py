@@ -50,7 +50,9 @@ OPEN_OR_SERVICE_KEY: list[dict[str, list[str]]] = [{SERVICE_KEY: []}, {}]
 
 
 def _writer(services: Services) -> CampaignWriter:
-    return CampaignWriter(services.pool, services.settings.chain_key_bytes)
+    return CampaignWriter(
+        services.pool, services.settings.chain_key_bytes, counting=services.counting
+    )
 
 
 @post(
