@@ -103,6 +103,16 @@ async def copy_campaign_token(
     )
 
 
+async def lock_campaign_tokens(db: Database, campaign_id: UUID) -> list[asyncpg.Record]:
+    """The campaign's tokens (``token_id``, ``role``, ``live``), locked for the caller's
+    transaction, as ``lock_tokens`` locks an encounter's."""
+    return await db.fetch(
+        """SELECT token_id, role, revoked_at IS NULL AS live FROM campaign_tokens
+           WHERE campaign_id = $1 FOR UPDATE""",
+        campaign_id,
+    )
+
+
 async def revoke_campaign_token(db: Database, campaign_id: UUID, token_id: str) -> bool:
     """Revoke a campaign token and every copy of it in the campaign's encounters, in the
     caller's transaction; False when the campaign has no such token."""

@@ -260,7 +260,16 @@ class CampaignWrites(CampaignRoutes):
         viewer: NamedDependency[Viewer],
     ) -> None:
         """Revokes the token on the campaign and in every encounter of the campaign it
-        opened, at once. GM only."""
+        opened, at once. GM only. 409 for the campaign's GM token: it is its only one
+        (a campaign mints no other), and revoking it would lock the GM out."""
         require_gm(viewer, "revoke the campaign's tokens")
-        if not await revoke_token(services.pool, campaign_id, token_id):
+        outcome = await revoke_token(services.pool, campaign_id, token_id)
+        if outcome == "not_found":
             raise problem(404, "token-not-found", f"The campaign has no token {token_id}.")
+        if outcome == "last_gm":
+            raise problem(
+                409,
+                "last-gm-token",
+                f"{token_id!r} is this campaign's last valid GM token: revoking it would"
+                " lock the GM out, and nobody could run the campaign.",
+            )
