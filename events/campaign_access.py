@@ -103,6 +103,16 @@ async def copy_campaign_token(
     )
 
 
+async def campaign_tokens_of(db: Database, campaign_id: UUID) -> list[asyncpg.Record]:
+    """The campaign's tokens, oldest first: ``token_id``, ``role``, ``member``, ``label``,
+    ``created_at``, ``revoked_at`` (never the secret's digest)."""
+    return await db.fetch(
+        """SELECT token_id, role, member, label, created_at, revoked_at FROM campaign_tokens
+           WHERE campaign_id = $1 ORDER BY created_at, token_id""",
+        campaign_id,
+    )
+
+
 async def lock_campaign_tokens(db: Database, campaign_id: UUID) -> list[asyncpg.Record]:
     """The campaign's tokens (``token_id``, ``role``, ``live``), locked for the caller's
     transaction, as ``lock_tokens`` locks an encounter's."""
