@@ -103,6 +103,26 @@ async def copy_campaign_token(
     )
 
 
+async def campaign_tokens_of(db: Database, campaign_id: UUID) -> list[asyncpg.Record]:
+    """The campaign's tokens, oldest first: ``token_id``, ``role``, ``member``, ``label``,
+    ``created_at``, ``revoked_at`` (never the secret's digest)."""
+    return await db.fetch(
+        """SELECT token_id, role, member, label, created_at, revoked_at FROM campaign_tokens
+           WHERE campaign_id = $1 ORDER BY created_at, token_id""",
+        campaign_id,
+    )
+
+
+async def lock_campaign_tokens(db: Database, campaign_id: UUID) -> list[asyncpg.Record]:
+    """The campaign's tokens (``token_id``, ``role``, ``live``), locked for the caller's
+    transaction, as ``lock_tokens`` locks an encounter's."""
+    return await db.fetch(
+        """SELECT token_id, role, revoked_at IS NULL AS live FROM campaign_tokens
+           WHERE campaign_id = $1 FOR UPDATE""",
+        campaign_id,
+    )
+
+
 async def revoke_campaign_token(db: Database, campaign_id: UUID, token_id: str) -> bool:
     """Revoke a campaign token and every copy of it in the campaign's encounters, in the
     caller's transaction; False when the campaign has no such token."""

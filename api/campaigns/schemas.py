@@ -8,6 +8,7 @@ campaign, listing what the state keys by id.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
@@ -87,6 +88,22 @@ class CampaignToken(msgspec.Struct, kw_only=True):
     role: str
     member: str | None
     label: str | None
+
+
+class CampaignTokenInfo(msgspec.Struct, kw_only=True):
+    """A token of the campaign as its GM lists it: never the secret."""
+
+    token_id: str
+    role: str
+    """``gm`` (the campaign's own, which cannot be revoked), ``player`` or ``spectator``."""
+    member: str | None
+    label: str | None
+    created_at: datetime
+    revoked_at: datetime | None
+
+
+class CampaignTokens(msgspec.Struct, kw_only=True):
+    tokens: list[CampaignTokenInfo]
 
 
 class CampaignCommandBody(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):

@@ -9,6 +9,7 @@ from litestar.types import ControllerRouterHandler
 from api.routes import (
     campaign_archive,
     campaign_reads,
+    campaign_tokens,
     campaigns,
     commands,
     console,
@@ -47,6 +48,7 @@ def route_handlers() -> list[ControllerRouterHandler]:
         webhooks.ServiceWebhooks,
         campaigns.create_campaign,
         campaigns.CampaignWrites,
+        campaign_tokens.CampaignTokenRoutes,
         campaign_reads.CampaignReads,
         campaign_archive.import_campaign_archive,
         campaign_archive.CampaignArchive,

@@ -84,12 +84,16 @@ class CampaignReads(CampaignRoutes):
         campaign_id: FromPath[UUID],
         services: NamedDependency[Services],
         viewer: NamedDependency[Viewer],
+        at: At = None,
     ) -> CampaignStats:
         """The damage meter and the dice fairness of every encounter started from the
         campaign, added up: each encounter counted as its own `/stats` counts it for the
         same reader (players see nothing of a secret roll before its reveal, nor an NPC's
-        health the table hides); `encounters` lists each with the version counted."""
-        folded, state = await loaded(services, campaign_id, viewer)
+        health the table hides); `encounters` lists each with the version counted. With
+        `at`, the encounters the campaign had started by that version, each counted as it
+        stands now: the campaign keeps no copy of a fight's figures, only the encounters
+        do."""
+        folded, state = await loaded(services, campaign_id, viewer, at)
         # No ETag: the figures move with the encounters, not only with the campaign.
         return await campaign_stats(
             services.pool, folded.version, state.encounters, gm=viewer.is_gm

@@ -1,5 +1,6 @@
-"""Campaigns: create one, send it the GM's commands, start its encounters, carry one over,
-mint players' and spectators' tokens, read its state, log and events (docs/campaigns.md).  Thin: the
+"""Campaigns: create one, send it the GM's commands, start its encounters, carry one over
+(docs/campaigns.md; its tokens are api/routes/campaign_tokens.py's, its reads
+campaign_reads.py's).  Thin: the
 campaign's rules are service/campaigns/, its reading service/campaign_store/, its
 writing service/write/campaigns.py and campaign_encounters.py."""
 
@@ -9,7 +10,7 @@ from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
-from litestar import Request, Response, delete, post
+from litestar import Request, Response, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, HeaderParameter, JSONBody
 
@@ -17,14 +18,11 @@ from api.campaigns.carrier import carry_now
 from api.campaigns.loaded import loaded, not_found
 from api.campaigns.schemas import (
     CampaignCommandBody,
-    CampaignToken,
-    CampaignTokenBody,
     CreateCampaignBody,
     StartEncounterBody,
 )
 from api.http.auth import require_gm, service_key_checked
 from api.http.headers import etag, idempotency_key
-from api.http.problems import problem
 from api.http.responses import json_bytes
 from api.openapi.operations import SERVICE_KEY
 from api.routes.base import CampaignRoutes
@@ -32,14 +30,8 @@ from api.routes.encounters import created_response
 from api.state import Services
 from events.errors import StreamNotFound
 from events.idempotency import request_fingerprint
-from service.campaign_store.tokens import (
-    mint_player_token,
-    mint_spectator_token,
-    revoke_token,
-)
 from service.campaigns.commands import CreateCampaign
 from service.commands import Actor, Write
-from service.ruleset import RuleViolation
 from service.tokens import Viewer
 from service.write.campaign_encounters import filling
 from service.write.campaigns import CampaignWriter, CampaignWritten
@@ -199,70 +191,3 @@ class CampaignWrites(CampaignRoutes):
         version = recorded[-1].stream_version
         answer = CampaignWritten(campaign_id=campaign_id, version=version, events=recorded)
         return json_bytes(msgspec.json.encode(answer), headers={"ETag": etag(version)})
-
-    @post(
-        "/tokens",
-        operation_id="mintCampaignToken",
-        status_code=201,
-        summary="A player's or a spectator's token",
-    )
-    async def mint_token(
-        self,
-        campaign_id: FromPath[UUID],
-        data: JSONBody[CampaignTokenBody],
-        services: NamedDependency[Services],
-        viewer: NamedDependency[Viewer],
-    ) -> CampaignToken:
-        """A player's token bound to a party member: it opens that character in every
-        encounter of the campaign (the one the member fights in now, and every later
-        one), with the rights of an encounter's player token. A spectator's token
-        (`"role": "spectator"`, no member) reads the campaign as players do and is an
-        encounter spectator token in every encounter under way and every later one.
-        GM only."""
-        require_gm(viewer, "mint the campaign's tokens")
-        if data.role == "spectator":
-            if data.member is not None:
-                why = "only a player token is bound to a member; a spectator token is not"
-                raise problem(422, "bound-token", why)
-            try:
-                token = await mint_spectator_token(services.pool, campaign_id, data.label)
-            except StreamNotFound:
-                raise not_found(campaign_id) from None
-        else:
-            if data.member is None:
-                raise problem(
-                    422, "unbound-player-token", "a player token must be bound to a member"
-                )
-            _, campaign = await loaded(services, campaign_id)
-            member = campaign.members.get(data.member)
-            if member is None:
-                raise RuleViolation(f"{data.member} is not a member of the party")
-            token = await mint_player_token(
-                services.pool, campaign_id, data.member, member.away, data.label
-            )
-        return CampaignToken(
-            token=token,
-            token_id=token.partition(".")[0],
-            role=data.role,
-            member=data.member,
-            label=data.label,
-        )
-
-    @delete(
-        "/tokens/{token_id:str}",
-        operation_id="revokeCampaignToken",
-        status_code=204,
-        summary="Revoke a player's or a spectator's token",
-    )
-    async def revoke_token(
-        self,
-        campaign_id: FromPath[UUID],
-        token_id: FromPath[str],
-        services: NamedDependency[Services],
-        viewer: NamedDependency[Viewer],
-    ) -> None:
-        """Revokes the token on the campaign and in every encounter of the campaign it
-        opened, at once. GM only."""
-        require_gm(viewer, "revoke the campaign's tokens")
-        if not await revoke_token(services.pool, campaign_id, token_id):
-            raise problem(404, "token-not-found", f"The campaign has no token {token_id}.")

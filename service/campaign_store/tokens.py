@@ -13,6 +13,7 @@ import asyncpg
 from events.campaign_access import (
     copy_campaign_token,
     insert_campaign_token,
+    lock_campaign_tokens,
     revoke_campaign_token,
     unrevoked_campaign_token,
 )
@@ -21,7 +22,7 @@ from events.heads import lock_stream_of
 from events.kinds import CAMPAIGN
 from service.campaign_store.stream import load
 from service.campaigns.state import Campaign
-from service.tokens import Role, StoredToken, Viewer, checked, secret_digest
+from service.tokens import RevokeOutcome, Role, StoredToken, Viewer, checked, secret_digest
 
 
 async def mint_campaign_token(
@@ -86,8 +87,18 @@ async def mint_spectator_token(pool: asyncpg.Pool, campaign_id: UUID, label: str
     return token
 
 
-async def revoke_token(pool: asyncpg.Pool, campaign_id: UUID, token_id: str) -> bool:
+async def revoke_token(pool: asyncpg.Pool, campaign_id: UUID, token_id: str) -> RevokeOutcome:
     """The token revoked on the campaign and in every encounter it was copied into, at
-    once; False when the campaign has no such token."""
+    once, unless it is the campaign's last valid GM token: nobody could run the campaign
+    after that (an encounter keeps its own last GM token the same way,
+    ``service.tokens.revoke``).  The campaign's tokens are locked while deciding."""
     async with pool.acquire() as conn, conn.transaction():
-        return await revoke_campaign_token(conn, campaign_id, token_id)
+        rows = await lock_campaign_tokens(conn, campaign_id)
+        target = next((r for r in rows if r["token_id"] == token_id), None)
+        if target is None:
+            return "not_found"
+        live_gms = [r for r in rows if r["role"] == "gm" and r["live"]]
+        if target["live"] and target["role"] == "gm" and len(live_gms) == 1:
+            return "last_gm"
+        await revoke_campaign_token(conn, campaign_id, token_id)
+    return "revoked"

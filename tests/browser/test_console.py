@@ -428,6 +428,18 @@ async def test_a_player_asks_and_the_gm_allows_or_refuses(
     await expect(player.locator("[data-request=q2]")).to_have_count(0)
     await expect(player.locator("#log")).to_contain_text("the brazier is bolted down")
 
+    # Two more at once: the GM refuses every waiting request with one reason.
+    await ask("I climb the chandelier")
+    await ask("I climb it again")
+    await expect(gm.locator("[data-request=q4]")).to_be_visible()
+    await gm.get_by_label("Reason to refuse every request").fill("one stunt per round")
+    await gm.get_by_role("button", name="Refuse every waiting request").click()
+    await expect(gm.locator("[data-request]")).to_have_count(0)
+    await expect(player.locator("[data-request]")).to_have_count(0)
+    await expect(player.locator("#log")).to_contain_text(
+        "The GM refuses request q4: one stunt per round"
+    )
+
 
 async def test_tactics_is_created_from_the_console_with_its_required_option(
     service: Service, browser: Browser

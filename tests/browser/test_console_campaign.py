@@ -166,6 +166,10 @@ async def test_axe_finds_no_violation_on_the_campaign_page(
     await expect(page.locator("#campaign-encounters .encounter")).to_contain_text("Skirmish")
     await page.get_by_text("Add a character from a sheet").click()
     await page.get_by_text("Invite a player to play a member").click()
+    await page.get_by_text("Tokens of the campaign").click()
+    await expect(page.locator("#campaign-tokens li")).to_have_count(1)
+    await page.get_by_text("Statistics: the campaign's fights added up").click()
+    await expect(page.locator("#campaign-stats-counted")).to_contain_text("Skirmish")
     assert await violations(page) == []
 
 
@@ -296,3 +300,51 @@ async def test_an_encounter_starts_on_ground_laid_from_the_page(
     kara_row = gm.locator("#tracker .combatant", has_text="Kara")
     await expect(kara_row).to_contain_text("zone pier")
     await expect(kara_row).to_contain_text("3/20 wounds")
+
+
+async def test_the_gm_revokes_a_token_and_reads_the_statistics_at_a_version_from_the_page(
+    service: Service, browser: Browser
+) -> None:
+    """A player's token minted elsewhere is listed and revoked from the page (the GM's own
+    has no Revoke: the service refuses it); the statistics read now and at a version
+    before the fight began, and a version not reached shows the service's words."""
+    async with httpx.AsyncClient(base_url=service.url, timeout=30) as http:
+        cid, token, eid, _ = await _campaign_with_a_fight(http)  # v3: the fight begins
+        minted = await http.post(
+            f"/campaigns/{cid}/tokens",
+            json={"member": "aria", "label": "Sam"},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert minted.status_code == 201, minted.text
+        sam = minted.json()["token"]
+    gm = await open_context(browser, f"{service.url}/console/#c={cid}&t={token}", DESKTOP)
+    errors: list[str] = []
+    gm.on("pageerror", lambda e: errors.append(str(e)))
+    await expect(gm.locator("#campaign-encounters .encounter")).to_contain_text("Ambush")
+
+    await gm.get_by_text("Tokens of the campaign").click()
+    tokens = gm.locator("#campaign-tokens")
+    own = tokens.locator(f"[data-token='{token.partition('.')[0]}']")
+    await expect(own).to_contain_text("its only one: it cannot be revoked")
+    await expect(own.get_by_role("button")).to_have_count(0)
+    await tokens.get_by_role("button", name="Revoke Sam").click()
+    await expect(tokens.locator(f"[data-token='{sam.partition('.')[0]}']")).to_contain_text(
+        "revoked"
+    )
+    await expect(gm.locator("#campaign-problem")).to_be_empty()
+    async with httpx.AsyncClient(base_url=service.url, timeout=30) as http:
+        shut = await http.get(f"/encounters/{eid}", headers={"Authorization": f"Bearer {sam}"})
+        assert shut.status_code == 401
+
+    await gm.get_by_text("Statistics: the campaign's fights added up").click()
+    counted = gm.locator("#campaign-stats-counted")
+    await expect(counted).to_contain_text("counted: Ambush at v")
+    await expect(gm.locator("#campaign-stats [data-combatant=aria]")).to_contain_text("8")
+    await gm.get_by_label("As the campaign stood at version").fill("2")
+    await gm.get_by_role("button", name="Show the statistics").click()
+    await expect(counted).to_contain_text("Campaign version 2 · no encounter started yet")
+    await expect(gm.locator("#campaign-stats [data-combatant]")).to_have_count(0)
+    await gm.get_by_label("As the campaign stood at version").fill("99")
+    await gm.get_by_role("button", name="Show the statistics").click()
+    await expect(gm.locator("#campaign-problem")).to_contain_text("has no version 99 yet")
+    assert not errors, errors

@@ -86,11 +86,19 @@ async def test_the_campaign_gm_opens_no_other_encounter(client: Client) -> None:
     assert state["state"]["game"]["combatants"]["aria"]["hp"] == 22  # nothing was written
 
 
-async def test_revoking_the_campaign_token_closes_its_encounters_too(client: Client) -> None:
+async def test_the_campaigns_last_gm_token_cannot_be_revoked(client: Client) -> None:
+    """The campaign's GM token is its only one: revoking it would lock the GM out of the
+    campaign and of every encounter it opens, so it is a 409, as for an encounter's last
+    GM token, and nothing is revoked."""
     campaign, token, encounter = await _campaign_with_an_encounter(client, "Ashes")
     token_id = token.partition(".")[0]
-    revoked = await client.delete(
+    refused = await client.delete(
         f"/campaigns/{campaign}/tokens/{token_id}", headers=_bearer(token)
     )
-    assert revoked.status_code == 204
-    assert (await _damage(client, encounter, token)).status_code == 401
+    assert refused.status_code == 409, refused.text
+    assert refused.headers["content-type"].startswith("application/problem+json")
+    assert refused.json()["type"].endswith("/last-gm-token")
+    assert "this campaign's last valid GM token" in refused.json()["detail"]
+    assert "lock the GM out" in refused.json()["detail"]
+    assert (await client.get(f"/campaigns/{campaign}", headers=_bearer(token))).status_code == 200
+    assert (await _damage(client, encounter, token)).status_code == 200

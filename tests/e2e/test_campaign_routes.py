@@ -303,3 +303,41 @@ async def test_starting_an_encounter_twice_with_one_key_starts_it_once(client: C
         headers=gm | {"If-Match": '"1"'},
     )
     assert stale.status_code == 409, stale.text
+
+
+async def test_the_gm_lists_the_campaigns_tokens_and_revokes_one_of_them(
+    client: Client, service_client: Client
+) -> None:
+    campaign, gm = await _campaign(client)
+    await _send(
+        client, campaign, gm, {"type": "campaign.add_member", "sheet": combatant("aria", 20)}
+    )
+    tokens = f"/campaigns/{campaign}/tokens"
+    sam = (await client.post(tokens, json={"member": "aria", "label": "Sam"}, headers=gm)).json()
+    watcher = (await client.post(tokens, json={"role": "spectator"}, headers=gm)).json()
+    listed = await client.get(tokens, headers=gm)
+    assert listed.status_code == 200, listed.text
+    rows = listed.json()["tokens"]
+    gm_id = gm["Authorization"].removeprefix("Bearer ").partition(".")[0]
+    assert [(t["token_id"], t["role"], t["member"], t["label"]) for t in rows] == [
+        (gm_id, "gm", None, "created with it"),
+        (sam["token_id"], "player", "aria", "Sam"),
+        (watcher["token_id"], "spectator", None, None),
+    ]
+    assert all(t["revoked_at"] is None for t in rows)
+    secrets = (sam["token"].partition(".")[2], gm["Authorization"].partition(".")[2])
+    assert not any(secret in listed.text for secret in secrets)
+
+    gone = await client.delete(f"{tokens}/{watcher['token_id']}", headers=gm)
+    assert gone.status_code == 204
+    after = {t["token_id"]: t for t in (await client.get(tokens, headers=gm)).json()["tokens"]}
+    assert after[watcher["token_id"]]["revoked_at"] is not None
+    assert after[gm_id]["revoked_at"] is None
+
+    player = {"Authorization": f"Bearer {sam['token']}"}
+    refused = await client.get(tokens, headers=player)
+    assert refused.status_code == 403, refused.text
+    assert (await client.get(tokens)).status_code == 401
+    assert (await service_client.get(tokens)).status_code == 200
+    nowhere = await service_client.get("/campaigns/00000000-0000-4000-8000-000000000000/tokens")
+    assert nowhere.status_code == 404, nowhere.text

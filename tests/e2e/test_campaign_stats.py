@@ -109,3 +109,42 @@ async def test_a_player_reads_what_each_encounter_shows_players(client: Client) 
 async def test_no_token_reads_no_statistics(client: Client) -> None:
     campaign, *_ = await _two_fights(client)
     assert (await client.get(f"/campaigns/{campaign}/stats")).status_code == 401
+
+
+async def test_stats_travel_to_a_version_and_a_player_reads_them_redacted(
+    client: Client,
+) -> None:
+    """?at=N as the campaign's state, log and events take it: the encounters the campaign
+    had started by version N (1 created, 2 Aria, 3 the goblin, 4 the first fight started,
+    5 closed, 6 the second started, 7 closed), as the same reader reads them."""
+    campaign, gm, player, encounters = await _two_fights(client)
+    then = await client.get(f"/campaigns/{campaign}/stats?at=5", headers=gm)
+    assert then.status_code == 200, then.text
+    first = then.json()
+    assert first["version"] == 5
+    assert [e["encounter_id"] for e in first["encounters"]] == encounters[:1]
+    assert _by_combatant(first)["aria"]["damage_dealt"] == 5  # the second fight's 8 not yet
+    before_any = (await client.get(f"/campaigns/{campaign}/stats?at=3", headers=gm)).json()
+    assert before_any["encounters"] == [] and before_any["combatants"] == []
+
+    theirs = (await client.get(f"/campaigns/{campaign}/stats?at=5", headers=player)).json()
+    who = _by_combatant(theirs)
+    assert (who["aria"]["hits"], who["aria"]["damage_dealt"]) == (1, 0)  # the goblin's hidden
+    assert who["goblin"]["damage_taken"] == 0 and theirs["rolls"] == 3
+
+    latest = (await client.get(f"/campaigns/{campaign}/stats", headers=gm)).json()
+    at_latest = await client.get(f"/campaigns/{campaign}/stats?at=7", headers=gm)
+    assert at_latest.json() == latest
+    for headers in (gm, player):
+        ahead = await client.get(f"/campaigns/{campaign}/stats?at=8", headers=headers)
+        assert ahead.status_code == 404, ahead.text
+        assert ahead.headers["content-type"].startswith("application/problem+json")
+        assert ahead.json()["type"].endswith("version-not-found")
+        assert ahead.json()["current_version"] == 7
+        assert "its latest is 7" in ahead.json()["detail"]
+        for bad in ("0", "-1", "abc", "1.5"):
+            refused = await client.get(f"/campaigns/{campaign}/stats?at={bad}", headers=headers)
+            assert refused.status_code == 400, (bad, refused.text)
+            assert refused.headers["content-type"].startswith("application/problem+json")
+    anonymous = await client.get(f"/campaigns/{campaign}/stats?at=abc")
+    assert anonymous.status_code == 401  # the token before anything else

@@ -7,6 +7,7 @@
 
 import { campaign, campaignGuarded, encounterLink, readCampaign } from "./campaign.js";
 import { resetGround, takeGround, wireGround } from "./campaign-ground.js";
+import { drawCampaignTokens } from "./campaign-tokens.js";
 import { $, el } from "./dom.js";
 import { commandForm } from "./forms.js";
 import { copyButton } from "./invites.js";
@@ -101,6 +102,7 @@ async function invite(event) {
       el("label", { for: box.id }, `Token of ${label || "the player"} for ${member}`), box, copyButton(box, "token"),
       link ? el("p", {}, el("a", { href: link, target: "_blank", rel: "noopener", class: "campaign-invite-link" }, `Link to the encounter ${member} fights in now`)) : null));
     $("#invite-label").value = "";
+    await drawCampaignTokens();
   });
 }
 
@@ -120,6 +122,7 @@ async function inviteSpectator(event) {
     $("#campaign-watchers").prepend(el("li", {},
       el("label", { for: box.id }, `Spectator token of ${label || "a spectator"}`), box, copyButton(box, "token"), ...links));
     $("#watch-label").value = "";
+    await drawCampaignTokens();
   });
 }
 

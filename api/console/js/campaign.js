@@ -8,6 +8,8 @@
 import { Api } from "./api.js";
 import { wireCampaignArchive } from "./campaign-archive.js";
 import { drawEncounterForm, resetCampaignForms, wireCampaignForms } from "./campaign-forms.js";
+import { resetCampaignStats, wireCampaignStats } from "./campaign-stats.js";
+import { resetCampaignTokens, wireCampaignTokens } from "./campaign-tokens.js";
 import { copyButton } from "./invites.js";
 import { $, el } from "./dom.js";
 import { guarded, setStatus, showProblem } from "./page.js";
@@ -52,6 +54,8 @@ export async function openCampaign(id, token) {
   $("#campaign-link-copy").replaceChildren(copyButton($("#campaign-link"), "link"));
   $("#campaign-keep-link").open = sessionStorage.getItem("aeon-new-campaign") === id;
   resetCampaignForms();
+  resetCampaignStats();
+  resetCampaignTokens();
   await readCampaign();
   setStatus(`Game master of the campaign · ${view.name}`);
   campaign.timer = setInterval(() => {
@@ -187,4 +191,6 @@ export function wireCampaign() {
   $("#campaign-refresh").addEventListener("click", () => campaignGuarded(readCampaign));
   wireCampaignForms();
   wireCampaignArchive();
+  wireCampaignStats();
+  wireCampaignTokens();
 }

@@ -240,6 +240,7 @@ function gmWrite(sub, body = {}) {
 }
 
 function answerRequest(requestId, action, text) {
+  if (action === "clear") return gmWrite("/requests/clear", text ? { reason: text } : {});
   const at = `/requests/${encodeURIComponent(requestId)}`;
   if (action === "allow") return gmWrite(`${at}/approve`, {});
   if (action === "amend") return guarded(async () => gmWrite(`${at}/amend`, JSON.parse(text)));

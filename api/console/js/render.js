@@ -38,7 +38,6 @@ export function generalView(game) {
     : null;
 }
 
-/** One waiting request; the GM gets Allow and Refuse (with a reason) on it. */
 /** Every field, notation and die of a waiting request: what Allow will apply, nothing hidden. */
 function asked(r) {
   const fields = Object.entries(r.command || {})
@@ -48,6 +47,7 @@ function asked(r) {
   return `${r.command?.type}: ${[...fields, dice].join(", ")}`;
 }
 
+/** One waiting request; the GM gets Allow, Refuse (with a reason) and Amend on it. */
 function request(id, r, answer) {
   const line = el("li", { "data-request": id }, el("strong", {}, id), `: ${asked(r)}`, r.note ? ` "${r.note}"` : "");
   if (!answer) return line;
@@ -69,12 +69,18 @@ function request(id, r, answer) {
   return line;
 }
 
-/** The requests waiting for the GM's answer. */
+/** The requests waiting for the GM's answer; the GM may refuse them all at once. */
 export function requests(state, answer = null) {
   const waiting = Object.entries(state.requests || {});
+  const clear = answer && waiting.length > 1
+    ? el("div", { class: "answer" },
+        el("label", { for: "clear-requests-reason", class: "sr-only" }, "Reason to refuse every request"),
+        el("input", { id: "clear-requests-reason", placeholder: "reason to refuse them all", autocomplete: "off" }),
+        el("button", { type: "button", onclick: () => answer(null, "clear", document.getElementById("clear-requests-reason").value) }, "Refuse every waiting request"))
+    : null;
   return waiting.length
     ? el("div", { class: "requests" }, el("h4", {}, "Requests to the GM"),
-        el("ul", {}, waiting.map(([id, r]) => request(id, r, answer))))
+        el("ul", {}, waiting.map(([id, r]) => request(id, r, answer))), clear)
     : null;
 }
 
