@@ -123,9 +123,12 @@ async def lock_campaign_tokens(db: Database, campaign_id: UUID) -> list[asyncpg.
     )
 
 
-async def revoke_campaign_token(db: Database, campaign_id: UUID, token_id: str) -> bool:
+async def revoke_campaign_token(
+    db: Database, campaign_id: UUID, token_id: str
+) -> list[UUID] | None:
     """Revoke a campaign token and every copy of it in the campaign's encounters, in the
-    caller's transaction; False when the campaign has no such token."""
+    caller's transaction: the encounters whose copy it revoked now (their open live
+    streams of the token are to end), None when the campaign has no such token."""
     found = await db.fetchval(
         """UPDATE campaign_tokens SET revoked_at = coalesce(revoked_at, now())
            WHERE campaign_id = $1 AND token_id = $2 RETURNING token_id""",
@@ -133,14 +136,15 @@ async def revoke_campaign_token(db: Database, campaign_id: UUID, token_id: str) 
         token_id,
     )
     if found is None:
-        return False
-    await db.execute(
+        return None
+    rows = await db.fetch(
         """UPDATE access_tokens AS a SET revoked_at = now()
            WHERE a.token_id = $2 AND a.revoked_at IS NULL
              AND EXISTS (SELECT FROM events AS e
                          WHERE e.stream_id = a.encounter_id AND e.stream_version = 1
-                           AND e.data->>'campaign' = $1)""",
+                           AND e.data->>'campaign' = $1)
+           RETURNING a.encounter_id""",
         str(campaign_id),
         token_id,
     )
-    return True
+    return [r["encounter_id"] for r in rows]

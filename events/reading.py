@@ -135,9 +135,10 @@ async def _in_order(
     Each shard is read in the order of its places, which its count's lock made the
     order its writers committed in: once a reader sees a place, every lower one of that
     shard has committed or rolled back (a rolled-back draw from a shard's sequence leaves a
-    hole: nothing here relies on places being dense).  Only shards whose count moved past the checkpoint are read, in one
-    round trip, sharing the limit; the events come a place of each shard at a time, so a
-    busy shard does not hold back the others.  A stream's events are in one shard, so
+    hole: nothing here relies on places being dense).  Only shards whose count moved past
+    the checkpoint are read, in one round trip, sharing the limit; the events come a place
+    of each shard at a time, so a busy shard does not hold back the others.  A stream's
+    events are in one shard, so
     they come in version order.
     """
     heads = await db.fetch(_HEADS)

@@ -97,10 +97,11 @@ class CampaignTokenRoutes(CampaignRoutes):
         viewer: NamedDependency[Viewer],
     ) -> None:
         """Revokes the token on the campaign and in every encounter of the campaign it
-        opened, at once. GM only. 409 for the campaign's GM token: it is its only one
+        opened, at once, ending its open live streams there. GM only. 409 for the
+        campaign's GM token: it is its only one
         (a campaign mints no other), and revoking it would lock the GM out."""
         require_gm(viewer, "revoke the campaign's tokens")
-        outcome = await revoke_token(services.pool, campaign_id, token_id)
+        outcome, encounters = await revoke_token(services.pool, campaign_id, token_id)
         if outcome == "not_found":
             raise problem(404, "token-not-found", f"The campaign has no token {token_id}.")
         if outcome == "last_gm":
@@ -110,6 +111,9 @@ class CampaignTokenRoutes(CampaignRoutes):
                 f"{token_id!r} is this campaign's last valid GM token: revoking it would"
                 " lock the GM out, and nobody could run the campaign.",
             )
+        if services.live is not None:
+            for encounter_id in encounters:
+                services.live.announce_revoked(encounter_id, token_id)
 
     @get("/tokens", operation_id="listCampaignTokens", summary="The campaign's tokens")
     async def list_tokens(

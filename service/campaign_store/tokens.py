@@ -87,18 +87,20 @@ async def mint_spectator_token(pool: asyncpg.Pool, campaign_id: UUID, label: str
     return token
 
 
-async def revoke_token(pool: asyncpg.Pool, campaign_id: UUID, token_id: str) -> RevokeOutcome:
+async def revoke_token(
+    pool: asyncpg.Pool, campaign_id: UUID, token_id: str
+) -> tuple[RevokeOutcome, list[UUID]]:
     """The token revoked on the campaign and in every encounter it was copied into, at
-    once, unless it is the campaign's last valid GM token: nobody could run the campaign
-    after that (an encounter keeps its own last GM token the same way,
+    once (and those encounters), unless it is the campaign's last valid GM token: nobody
+    could run the campaign after that (an encounter keeps its own last GM token the same way,
     ``service.tokens.revoke``).  The campaign's tokens are locked while deciding."""
     async with pool.acquire() as conn, conn.transaction():
         rows = await lock_campaign_tokens(conn, campaign_id)
         target = next((r for r in rows if r["token_id"] == token_id), None)
         if target is None:
-            return "not_found"
+            return "not_found", []
         live_gms = [r for r in rows if r["role"] == "gm" and r["live"]]
         if target["live"] and target["role"] == "gm" and len(live_gms) == 1:
-            return "last_gm"
-        await revoke_campaign_token(conn, campaign_id, token_id)
-    return "revoked"
+            return "last_gm", []
+        encounters = await revoke_campaign_token(conn, campaign_id, token_id)
+    return "revoked", encounters or []

@@ -198,3 +198,43 @@ async def test_versions_past_what_postgresql_stores_are_400s(client: Client) -> 
         response = await client.get(f"/encounters/{eid}/live", headers={"Last-Event-ID": bad})
         assert response.status_code == 400, (bad, response.text)
         assert "Last-Event-ID" in response.json()["detail"]
+
+
+async def test_revoking_a_campaign_token_ends_its_live_streams_in_the_campaigns_encounters(
+    database_url: str,
+) -> None:
+    settings = Settings(
+        database_url=database_url, live_keepalive_seconds=0.2, live_poll_seconds=0.1
+    )
+    async with serving(create_app(settings)) as url, httpx.AsyncClient(base_url=url) as http:
+        created = await http.post("/campaigns", json={"ruleset": "generic", "name": "Ashes"})
+        campaign, gm = created.json()["campaign_id"], bearer(created.json()["gm_token"])
+        add = {"command": {"type": "campaign.add_member", "sheet": combatant("aria", 20)}}
+        assert (await http.post(f"/campaigns/{campaign}/commands", json=add, headers=gm)).is_success
+        minted = await http.post(
+            f"/campaigns/{campaign}/tokens", json={"member": "aria"}, headers=gm
+        )
+        player = minted.json()["token"]
+        started = await http.post(
+            f"/campaigns/{campaign}/encounters",
+            json={"name": "Ambush", "members": ["aria"]},
+            headers=gm,
+        )
+        eid = started.json()["encounter_id"]
+        lines: list[str] = []
+        async with (
+            asyncio.timeout(10),
+            http.stream("GET", f"/encounters/{eid}/live", headers=bearer(player)) as live,
+        ):
+            async for line in live.aiter_lines():
+                lines.append(line)
+                if line == ": keepalive" and "-- revoked" not in lines:
+                    revoked = await http.delete(
+                        f"/campaigns/{campaign}/tokens/{minted.json()['token_id']}", headers=gm
+                    )
+                    assert revoked.status_code == 204
+                    lines.append("-- revoked")
+        # The stream ended by itself after the campaign revoked the token.
+        assert "-- revoked" in lines
+        again = await http.get(f"/encounters/{eid}/live", headers=bearer(player))
+        assert again.status_code == 401
