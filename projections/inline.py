@@ -119,11 +119,13 @@ def _sealed_rows(ruleset: Any, step: AppliedEvent, log: list[LogRow], rolls: lis
     revealed, and in the ledger a marker record for the envelope (what players see of
     it while sealed: one record, whatever it rolled) before its own rolls.
 
-    Its round is the one before it: a sealed turn that starts a round must not say so."""
+    Its round is the one it leaves the table in, as for any row (the GM's page steps
+    through rounds by it); players read the public round instead until it opens
+    (projections/log_queries.py), so a sealed turn that starts a round does not say so."""
     event: Sealed = step.event
     assert step.before is not None
     version = step.recorded.stream_version
-    round_no = ruleset.round_of(step.before.game)
+    round_no = ruleset.round_of(step.after.game)
     marker = {"roll_id": event.seal_id, "roller": None, "source": "sealed", "hidden": True}
     rolls.append(_row(RollRow, (event.seal_id, version, round_no, _encode(marker).decode())))
     for roll in event.rolls:

@@ -121,31 +121,45 @@ async def log_entries(
 ) -> list[LogEntry]:
     """Log entries with their rolls; for players (``gm=False``) secret rolls not yet
     revealed are redacted and their line is the one that hides them, and each line's
-    health parts are rendered for players (service/health_text.py), for the GM exactly."""
+    health parts are rendered for players (service/health_text.py), for the GM exactly.
+
+    Each line is filed in the round the GM's table was in after it; a line still secret
+    to players is filed in the public round instead (that of the last line before it
+    that is not secret), so a sealed turn that starts a round, or one played in a round
+    it started, says so only once it opens (the ledger's records alike)."""
+    marks = await read_marks(db, encounter_id, up_to_version=up_to_version, secrets=not gm)
+    secret = marks.secret_versions() if not gm else frozenset()
     rows = await db.fetch(
-        """SELECT l.version, l.round, l.type, l.text, l.gm_text, l.hidden_rolls, l.gm_only,
+        """SELECT l.version, seen.round, l.type, l.text, l.gm_text, l.hidden_rolls, l.gm_only,
                   l.recorded_at,
                   coalesce((SELECT json_agg(r.record ORDER BY length(r.roll_id), r.roll_id)
                             FROM roll_ledger r
                             WHERE r.encounter_id = l.encounter_id AND r.version = l.version),
                            '[]') AS rolls
            FROM log_entries l
+           -- A version still secret to players ($6) is read in the public round: the
+           -- round of the last row before it that is not secret.
+           CROSS JOIN LATERAL (SELECT CASE WHEN l.version = ANY($6::int[]) THEN
+                 (SELECT p.round FROM log_entries p
+                  WHERE p.encounter_id = l.encounter_id AND p.version < l.version
+                    AND p.version <> ALL($6::int[])
+                  ORDER BY p.version DESC LIMIT 1)
+               ELSE l.round END AS round) seen
            WHERE l.encounter_id = $1 AND l.version > $2
              AND ($4::int IS NULL OR l.version <= $4)
-             AND ($5::int IS NULL OR l.round = $5)
+             AND ($5::int IS NULL OR seen.round = $5)
            ORDER BY l.version LIMIT $3""",
         encounter_id,
         after_version,
         limit,
         up_to_version,
         round_number,
+        sorted(secret),
     )
     if not rows:
         return []
-    marks = await read_marks(db, encounter_id, up_to_version=up_to_version, secrets=not gm)
     audience = None if gm else await players_audience(db, encounter_id)
     sequels = marks.secret_sequels()
-    secret = marks.secret_versions() if not gm else frozenset()
     entries = []
     for r in rows:
         rolls = _decode_any.decode(r["rolls"])
@@ -189,11 +203,19 @@ async def rolls(
         marks = await read_marks(db, encounter_id, up_to_version=up_to_version, secrets=True)
         sealed = sorted(marks.secret_versions())
     rows = await db.fetch(
-        """SELECT version, round, record FROM roll_ledger
-           WHERE encounter_id = $1 AND version > $2
-             AND ($4::int IS NULL OR version <= $4)
-             AND NOT (version = ANY($5::int[]) AND roll_id LIKE 's%.%')
-           ORDER BY version, length(roll_id), roll_id LIMIT $3""",
+        """SELECT r.version,
+                  CASE WHEN r.version = ANY($5::int[]) THEN
+                    (SELECT p.round FROM log_entries p
+                     WHERE p.encounter_id = r.encounter_id AND p.version < r.version
+                       AND p.version <> ALL($5::int[])
+                     ORDER BY p.version DESC LIMIT 1)
+                  ELSE r.round END AS round,
+                  r.record
+           FROM roll_ledger r
+           WHERE r.encounter_id = $1 AND r.version > $2
+             AND ($4::int IS NULL OR r.version <= $4)
+             AND NOT (r.version = ANY($5::int[]) AND r.roll_id LIKE 's%.%')
+           ORDER BY r.version, length(r.roll_id), r.roll_id LIMIT $3""",
         encounter_id,
         after_version,
         limit,

@@ -33,6 +33,27 @@ export function forPlayer(command) {
 }
 
 /**
+ * How the GM sets a combatant's initiative, if the ruleset has a way: a ruling whose
+ * `field` may name "initiative" (generic's set_value).  {command, field, value(id)}: open
+ * `command` with `field` holding `value(id)`; null where the ruleset has none.
+ */
+export function settingInitiative(commands) {
+  for (const command of commands) {
+    for (const field of command.fields) {
+      if (field.kind !== "union") continue;
+      const { mapping, propertyName } = field.schema.discriminator;
+      for (const [tag, ref] of Object.entries(mapping)) {
+        const variant = command.defs[ref.split("/").pop()] || {};
+        const named = variant.properties?.field;
+        if (!variant.properties?.combatant || !/\binitiative\b/.test(named?.pattern || "")) continue;
+        return { command, field: field.name, value: (id) => ({ [propertyName]: tag, combatant: id, field: "initiative" }) };
+      }
+    }
+  }
+  return null;
+}
+
+/**
  * The buttons for one picked combatant: [{command, field, label}] for each command with a
  * field that can name it.  `open(command, field, id)` shows that command's form.
  */

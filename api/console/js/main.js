@@ -3,7 +3,8 @@
 // followed over the live stream; the version slider reads any past version with ?at=N.
 
 import { Api } from "./api.js";
-import { buildPicker, syncActions, wireCommands } from "./commands.js";
+import { settingInitiative } from "./actions.js";
+import { buildPicker, openCommand, syncActions, wireCommands } from "./commands.js";
 import { $ } from "./dom.js";
 import { available, epochs, verifyRoll } from "./fairness.js";
 import { follow } from "./live.js";
@@ -117,8 +118,10 @@ function pick(id) {
 function drawTracker(view) {
   const onPick = ctx.who.role === "spectator" ? null : pick;
   const answer = isGm() && ctx.at == null ? answerRequest : null;
+  const setting = isGm() && ctx.at == null ? settingInitiative(ctx.commands) : null;
+  const onInitiative = setting ? (id) => openCommand(setting.command, setting.field, setting.value(id)) : null;
   $("#tracker").replaceChildren(
-    ...trackerRows(view.state.game || {}, { onPick, picked: ctx.picked }),
+    ...trackerRows(view.state.game || {}, { onPick, picked: ctx.picked, onInitiative }),
     ...[rulesetView(view.ruleset, view.state.game || {}), requests(view.state, answer)].filter(Boolean),
   );
 }

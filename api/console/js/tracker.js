@@ -88,9 +88,10 @@ function initiativeOf(c, game) {
 
 /**
  * The tracker's rows.  `onPick(id)` (when given) is called when a row's name is pressed:
- * the page then offers what can be done to or by that combatant.
+ * the page then offers what can be done to or by that combatant; `onInitiative(id)` (the
+ * GM's, where the ruleset lets initiative be set) when its initiative is pressed.
  */
-export function trackerRows(game, { onPick = null, picked = null } = {}) {
+export function trackerRows(game, { onPick = null, picked = null, onInitiative = null } = {}) {
   const { phase, round, turn } = turnOf(game);
   const people = roster(game);
   const names = Object.fromEntries(people.map((c) => [c.id, c.name || c.id]));
@@ -116,7 +117,9 @@ export function trackerRows(game, { onPick = null, picked = null } = {}) {
       class: ["combatant", mark === "now" ? "active" : null, mark === "next" ? "next" : null, picked === c.id ? "picked" : null].filter(Boolean).join(" "),
       "aria-current": mark === "now" ? "true" : null, "data-id": c.id,
     },
-    el("span", { class: "init", title: "initiative" }, init != null ? String(init) : "–"),
+    onInitiative
+      ? el("button", { type: "button", class: "init", "aria-label": `Set initiative of ${c.name || c.id} (${init ?? "none"})`, onclick: () => onInitiative(c.id) }, init != null ? String(init) : "–")
+      : el("span", { class: "init", title: "initiative" }, init != null ? String(init) : "–"),
     el("span", { class: "who" }, name,
       mark ? el("span", { class: `badge mark ${mark}` }, mark === "now" ? "acting" : "next") : null,
       c.side ? el("span", { class: "side" }, ` ${c.side}`) : null),

@@ -193,11 +193,19 @@ class _Ruling(
 
 
 class SetValue(_Ruling, frozen=True, kw_only=True, tag="set_value"):
-    """Set hp, max_hp or a stat to an exact value. hp at 0 still adds the down condition;
-    hp above max_hp is allowed (temporary hit points)."""
+    """Set hp, max_hp, initiative or a stat to an exact value. hp at 0 still adds the down
+    condition; hp above max_hp is allowed (temporary hit points). Initiative places the
+    combatant in the order by the new total (after those already at it); whose turn it
+    is does not change."""
 
     combatant: Id
-    field: Annotated[str, Meta(pattern=r"^(hp|max_hp|stat:[^\s:]+)$", examples=["hp", "stat:dex"])]
+    field: Annotated[
+        str,
+        Meta(
+            pattern=r"^(hp|max_hp|initiative|stat:[^\s:]+)$",
+            examples=["hp", "initiative", "stat:dex"],
+        ),
+    ]
     value: Number
 
 

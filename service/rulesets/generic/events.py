@@ -135,7 +135,8 @@ class Healed(_Event, frozen=True, kw_only=True, tag="generic.healed"):
 
 
 class ValueSet(_Event, frozen=True, kw_only=True, tag="generic.value_set"):
-    """GM ruling: ``field`` ("hp", "max_hp" or "stat:<name>") set to ``value``."""
+    """GM ruling: ``field`` ("hp", "max_hp", "initiative" or "stat:<name>") set to
+    ``value``."""
 
     combatant: str
     field: str

@@ -114,6 +114,8 @@ def _hp_changed(state: State, event: Damaged | Healed) -> State:
 
 
 def _value_set(state: State, event: ValueSet) -> State:
+    if event.field == "initiative":
+        return replace(state, order=state.order_with(event.combatant, event.value))
     return _update(state, event.combatant, lambda c: _set_value(c, event))
 
 

@@ -17,7 +17,9 @@ HEALTH_FIELDS: Mapping[str, tuple[HealthField, ...]] = {
     ),
     "generic.damaged": (HealthField("hp_after", ("target",)),),
     "generic.healed": (HealthField("hp_after", ("target",)),),
-    # A ruling sets hp, max_hp or a stat; every one of them is the combatant's statblock.
+    # A ruling sets hp, max_hp, initiative or a stat; each is read as the combatant's
+    # statblock (initiative too: its place in the order is public, the ruling's numbers
+    # follow the statblock, as the log line does).
     "generic.value_set": (
         HealthField("value", ("combatant",)),
         HealthField("previous", ("combatant",)),

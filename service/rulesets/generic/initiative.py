@@ -22,7 +22,7 @@ from service.ruleset import RuleViolation
 from service.rulesets.generic.commands import RollInitiative
 from service.rulesets.generic.events import Event, InitiativeRolled
 from service.rulesets.generic.rules import combatant
-from service.rulesets.generic.state import InitiativeEntry, Setup, State
+from service.rulesets.generic.state import InitiativeEntry, Setup, State, initiative_rank
 from service.rulesets.generic.turns import start_round
 
 MAX_ROLL_OFFS = 10
@@ -49,23 +49,23 @@ def roll_initiative(state: State, command: RollInitiative, dice: Dice) -> tuple[
     setup = isinstance(state.phase, Setup)
     if setup and command.wait_for_all and (waiting := _still_to_roll(state, who)):
         # A provisional order: ties wait until the last roll is in.
-        order = tuple(sorted((*state.order, *entries), key=_rank))
+        order = tuple(sorted((*state.order, *entries), key=initiative_rank))
         note = f"waiting for {', '.join(waiting)} to roll"
-        held = tuple(sorted(entries, key=_rank))
+        held = tuple(sorted(entries, key=initiative_rank))
         return (InitiativeRolled(results=held, order=order, note=note, rolls=tuple(rolls)),)
     # Before combat, rolls entered earlier (wait_for_all) are ranked with these: their
     # ties are broken now, by the same rules as ties within one roll.
     pool = [*state.order, *entries] if setup else entries
     ranked: list[InitiativeEntry] = []
     notes: list[str] = []
-    for _, tied in groupby(sorted(pool, key=_rank), key=_rank):
+    for _, tied in groupby(sorted(pool, key=initiative_rank), key=initiative_rank):
         ranked.extend(_break_tie(state, list(tied), dice, 1, rolls, notes))
     if setup:
         order = tuple(ranked)
         results = tuple(e for e in ranked if e.combatant in who)
     else:
         # sorted() is stable: on equal rank, those already in the order stay ahead.
-        order = tuple(sorted((*state.order, *ranked), key=_rank))
+        order = tuple(sorted((*state.order, *ranked), key=initiative_rank))
         results = tuple(ranked)
     rolled = InitiativeRolled(
         results=results, order=order, note="; ".join(notes) or None, rolls=tuple(rolls)
@@ -82,10 +82,6 @@ def _still_to_roll(state: State, rolling: tuple[str, ...]) -> list[str]:
         for c in state.combatants.values()
         if c.id not in rolling and not state.in_order(c.id)
     ]
-
-
-def _rank(entry: InitiativeEntry) -> tuple[int, int]:
-    return (-entry.total, -entry.modifier)
 
 
 def _who(state: State, requested: tuple[str, ...] | None) -> tuple[str, ...]:

@@ -56,12 +56,15 @@ def _set_value(state: State, ruling: SetValue, reason: str) -> tuple[Event, ...]
         previous = target.max_hp
         if value < 1:
             raise RuleViolation(f"maximum hit points must be at least 1, not {value}")
+    elif field == "initiative":
+        entry = next((e for e in state.order if e.combatant == target.id), None)
+        previous = None if entry is None else entry.total
     elif field.startswith("stat:"):
         stat = field.removeprefix("stat:")
         check_stat_name(stat)
         previous = target.stats.get(stat)
     else:
-        raise RuleViolation(f"'{field}' cannot be set: use hp, max_hp or stat:<name>")
+        raise RuleViolation(f"'{field}' cannot be set: use hp, max_hp, initiative or stat:<name>")
     if previous == value:
         raise RuleViolation(f"{target.name}'s {field} is already {value}")
     changed = ValueSet(

@@ -134,6 +134,25 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
         """Whether the combatant has a place in the initiative order."""
         return any(entry.combatant == combatant_id for entry in self.order)
 
+    def order_with(self, combatant_id: str, total: int) -> tuple[InitiativeEntry, ...]:
+        """The order with the combatant placed at ``total`` (a GM's ruling): after those
+        already at the same total and modifier, as a late joiner goes; its modifier is
+        the one it rolled with, else its initiative stat."""
+        entry = next((e for e in self.order if e.combatant == combatant_id), None)
+        if entry is None:
+            stat = self.options.initiative_stat
+            stats = self.combatants[combatant_id].stats
+            modifier = stats.get(stat, 0) if stat is not None else 0
+            entry = InitiativeEntry(combatant=combatant_id, total=total, modifier=modifier)
+        others = (e for e in self.order if e.combatant != combatant_id)
+        moved = msgspec.structs.replace(entry, total=total)
+        return tuple(sorted((*others, moved), key=initiative_rank))
+
+
+def initiative_rank(entry: InitiativeEntry) -> tuple[int, int]:
+    """Sort key of the order: higher total first, then the higher modifier."""
+    return (-entry.total, -entry.modifier)
+
 
 def initial_state(options: GenericOptions) -> State:
     """An encounter with nobody in it yet."""

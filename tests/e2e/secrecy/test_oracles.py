@@ -179,6 +179,40 @@ async def test_the_turn_order_does_not_show_who_a_secret_downed(client: Client) 
     assert all("salt" in e["data"] for e in opened if e["type"] == "encounter.sealed")
 
 
+async def test_the_round_of_sealed_turns_does_not_show_who_a_secret_downed(
+    client: Client,
+) -> None:
+    """The attack: after a hidden attack on Aria, let the GM's sealed turns go on and read
+    the round each log line, roll record and round replay is filed under (where Aria is
+    down her turns are skipped and a round more goes by).  Now players read every sealed
+    line in the public round until the attack is revealed; the GM's page files each in
+    the round it was played in, which is what the console's round stepper walks."""
+    down, up = await _table(client, initiative=True), await _table(client, initiative=True)
+    await down.hidden(GRAK_ATTACKS, [[20], [6]])
+    await up.hidden(GRAK_ATTACKS, [[1], [6]])
+    for table in (down, up):
+        for _ in range(3):
+            await command(client, table.eid, {"type": "generic.next_turn"})
+        await command(client, table.eid, {"type": "generic.damage", "target": "grak", "amount": 1})
+    for path in ("/log?after_version=0", "/rolls?after_version=0", "/rounds/1"):
+        assert without_ids(await down.read(path), down.eid) == without_ids(
+            await up.read(path), up.eid
+        ), path
+    for table in (down, up):
+        rounds = {e["round"] for e in (await table.read("/log?after_version=0"))["entries"]}
+        assert rounds == {None, 1}
+        replay = await client.get(f"/encounters/{table.eid}/rounds/2", headers=table.player)
+        assert replay.status_code == 404, replay.text
+    gm_log = (await client.get(f"/encounters/{down.eid}/log?after_version=7")).json()
+    assert [e["round"] for e in gm_log["entries"]] == [1, 2, 3, 3]  # three turns, the damage
+    # Revealed, the lines are the GM's, in the rounds they were played in.
+    await client.post(f"/encounters/{down.eid}/rolls/reveal", json={"roll_ids": ["s1"]})
+    seen = (await down.read("/log?after_version=7"))["entries"]
+    assert [e["round"] for e in seen] == [1, 2, 3, 3, 3]  # and the reveal
+    ledger = (await down.read("/rolls?after_version=0"))["rolls"]
+    assert [r["round"] for r in ledger if r["version"] == 11] == [3]
+
+
 async def test_a_fork_shows_its_own_seed_commitment(client: Client) -> None:
     """The attack: fork while a secret is open and read the fork's own dice commitment,
     which players were shown as "secret"."""

@@ -33,7 +33,7 @@ from service.rulesets.generic.events import (
     OutcomeOverridden,
     ValueSet,
 )
-from service.rulesets.generic.state import RECENT_OUTCOMES, Ended
+from service.rulesets.generic.state import RECENT_OUTCOMES, Ended, Fighting
 from tests.unit.deciders import given
 from tests.unit.generic.fixtures import RULESET, alice, everyone_in_combat, goblin
 
@@ -104,13 +104,41 @@ def test_set_max_hp_and_stats() -> None:
     assert when.state_after().combatants["goblin"].stats == {"ac": 15, "dex": 2, "str": 1}
 
 
+def test_set_initiative_moves_the_combatant_in_the_order_and_keeps_the_turn() -> None:
+    """Alice 20, Bob 19, the Goblin 18, Bob's turn: the Goblin set to 20 goes after Alice
+    (already at 20, as a late joiner goes); Bob keeps his turn.  Someone without
+    initiative is placed by the ruling, with their initiative stat as the tie-breaker."""
+    when = given(RULESET, *everyone_in_combat(turn="bob")).when(
+        ruling(SetValue(combatant="goblin", field="initiative", value=20), "ambush")
+    )
+    when.then(
+        ValueSet(combatant="goblin", field="initiative", value=20, previous=18, reason="ambush")
+    )
+    after = when.state_after()
+    assert [(e.combatant, e.total) for e in after.order] == [
+        ("alice", 20),
+        ("goblin", 20),
+        ("bob", 19),
+    ]
+    assert after.phase == Fighting(round=1, turn="bob")
+    late = given(RULESET, *everyone_in_combat(), alice(combatant="cara", name="Cara")).when(
+        ruling(SetValue(combatant="cara", field="initiative", value=19))
+    )
+    late.then(
+        ValueSet(
+            combatant="cara", field="initiative", value=19, previous=None, reason="the table agreed"
+        )
+    )
+    assert [e.combatant for e in late.state_after().order] == ["alice", "bob", "cara", "goblin"]
+
+
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
         ("hp", -1, "cannot go below 0 in this encounter, not -1"),
         ("max_hp", 0, "at least 1, not 0"),
         ("stat:", 1, "'' is not a valid stat name"),
-        ("speed", 30, "'speed' cannot be set: use hp, max_hp or stat:<name>"),
+        ("speed", 30, "'speed' cannot be set: use hp, max_hp, initiative or stat:<name>"),
         ("hp", 7, "Goblin's hp is already 7"),
         ("stat:ac", 15, "Goblin's stat:ac is already 15"),
     ],
