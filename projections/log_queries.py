@@ -123,10 +123,12 @@ async def log_entries(
     revealed are redacted and their line is the one that hides them, and each line's
     health parts are rendered for players (service/health_text.py), for the GM exactly.
 
-    Each line is filed in the round the GM's table was in after it; a line still secret
-    to players is filed in the public round instead (that of the last line before it
-    that is not secret), so a sealed turn that starts a round, or one played in a round
-    it started, says so only once it opens (the ledger's records alike)."""
+    Each line is filed in the round the GM's table was in after it.  Players read every
+    line from the first one still secret to them ($6) on in the public round instead,
+    that of the last line before it: while a secret is open every command
+    that could move the round is sealed, so a sealed turn that starts a round, one played
+    in a round it started, and a note written meanwhile say so only once the secret opens
+    (the ledger's records alike)."""
     marks = await read_marks(db, encounter_id, up_to_version=up_to_version, secrets=not gm)
     secret = marks.secret_versions() if not gm else frozenset()
     rows = await db.fetch(
@@ -137,13 +139,10 @@ async def log_entries(
                             WHERE r.encounter_id = l.encounter_id AND r.version = l.version),
                            '[]') AS rolls
            FROM log_entries l
-           -- A version still secret to players ($6) is read in the public round: the
-           -- round of the last row before it that is not secret.
-           CROSS JOIN LATERAL (SELECT CASE WHEN l.version = ANY($6::int[]) THEN
-                 (SELECT p.round FROM log_entries p
-                  WHERE p.encounter_id = l.encounter_id AND p.version < l.version
-                    AND p.version <> ALL($6::int[])
-                  ORDER BY p.version DESC LIMIT 1)
+           CROSS JOIN LATERAL (SELECT CASE WHEN l.version >= $6 THEN
+                 coalesce((SELECT p.round FROM log_entries p
+                           WHERE p.encounter_id = $1 AND p.version < $6
+                           ORDER BY p.version DESC LIMIT 1), l.round)
                ELSE l.round END AS round) seen
            WHERE l.encounter_id = $1 AND l.version > $2
              AND ($4::int IS NULL OR l.version <= $4)
@@ -154,7 +153,7 @@ async def log_entries(
         limit,
         up_to_version,
         round_number,
-        sorted(secret),
+        min(secret, default=None),
     )
     if not rows:
         return []
@@ -204,11 +203,10 @@ async def rolls(
         sealed = sorted(marks.secret_versions())
     rows = await db.fetch(
         """SELECT r.version,
-                  CASE WHEN r.version = ANY($5::int[]) THEN
-                    (SELECT p.round FROM log_entries p
-                     WHERE p.encounter_id = r.encounter_id AND p.version < r.version
-                       AND p.version <> ALL($5::int[])
-                     ORDER BY p.version DESC LIMIT 1)
+                  CASE WHEN r.version >= $6 THEN
+                    coalesce((SELECT p.round FROM log_entries p
+                              WHERE p.encounter_id = $1 AND p.version < $6
+                              ORDER BY p.version DESC LIMIT 1), r.round)
                   ELSE r.round END AS round,
                   r.record
            FROM roll_ledger r
@@ -221,6 +219,7 @@ async def rolls(
         limit,
         up_to_version,
         sealed,
+        min(sealed, default=None),
     )
     if not rows:
         return []

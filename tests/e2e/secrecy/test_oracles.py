@@ -194,6 +194,9 @@ async def test_the_round_of_sealed_turns_does_not_show_who_a_secret_downed(
         for _ in range(3):
             await command(client, table.eid, {"type": "generic.next_turn"})
         await command(client, table.eid, {"type": "generic.damage", "target": "grak", "amount": 1})
+        # A note is public while the secret is open: it too reads in the public round.
+        note = {"text": "The lights flicker."}
+        assert (await client.post(f"/encounters/{table.eid}/notes", json=note)).is_success
     for path in ("/log?after_version=0", "/rolls?after_version=0", "/rounds/1"):
         assert without_ids(await down.read(path), down.eid) == without_ids(
             await up.read(path), up.eid
@@ -204,11 +207,12 @@ async def test_the_round_of_sealed_turns_does_not_show_who_a_secret_downed(
         replay = await client.get(f"/encounters/{table.eid}/rounds/2", headers=table.player)
         assert replay.status_code == 404, replay.text
     gm_log = (await client.get(f"/encounters/{down.eid}/log?after_version=7")).json()
-    assert [e["round"] for e in gm_log["entries"]] == [1, 2, 3, 3]  # three turns, the damage
+    # three turns, the damage, the note
+    assert [e["round"] for e in gm_log["entries"]] == [1, 2, 3, 3, 3]
     # Revealed, the lines are the GM's, in the rounds they were played in.
     await client.post(f"/encounters/{down.eid}/rolls/reveal", json={"roll_ids": ["s1"]})
     seen = (await down.read("/log?after_version=7"))["entries"]
-    assert [e["round"] for e in seen] == [1, 2, 3, 3, 3]  # and the reveal
+    assert [e["round"] for e in seen] == [1, 2, 3, 3, 3, 3]  # and the reveal
     ledger = (await down.read("/rolls?after_version=0"))["rolls"]
     assert [r["round"] for r in ledger if r["version"] == 11] == [3]
 
