@@ -54,6 +54,7 @@ def _aeonisk() -> Scenario:
         secret=(check, [[13]]),
         player_moves=({"type": "aeonisk.roll_initiative", "character": "kaelia"},),
         gm_moves=({"type": "aeonisk.next_phase", "initiative": "one_at_a_time"},),
+        players_turn=(1,),  # the round starts: Kaelia rolls her initiative
     )
 
 
