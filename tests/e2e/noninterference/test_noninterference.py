@@ -7,7 +7,8 @@ fails), hypothesis draws a run of the ruleset's commands: hidden GM commands, th
 command and others of the GM's in public, the bound player's own commands (with server
 dice, asking for the representation, with too few dice of their own, or as a request to
 the GM), GM notes and undos.  The run is played twice, on two services with databases of
-their own (worlds.py), the hidden commands' manual faces drawn independently per world.
+their own (worlds.py), the hidden commands' manual faces, and where the scenario has
+other forms of its secret command their hidden values, drawn independently per world.
 Two runs are played every time: the issue's attack, and one that brings the table to the
 player's turn first, so that every ruleset decides a real command of the player's (the
 test fails for a ruleset where none was decided).
@@ -70,11 +71,16 @@ def _faces(dice: list[list[int]]) -> st.SearchStrategy[list[list[int]]]:
     )
 
 
+def _secret_forms(scenario: Scenario) -> st.SearchStrategy[tuple[int, list[list[int]]]]:
+    """One world's secret command: which of its forms (hidden values), and its faces."""
+    forms = (scenario.secret, *scenario.secret_variants)
+    return st.one_of(*(st.tuples(st.just(i), _faces(dice)) for i, (_, dice) in enumerate(forms)))
+
+
 def _steps(scenario: Scenario) -> st.SearchStrategy[list[Step]]:
-    dice = scenario.secret[1]
     moves_of_player = st.integers(0, len(scenario.player_moves) - 1)
     moves = [
-        st.tuples(st.just("secret"), st.tuples(_faces(dice), _faces(dice))),
+        st.tuples(st.just("secret"), st.tuples(_secret_forms(scenario), _secret_forms(scenario))),
         st.tuples(st.just("gm"), st.integers(0, len(scenario.gm_moves))),
         st.tuples(st.just("player"), st.tuples(moves_of_player, st.sampled_from(PLAYER_STYLES))),
         st.sampled_from([("note", None), ("undo", None)]),
@@ -151,9 +157,11 @@ async def _play(
     streams = [await HeldStream(http, eid, who).open() for who in (player, spectator)]
     seen = Transcript()
     secret_cmd, public_dice = scenario.secret
+    forms = (scenario.secret, *scenario.secret_variants)
     for kind, argument in steps:
         if kind == "secret":
-            await _send(http, eid, secret_cmd, argument[side], True)
+            form, faces = argument[side]
+            await _send(http, eid, forms[form][0], faces, True)
         elif kind == "quiet":
             assert scenario.quiet_secret is not None
             await _send(http, eid, scenario.quiet_secret[0], argument[side], True)
@@ -249,28 +257,32 @@ def test_two_secret_worlds_look_the_same_to_players(
     assert decided, f"ruleset {name!r}: no command of the player's was decided in any run"
 
 
+def _the_secret_in_two_worlds(scenario: Scenario) -> Step:
+    """The secret with the scenario's faces in one world; in the other its last form (its
+    other hidden values, where it has them) with all ones."""
+    other = (scenario.secret, *scenario.secret_variants)[-1][1]
+    ones = [[1] * len(roll) for roll in other]
+    return ("secret", ((0, scenario.secret[1]), (len(scenario.secret_variants), ones)))
+
+
 def _the_issues_run(scenario: Scenario) -> list[Step]:
     """The run the issue's attacks were made with, played every time: the player acts in
-    public, then the secret (the scenario's faces in one world, all ones in the other),
-    then the player's every command and the GM's next public ones."""
-    dice = scenario.secret[1]
-    ones = [[1] * len(roll) for roll in dice]
+    public, then the secret (_the_secret_in_two_worlds), then the player's every command
+    and the GM's next public ones."""
     player = [("player", (i, s)) for i in range(len(scenario.player_moves)) for s in PLAYER_STYLES]
     gm = [("gm", i) for i in range(len(scenario.gm_moves) + 1)]
-    return [player[0], ("secret", (dice, ones)), *player, *gm, player[0]]
+    return [player[0], _the_secret_in_two_worlds(scenario), *player, *gm, player[0]]
 
 
 def _the_players_turn(scenario: Scenario) -> list[Step]:
     """A run in which the player's command is decided, not only held or refused: the GM
     moves the table to the player's turn in public, the player acts in every style, then
     the secret, the player's every command again (held now) and the GM's next ones."""
-    dice = scenario.secret[1]
-    ones = [[1] * len(roll) for roll in dice]
     to_turn: list[Step] = [("gm", i) for i in scenario.players_turn]
     player = [("player", (0, s)) for s in PLAYER_STYLES]
     again = [("player", (i, s)) for i in range(len(scenario.player_moves)) for s in PLAYER_STYLES]
     gm = [("gm", i) for i in range(len(scenario.gm_moves) + 1)]
-    return [*to_turn, *player, ("secret", (dice, ones)), *again, *gm]
+    return [*to_turn, *player, _the_secret_in_two_worlds(scenario), *again, *gm]
 
 
 async def _reveal_and_verify(http: httpx.AsyncClient, eid: str, player: dict[str, str]) -> None:

@@ -24,6 +24,10 @@ class Scenario:
     gm_moves: tuple[dict[str, Any], ...] = ()
     """Public GM commands besides the secret one played in public, that move the table on
     (a turn ends) so that the player's moves meet more than one state."""
+    secret_variants: tuple[tuple[dict[str, Any], list[list[int]]], ...] = ()
+    """Other forms of the secret command that differ from it only in what is secret (its
+    hidden values: a modifier, a damage notation), with dice for each: the
+    noninterference test draws each world's form among them and ``secret`` on its own."""
     players_turn: tuple[int, ...] = ()
     """The GM's public moves, in the noninterference test's numbering (0: the secret
     command played in public with its scenario dice, ``i``: ``gm_moves[i - 1]``), after
