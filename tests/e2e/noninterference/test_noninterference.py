@@ -5,20 +5,26 @@ look the same, byte for byte, to every player and spectator until the GM reveals
 Per registered ruleset (a ruleset without a scenario in tests/e2e/secrecy/scenarios.py
 fails), hypothesis draws a run of the ruleset's commands: hidden GM commands, the same
 command and others of the GM's in public, the bound player's own commands (with server
-dice, asking for the representation, or with too few dice of their own), GM notes and
-undos.  The run is played twice, on two services with databases of their own
-(worlds.py), the hidden commands' manual faces drawn independently per world.
+dice, asking for the representation, with too few dice of their own, or as a request to
+the GM), GM notes and undos.  The run is played twice, on two services with databases of
+their own (worlds.py), the hidden commands' manual faces, and where the scenario has
+other forms of its secret command their hidden values, drawn independently per world.
+Two runs are played every time: the issue's attack, and one that brings the table to the
+player's turn first, so that every ruleset decides a real command of the player's (the
+test fails for a ruleset where none was decided).
 
 Compared, in order: every answer to the player's commands (status, problem or events,
 ``dice_needed``, representation); the live streams of the player and of the spectator,
 held open from before the first command to after the last (observers.py); the bodies a
 webhook in the players' view delivered; and everything both read at the end (state now
 and at every version, events, log in JSON, text and Markdown, the ledger, stats, rounds,
-verify and deep verify, whoami, a bounded live read, and the ETag and chain-head
-headers).  The one substitution: each 64-hex value (hashes, prev_hashes, commitments) is
-replaced by its order of first appearance in its world (``Transcript.normalised``); the
-salts that make them differ never reach a player before the reveal.  After the reveal
-both worlds verify for the player, salts and all.
+verify and deep verify, whoami, a bounded live read, and the paths a player is refused:
+an export of either kind, the tokens, the webhooks), each with every header but the
+clock's (ETag, the chain head and its signature among them).  The one substitution: each
+64-hex value (hashes, prev_hashes, commitments, the head's signature) is replaced by its
+order of first appearance in its world (``Transcript.normalised``); the salts that make
+them differ never reach a player before the reveal.  After the reveal both worlds verify
+for the player, salts and all.
 """
 
 from __future__ import annotations
@@ -39,7 +45,9 @@ from tests.e2e.secrecy.scenarios import SCENARIOS, Scenario
 from tests.support.loop_thread import LoopThread
 
 Step = tuple[str, Any]
-PLAYER_STYLES = ("server dice", "representation", "too few dice")
+PLAYER_STYLES = ("server dice", "representation", "too few dice", "request")
+PLAYER_READS = ("/export", "/export?seeds=all", "/tokens", "/webhooks")
+"""Paths a player's token is refused (403): the refusal is compared as any answer."""
 
 
 @pytest.fixture(scope="module")
@@ -63,11 +71,16 @@ def _faces(dice: list[list[int]]) -> st.SearchStrategy[list[list[int]]]:
     )
 
 
+def _secret_forms(scenario: Scenario) -> st.SearchStrategy[tuple[int, list[list[int]]]]:
+    """One world's secret command: which of its forms (hidden values), and its faces."""
+    forms = (scenario.secret, *scenario.secret_variants)
+    return st.one_of(*(st.tuples(st.just(i), _faces(dice)) for i, (_, dice) in enumerate(forms)))
+
+
 def _steps(scenario: Scenario) -> st.SearchStrategy[list[Step]]:
-    dice = scenario.secret[1]
     moves_of_player = st.integers(0, len(scenario.player_moves) - 1)
     moves = [
-        st.tuples(st.just("secret"), st.tuples(_faces(dice), _faces(dice))),
+        st.tuples(st.just("secret"), st.tuples(_secret_forms(scenario), _secret_forms(scenario))),
         st.tuples(st.just("gm"), st.integers(0, len(scenario.gm_moves))),
         st.tuples(st.just("player"), st.tuples(moves_of_player, st.sampled_from(PLAYER_STYLES))),
         st.sampled_from([("note", None), ("undo", None)]),
@@ -111,13 +124,19 @@ async def _players_move(
         return await _send(http, eid, cmd, None, False, {**player, **prefer})
     if style == "too few dice":  # a 422 naming the dice needed, where the command rolls
         return await _send(http, eid, cmd, [], False, player)
+    if style == "request":  # asked of the GM: it waits whatever the state, up to the cap
+        body = {"command": cmd, "note": "May I?"}
+        return await http.post(f"/encounters/{eid}/requests", json=body, headers=player)
     return await _send(http, eid, cmd, None, False, player)
 
 
 async def _play(
     world: World, name: str, scenario: Scenario, steps: list[Step], side: int, example: int
-) -> tuple[Transcript, str, dict[str, str]]:
+) -> tuple[Transcript, str, dict[str, str], list[str]]:
+    """What the player and the spectator saw, the encounter, the player's token, and the
+    player's commands that the ruleset decided (not held, not refused)."""
     http = world.http
+    decided: list[str] = []
     created = await http.post(
         "/encounters",
         json={"ruleset": name, "name": "Two worlds", "options": scenario.options,
@@ -138,9 +157,11 @@ async def _play(
     streams = [await HeldStream(http, eid, who).open() for who in (player, spectator)]
     seen = Transcript()
     secret_cmd, public_dice = scenario.secret
+    forms = (scenario.secret, *scenario.secret_variants)
     for kind, argument in steps:
         if kind == "secret":
-            await _send(http, eid, secret_cmd, argument[side], True)
+            form, faces = argument[side]
+            await _send(http, eid, forms[form][0], faces, True)
         elif kind == "quiet":
             assert scenario.quiet_secret is not None
             await _send(http, eid, scenario.quiet_secret[0], argument[side], True)
@@ -154,6 +175,9 @@ async def _play(
             answer = await _players_move(http, eid, move, style, player)
             assert answer.status_code < 500, answer.text
             seen.add(f"player's {move['type']} ({style})", answer)
+            events = answer.json().get("events") if answer.status_code == 200 else None
+            if events and events[0]["type"] != "encounter.request_made":
+                decided.append(f"{move['type']} ({style})")
         elif kind == "note":
             await http.post(f"/encounters/{eid}/notes", json={"text": "The lights flicker."})
         else:
@@ -164,7 +188,7 @@ async def _play(
     for who, stream in zip(("player", "spectator"), streams, strict=True):
         seen.add_bytes(f"{who}'s live stream, held open", await stream.close_after(last))
     seen.add_bytes("players' webhook", await webhook_bodies(world.receiver, eid, last))
-    return seen, eid, player
+    return seen, eid, player, decided
 
 
 async def _read_everything(
@@ -191,6 +215,8 @@ async def _read_everything(
     await read("/verify")
     await read("/verify?deep=true")
     await read("/whoami")
+    for path in PLAYER_READS:
+        await read(path)
     bounded = await read(f"/live?after_version=0&until_version={head}")
     ids = [int(line[4:]) for line in bounded.text.splitlines() if line.startswith("id: ")]
     return max(ids, default=0)
@@ -204,6 +230,7 @@ def test_two_secret_worlds_look_the_same_to_players(
     scenario = SCENARIOS[name]
     assert scenario.player_moves, f"ruleset {name!r}: the player has no command of their own"
     examples = itertools.count()
+    decided: set[str] = set()
 
     @settings(
         max_examples=4,
@@ -212,30 +239,50 @@ def test_two_secret_worlds_look_the_same_to_players(
     )
     @given(steps=_steps(scenario))
     @example(steps=_the_issues_run(scenario))
+    @example(steps=_the_players_turn(scenario))
     def both_worlds(steps: list[Step]) -> None:
         example = next(examples) + 1000 * sorted(RULESETS).index(name)
         played = []
         for side, world in enumerate(worlds):
             with SameDraws(example).patches():
                 played.append(runner.run(_play(world, name, scenario, steps, side, example)))
-        (a, eid, player_a), (b, _, player_b) = played
+        (a, eid, player_a, decided_a), (b, _, player_b, _) = played
         for left, right in zip(a.normalised(), b.normalised(), strict=True):
             assert left == right, left[0]
+        decided.update(decided_a)  # the same in b: its answers are equal
         for world, player in ((worlds[0], player_a), (worlds[1], player_b)):
             runner.run(_reveal_and_verify(world.http, eid, player))
 
     both_worlds()
+    assert decided, f"ruleset {name!r}: no command of the player's was decided in any run"
+
+
+def _the_secret_in_two_worlds(scenario: Scenario) -> Step:
+    """The secret with the scenario's faces in one world; in the other its last form (its
+    other hidden values, where it has them) with all ones."""
+    other = (scenario.secret, *scenario.secret_variants)[-1][1]
+    ones = [[1] * len(roll) for roll in other]
+    return ("secret", ((0, scenario.secret[1]), (len(scenario.secret_variants), ones)))
 
 
 def _the_issues_run(scenario: Scenario) -> list[Step]:
     """The run the issue's attacks were made with, played every time: the player acts in
-    public, then the secret (the scenario's faces in one world, all ones in the other),
-    then the player's every command and the GM's next public ones."""
-    dice = scenario.secret[1]
-    ones = [[1] * len(roll) for roll in dice]
+    public, then the secret (_the_secret_in_two_worlds), then the player's every command
+    and the GM's next public ones."""
     player = [("player", (i, s)) for i in range(len(scenario.player_moves)) for s in PLAYER_STYLES]
     gm = [("gm", i) for i in range(len(scenario.gm_moves) + 1)]
-    return [player[0], ("secret", (dice, ones)), *player, *gm, player[0]]
+    return [player[0], _the_secret_in_two_worlds(scenario), *player, *gm, player[0]]
+
+
+def _the_players_turn(scenario: Scenario) -> list[Step]:
+    """A run in which the player's command is decided, not only held or refused: the GM
+    moves the table to the player's turn in public, the player acts in every style, then
+    the secret, the player's every command again (held now) and the GM's next ones."""
+    to_turn: list[Step] = [("gm", i) for i in scenario.players_turn]
+    player = [("player", (0, s)) for s in PLAYER_STYLES]
+    again = [("player", (i, s)) for i in range(len(scenario.player_moves)) for s in PLAYER_STYLES]
+    gm = [("gm", i) for i in range(len(scenario.gm_moves) + 1)]
+    return [*to_turn, *player, _the_secret_in_two_worlds(scenario), *again, *gm]
 
 
 async def _reveal_and_verify(http: httpx.AsyncClient, eid: str, player: dict[str, str]) -> None:

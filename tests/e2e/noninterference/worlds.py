@@ -2,9 +2,10 @@
 webhook receiver of its own, served by uvicorn (so a live stream can stay open while the
 run is played), whose ids, clock and seeds are drawn the same way.
 
-Only the salts of sealed envelopes and of commitments are the service's own: they are
-what makes the two worlds' hashes differ, and they never reach a player (an envelope's
-before the reveal).
+Only the salts of sealed envelopes and of commitments, and the key under which each
+answer's correlation id is hashed, are the service's own: they are what makes the two
+worlds' hashes and ids differ, and they never reach a player (an envelope's salt before
+the reveal).
 """
 
 from __future__ import annotations
@@ -30,8 +31,15 @@ from tests.support.live import serving
 from tests.support.receiver import Receiver, receiving
 
 _HEX64 = re.compile(rb"[0-9a-f]{64}")
-READ_HEADERS = ("etag", "aeon-chain-head")
-"""The headers a player reads that depend on the encounter's contents."""
+CLOCK_HEADERS = ("date", "ratelimit-reset")
+"""The headers left out of the comparison: the wall clock's (the date, the seconds left
+in the rate limit's window).  Every other header a player reads is compared, ETag,
+Aeon-Chain-Head and Aeon-Chain-Signature among them."""
+FRESH_ID_HEADER = "x-correlation-id"
+"""A hiding value: each answer's id is a keyed hash of the process's count of requests
+(api/http/request_log.py), under a 128-bit key no one reads; it is compared only as
+present, 32 hex digits.  tests/e2e/secrecy/test_oracles.py shows it tells no count."""
+_FRESH_ID = re.compile(r"[0-9a-f]{32}")
 
 
 class SameDraws:
@@ -123,6 +131,7 @@ async def two_worlds(postgres_url: str) -> AsyncIterator[tuple[World, World]]:
                 webhook_poll_seconds=0.05,
                 webhook_retry_base_seconds=0.05,
                 live_keepalive_seconds=3600,  # no keep-alive comments in a run
+                chain_key="the-same-chain-key",  # heads are signed: the signature compared
             )
             receiver = await stack.enter_async_context(receiving(Receiver()))
             with SameDraws(-1).patches():  # the pipeline's clock default is bound at creation
@@ -141,7 +150,9 @@ class Transcript:
         self.entries: list[tuple[str, int, dict[str, str], bytes]] = []
 
     def add(self, label: str, response: httpx.Response) -> None:
-        headers = {h: response.headers[h] for h in READ_HEADERS if h in response.headers}
+        headers = {h: v for h, v in response.headers.items() if h not in CLOCK_HEADERS}
+        assert _FRESH_ID.fullmatch(headers[FRESH_ID_HEADER]), headers
+        headers[FRESH_ID_HEADER] = "<fresh id>"
         self.entries.append((label, response.status_code, headers, response.content))
 
     def add_bytes(self, label: str, body: bytes) -> None:

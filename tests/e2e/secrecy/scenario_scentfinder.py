@@ -68,4 +68,5 @@ SCENARIO = Scenario(
         {"type": "scentfinder.end_turn", "combatant": "mara"},
     ),
     gm_moves=({"type": "scentfinder.end_turn", "combatant": "chief"},),
+    players_turn=(1,),  # the Chief's turn ends: Mara's Strike
 )

@@ -69,4 +69,5 @@ SCENARIO = Scenario(
         {"type": "tactics.end_turn", "combatant": "rex"},
     ),
     gm_moves=({"type": "tactics.end_turn", "combatant": "vex"},),
+    players_turn=(0, 1),  # the Press resolved in public, Vex's turn ends: Rex presses
 )

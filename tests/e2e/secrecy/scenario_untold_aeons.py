@@ -87,4 +87,5 @@ SCENARIO = Scenario(
         {"type": "untold-aeons.end_turn", "character": "mara"},
     ),
     gm_moves=({"type": "untold-aeons.end_turn", "character": "cultist"},),
+    players_turn=(1,),  # the Cultist's Fast turn ends unplayed: Mara shoots
 )

@@ -23,12 +23,14 @@ def _generic() -> Scenario:
 
     attack = {"type": "generic.attack", "attacker": "goblin", "target": "aria",
               "notation": "1d20+4", "damage": "2d6+3"}  # fmt: skip
+    heavier = {**attack, "notation": "1d20+9", "damage": "1d4+10"}  # the same attack, shown
     sword = {"type": "generic.attack", "attacker": "aria", "target": "goblin", "using": "sword"}
     return Scenario(
         options={},
         setup=[add("aria", 37), add("goblin", 23)],
         player=["aria"],
         secret=(attack, [[17], [6, 5]]),
+        secret_variants=((heavier, [[3], [4]]),),
         player_moves=(sword,),
         gm_moves=({"type": "generic.damage", "target": "aria", "amount": 20},),
     )
@@ -54,6 +56,7 @@ def _aeonisk() -> Scenario:
         secret=(check, [[13]]),
         player_moves=({"type": "aeonisk.roll_initiative", "character": "kaelia"},),
         gm_moves=({"type": "aeonisk.next_phase", "initiative": "one_at_a_time"},),
+        players_turn=(1,),  # the round starts: Kaelia rolls her initiative
     )
 
 

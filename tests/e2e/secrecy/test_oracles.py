@@ -217,6 +217,27 @@ async def test_the_round_of_sealed_turns_does_not_show_who_a_secret_downed(
     assert [r["round"] for r in ledger if r["version"] == 11] == [3]
 
 
+async def test_a_player_cannot_count_the_gms_requests_through_correlation_ids(
+    client: Client,
+) -> None:
+    """The attack: every answer carries an ``X-Correlation-ID`` the service drew; were it
+    a count of the process's requests, a player subtracting the ids of two of their reads
+    would learn how many requests the GM sent in between: a hidden attack that hits is
+    sent twice (the GM is asked for the damage die), one that misses once.  Now the ids
+    are a keyed hash of the count: they differ by no count."""
+    hit, miss = await _table(client), await _table(client)
+    for table, first_faces in ((hit, 19), (miss, 1)):
+        before = await client.get(f"/encounters/{table.eid}", headers=table.player)
+        body = {"command": GRAK_ATTACKS, "manual_dice": [[first_faces]], "hidden": True}
+        sent = await client.post(f"/encounters/{table.eid}/commands", json=body)
+        if sent.status_code == 422:  # the hit: the damage die asked for, and sent
+            assert sent.json()["dice_needed"]["roll"] == 2, sent.text
+            await table.hidden(GRAK_ATTACKS, [[first_faces], [4]])
+        after = await client.get(f"/encounters/{table.eid}", headers=table.player)
+        ids = [int(r.headers["x-correlation-id"], 16) for r in (before, after)]
+        assert abs(ids[1] - ids[0]) > 2**64, ids  # not a count: 2 or 3 apart it was
+
+
 async def test_a_fork_shows_its_own_seed_commitment(client: Client) -> None:
     """The attack: fork while a secret is open and read the fork's own dice commitment,
     which players were shown as "secret"."""
