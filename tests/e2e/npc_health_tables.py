@@ -40,6 +40,32 @@ class Table:
     state_counts_down: bool = False
     """The players' state gives health as what is left to take (wounds to the limit), so the
     player character's number there is not the track's."""
+    npc_elsewhere: tuple[tuple[int, int], ...] = ()
+    """Another world's NPC: each hidden number of the NPC's commands (its hit points, or a
+    track the GM set), and what it is there instead, chosen so that nothing public changes
+    (no one goes down, no descriptor word moves)."""
+
+    def other_world(self) -> tuple[Step, ...]:
+        """The same steps with the NPC's numbers those of ``npc_elsewhere``."""
+        swap = dict(self.npc_elsewhere)
+        steps = []
+        for step in self.steps:
+            text = msgspec.json.encode(step.command).decode()
+            if f'"{self.npc}"' in text:
+                command = msgspec.json.decode(text)
+                step = Step(_swapped(command, swap), step.manual)
+            steps.append(step)
+        return tuple(steps)
+
+
+def _swapped(value: Any, swap: dict[int, int]) -> Any:
+    if isinstance(value, dict):
+        return {k: _swapped(v, swap) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_swapped(v, swap) for v in value]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return swap.get(value, value)
+    return value
 
 
 def generic_combatant(ident: str, hp: int) -> dict[str, Any]:
@@ -59,6 +85,7 @@ GENERIC = Table(
     npc_numbers=(913, 909),
     pc_numbers=(611, 606),
     npc_words=("wounded",),
+    npc_elsewhere=((913, 917),),
 )
 
 
@@ -98,6 +125,7 @@ SCENTFINDER = Table(
     npc_numbers=(913, 909),
     pc_numbers=(611, 606),
     npc_words=("HP changed", "wounded", "unhurt"),
+    npc_elsewhere=((913, 917), (909, 911)),
 )
 
 
@@ -134,6 +162,7 @@ UNTOLD_AEONS = Table(
     npc_numbers=(387,),
     pc_numbers=(412,),
     npc_words=("down",),
+    npc_elsewhere=((387, 385),),
 )
 
 
@@ -164,6 +193,8 @@ TACTICS = Table(
     npc_numbers=(83,),
     pc_numbers=(58,),
     npc_words=("wounded", "bloodied"),
+    # No other world: a TACTICS combatant's wounds start at none against the table's public
+    # limit and grow only by what its public commands inflict, which players read.
 )
 
 
@@ -198,6 +229,7 @@ AEONISK = Table(
     npc_numbers=(387,),
     pc_numbers=(412,),
     npc_words=("down",),
+    npc_elsewhere=((387, 385),),
 )
 
 
@@ -250,6 +282,7 @@ AEONIS = Table(
     npc_numbers=(17, 13),
     pc_numbers=(19, 16),
     npc_words=("wounded",),
+    npc_elsewhere=((17, 18), (13, 12)),
 )
 
 TABLES = (GENERIC, SCENTFINDER, UNTOLD_AEONS, TACTICS, AEONISK, AEONIS)

@@ -62,6 +62,15 @@ def _has_number(body: str, number: int) -> bool:
 
 
 async def _play(client: Client, table: Table, npc_health: str, receiver: Receiver) -> str:
+    eid = await _opened(client, table, npc_health)
+    hook = await client.post(f"/encounters/{eid}/webhooks", json={"url": receiver.url})
+    assert hook.status_code == 201, hook.text
+    for step in table.steps:
+        await command(client, eid, step.command, manual=step.manual)
+    return eid
+
+
+async def _opened(client: Client, table: Table, npc_health: str) -> str:
     created = await client.post(
         "/encounters",
         json={
@@ -73,12 +82,7 @@ async def _play(client: Client, table: Table, npc_health: str, receiver: Receive
         headers=_bearer(SERVICE_KEY),
     )
     assert created.status_code == 201, created.text
-    eid = str(created.json()["encounter_id"])
-    hook = await client.post(f"/encounters/{eid}/webhooks", json={"url": receiver.url})
-    assert hook.status_code == 201, hook.text
-    for step in table.steps:
-        await command(client, eid, step.command, manual=step.manual)
-    return eid
+    return str(created.json()["encounter_id"])
 
 
 async def _reads(client: Client, eid: str, headers: dict[str, str]) -> dict[str, str]:
@@ -266,3 +270,38 @@ async def test_an_opened_secret_shows_no_npc_health_to_players(
         assert "hp_after" not in damaged["data"] and damaged["data"]["amount"] == 3
     gm = await _reads(client, eid, {})
     assert _has_number(gm["/events"], 910)
+
+
+_VARIES = re.compile(
+    r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"  # ids
+    r"|[0-9a-f]{64}|[0-9a-f]{32}"  # hashes, commitments, correlation ids
+    r"|\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d)?"  # timestamps
+    r"|\"global_position\":\d+|\"token_id\":\"[^\"]*\""
+)
+"""What differs between any two encounters, secret or not."""
+SECRET_NUMBERS = [t for t in TABLES if t.npc_elsewhere]
+"""The tables whose NPC has a number of its own the GM keeps secret (all but TACTICS)."""
+
+
+@pytest.mark.parametrize("table", SECRET_NUMBERS, ids=[t.ruleset for t in SECRET_NUMBERS])
+@pytest.mark.parametrize("npc_health", ["hidden", "descriptor"])
+async def test_two_worlds_whose_npc_numbers_differ_read_the_same_to_players(
+    table_client: Client, table: Table, npc_health: str
+) -> None:
+    """The NPC's numbers are the GM's secret: two tables alike but for them (its hit
+    points, wounds or damage) read the same, byte for byte, to a player and a spectator
+    on every path, once what differs between any two encounters is set aside."""
+    worlds = []
+    for steps in (table.steps, table.other_world()):
+        eid = await _opened(table_client, table, npc_health)
+        for step in steps:
+            await command(table_client, eid, step.command, manual=step.manual)
+        seen = []
+        for headers in await _player_and_spectator(table_client, eid, table.pc):
+            bodies = await _reads(table_client, eid, headers)
+            seen.append({path: _VARIES.sub("~", body) for path, body in bodies.items()})
+        worlds.append(seen)
+    assert table.steps != table.other_world()
+    for reader, (one, other) in enumerate(zip(*worlds, strict=True)):
+        for path in one:
+            assert one[path] == other[path], ("player", "spectator")[reader] + " reads " + path
