@@ -76,7 +76,7 @@ async def read_stream(
     return [_record(r) for r in rows]
 
 
-_HEADS = "SELECT shard, head FROM aeon_shard_heads()"
+_HEADS = "SELECT shard, head FROM shard_heads"
 
 
 def _read_shard(columns: str) -> str:
@@ -132,13 +132,13 @@ async def _in_order(
     """Up to ``limit`` rows of ``query`` (a ``_read_shard``) after ``after``, each with
     the checkpoint just past it.
 
-    Each shard is read in the order of its places, which its count's lock made the
+    Each shard is read in the order of its places, which its count row's lock made the
     order its writers committed in: once a reader sees a place, every lower one of that
-    shard has committed or rolled back (a rolled-back draw from a shard's sequence leaves a
-    hole: nothing here relies on places being dense).  Only shards whose count moved past
-    the checkpoint are read, in one round trip, sharing the limit; the events come a place
-    of each shard at a time, so a busy shard does not hold back the others.  A stream's
-    events are in one shard, so
+    shard has committed (a count that rolls back takes its places with it, and a write
+    counts only once it holds its stream row, so the places are dense; nothing here relies
+    on that).  Only shards whose count moved past the checkpoint are read, in one
+    round trip, sharing the limit; the events come a place of each shard at a time, so a
+    busy shard does not hold back the others.  A stream's events are in one shard, so
     they come in version order.
     """
     heads = await db.fetch(_HEADS)

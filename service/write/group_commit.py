@@ -108,7 +108,7 @@ class GroupCommit:
 
 
 def _shard_and_stream(waiting: _Waiting) -> tuple[int, UUID]:
-    """The order writes go in: by shard, so that a group takes the shards' counts
+    """The order writes go in: by shard, so that a group takes the count rows
     (events/append.py's ``head_ctes``) in ascending order, then by stream.  A write takes
     its stream row before its count, but only if nobody holds it, so with counts in one
     order two groups never deadlock."""
