@@ -40,7 +40,6 @@ from api.webhooks.targets import AllowList
 from api.webhooks.worker import Deliverer
 from events.migrate import apply_migrations
 from events.replicas import ReadReplicas
-from events.shards import counting_of
 from projections.inline import read_model_rows
 from service.write.pipeline import CommandPipeline
 from service.write.strategy import strategy_for
@@ -140,14 +139,13 @@ def create_app(settings: Settings | None = None) -> Litestar:
             if settings.read_database_urls
             else None
         )
-        counting = await counting_of(pool)
         pipeline = CommandPipeline(
             pool,
             read_model_rows,
             snapshot_every=settings.snapshot_every,
             publish=fan_out.notifier,
             chain_key=settings.chain_key_bytes,
-            strategy=strategy_for(settings.write_statement, counting),
+            strategy=strategy_for(settings.write_statement),
         )
         app.state.services = Services(
             settings=settings,
@@ -157,7 +155,6 @@ def create_app(settings: Settings | None = None) -> Litestar:
             replicas=replicas,
             live=fan_out,
             verified_tokens=verified,
-            counting=counting,
         )
         if replicas is not None:
             fan_out.hub.reader = live_reader(app.state.services)
@@ -166,10 +163,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             async with (
                 fan_out.running(pool, encode_for),
                 Deliverer(settings, pool).running(),
-                running_tasks(
-                    Carrier(pool, settings.chain_key_bytes, counting=counting).run(),
-                    name="carry-over",
-                ),
+                running_tasks(Carrier(pool, settings.chain_key_bytes).run(), name="carry-over"),
                 observability.sampling_pool(pool),
             ):
                 yield

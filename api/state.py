@@ -11,7 +11,6 @@ from api.http.limits import VerifiedTokens
 from api.live.wiring import Live
 from api.settings import Settings
 from events.replicas import ReadReplicas
-from events.shards import Counting
 from service.tokens import KnownTokens
 from service.write.pipeline import CommandPipeline
 
@@ -28,5 +27,3 @@ class Services:
     known_tokens: KnownTokens = field(default_factory=KnownTokens)
     verified_tokens: VerifiedTokens = field(default_factory=VerifiedTokens)
     """Tokens verified here, for the rate limiter (api/http/limits.py)."""
-    counting: Counting = "sequences"
-    """How the database counts its shards' places (events/shards.py)."""

@@ -29,7 +29,6 @@ from api.app import open_pool
 from api.settings import Settings
 from bench.harness import fresh_database, print_table
 from bench.load import Operation, Result, closed_loop
-from events.shards import counting_of
 from projections.inline import read_model_rows
 from service.commands import Actor, CommandEnvelope
 from service.rulesets.generic.commands import AddCombatant, Damage
@@ -89,8 +88,7 @@ def _damage(pipeline: CommandPipeline, encounter_id: UUID) -> Operation:
 async def _level(
     pool: asyncpg.Pool, way: WriteStatement, ids: list[UUID], seconds: float
 ) -> Result:
-    counting = await counting_of(pool)
-    pipeline = CommandPipeline(pool, read_model_rows, strategy=strategy_for(way, counting))
+    pipeline = CommandPipeline(pool, read_model_rows, strategy=strategy_for(way))
     for encounter_id in ids:  # cache every encounter: the single-trip path, as in service
         await pipeline.execute(
             encounter_id, CommandEnvelope(command=Damage(target="ogre", amount=1)), actor=GM

@@ -31,7 +31,7 @@ from api.settings import Settings
 from bench.harness import fresh_database, print_table
 from bench.mix import SETUP, step
 from events.hashing import event_hash
-from events.shards import anchor_of
+from events.shards import shard_of
 from events.store import read_stream
 from projections.inline import read_model_rows
 from projections.rebuild import rebuild_all, rebuild_all_in_processes
@@ -117,9 +117,13 @@ async def clone_corpus(pool: asyncpg.Pool, template: UUID, streams: int) -> int:
                 prev = digest
             async with conn.transaction():
                 # Each copy is numbered in its shard as a write would number it.
-                shard, anchor = anchor_of(sid)
-                first = await conn.fetchval("SELECT aeon_reserve_places($1, $2)", anchor, len(rows))
-                numbered = [(*row, shard, first + n) for n, row in enumerate(rows)]
+                shard = shard_of(sid)
+                head = await conn.fetchval(
+                    "UPDATE shard_heads SET head = head + $2 WHERE shard = $1 RETURNING head",
+                    shard,
+                    len(rows),
+                )
+                numbered = [(*row, shard, head - len(rows) + n) for n, row in enumerate(rows, 1)]
                 await conn.execute(
                     "INSERT INTO streams (stream_id, version, last_hash) VALUES ($1, $2, $3)",
                     sid,

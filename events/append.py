@@ -35,7 +35,7 @@ from events.envelope import NewEvent, RecordedEvent
 from events.errors import StreamNotFound, VersionConflict
 from events.heads import StreamHead
 from events.prepared import PreparedAppend, head_signature, prepare_append
-from events.shards import Counting, anchor_of
+from events.shards import anchor_of
 
 _json = msgspec.json.Encoder()
 
@@ -75,16 +75,10 @@ class Gate:
         return f"\n    FROM {tables}\n    WHERE m.stream_id = {self._p('stream')}"
 
 
-def head_ctes(
-    p: Parameters, *, token: bool, key: bool, wait: bool = False, counting: Counting = "sequences"
-) -> str:
+def head_ctes(p: Parameters, *, token: bool, key: bool, wait: bool = False) -> str:
     """The guards, the lock of the stream row, the shard's count and the head's move.
 
-    The count (``counted``) is the shard's sequence drawn under the shard's lock, or on
-    Citus the shard's count row (events/shards.py); either is held to the commit, which
-    orders the shard's commits by their places.
-
-    Why this order, and why ``SKIP LOCKED``: the count is held from here to the
+    Why this order, and why ``SKIP LOCKED``: the count row is held from here to the
     commit, and a holder of a count must never wait for a stream row, or two writers
     could wait for each other (a group holding shard s's count waiting for a row that a
     locking-path command holds while it waits for that count).  So the stream row is taken
@@ -113,7 +107,10 @@ def head_ctes(
     WHERE stream_id = {stream} AND version = {version}
           AND (SELECT token_valid AND key_unused FROM guard)
     FOR UPDATE {"" if wait else "SKIP LOCKED"}
-), counted AS ({_count(p, counting, f"{new_version} - {version}")}
+), counted AS (
+    UPDATE shard_heads SET head = head + ({new_version} - {version})
+    WHERE anchor = {p("anchor")} AND EXISTS (SELECT FROM locked)
+    RETURNING head
 ), moved AS (
     UPDATE streams
     SET version = {new_version}, last_hash = {p("new_hash")},
@@ -121,18 +118,6 @@ def head_ctes(
     WHERE stream_id = {stream} AND version = {version} AND EXISTS (SELECT FROM counted)
     RETURNING stream_id
 )"""
-
-
-def _count(p: Parameters, counting: Counting, new: str) -> str:
-    """The CTE that takes ``new`` places of the shard once the stream row is locked."""
-    if counting == "rows":
-        return f"""
-    UPDATE shard_heads SET head = head + ({new})
-    WHERE anchor = {p("anchor")} AND EXISTS (SELECT FROM locked)
-    RETURNING head"""
-    return f"""
-    SELECT aeon_take_places({p("shard")}::smallint, {new}) AS head
-    WHERE EXISTS (SELECT FROM locked)"""
 
 
 def insert_events(p: Parameters) -> str:
@@ -223,7 +208,6 @@ class Parts(NamedTuple):
     snapshots: bool = False
     seed: bool = False
     wait: bool = False
-    counting: Counting = "sequences"
 
 
 class Statement(NamedTuple):
@@ -238,7 +222,7 @@ def statement(parts: Parts) -> Statement:
     positions of the events (none if it wrote nothing)."""
     p = Parameters()
     g = Gate(p)
-    head = head_ctes(p, token=parts.token, key=parts.key, wait=parts.wait, counting=parts.counting)
+    head = head_ctes(p, token=parts.token, key=parts.key, wait=parts.wait)
     ctes = [("appended", insert_events(p))]
     if parts.read_models:
         ctes += [("state", state(p, g)), ("log", log(p, g))]
@@ -292,7 +276,6 @@ async def append(
     metadata: dict[str, Any],
     recorded_at: datetime,
     key: bytes | None = None,
-    counting: Counting = "sequences",
 ) -> list[RecordedEvent]:
     """Append ``new_events`` after ``head`` inside the caller's transaction: the statement
     without a command's parts.  With ``key`` the new head is signed (events/signing.py).
@@ -306,7 +289,7 @@ async def append(
     prepared = prepare_append(
         stream_id, head, new_events, metadata=metadata, recorded_at=recorded_at
     )
-    sql, names = statement(Parts(wait=True, counting=counting))
+    sql, names = statement(Parts(wait=True))
     values = append_values(prepared, head_signature(key, prepared))
     row = await conn.fetchrow(sql, *[values[name] for name in names])
     assert row is not None

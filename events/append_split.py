@@ -44,7 +44,7 @@ from events.append import (
 )
 from events.db import Connection
 from events.prepared import PreparedAppend
-from events.shards import Counting, shard_of
+from events.shards import shard_of
 from events.write import CommandWrite, Refused, Written, write_values
 
 _ANSWER = """INSERT INTO idempotency_keys (stream_id, key, request_hash, response)
@@ -54,11 +54,11 @@ _FIELDS = ("version", "type", "type_version", "data", "prev_hash", "hash", "posi
 
 
 @cache
-def first(*, token: bool, key: bool, counting: Counting) -> Statement:
+def first(*, token: bool, key: bool) -> Statement:
     """Statement 1: the guards, the count and the move, and what became of them."""
     p = Parameters()
     sql = (
-        head_ctes(p, token=token, key=key, counting=counting)
+        head_ctes(p, token=token, key=key)
         + """
 SELECT (SELECT token_valid FROM guard) AS token_valid,
        (SELECT key_unused FROM guard) AS key_unused,
@@ -120,9 +120,7 @@ def _arguments(statement: Statement, values: dict[str, Any]) -> list[Any]:
     return [values[name] for name in statement.names]
 
 
-async def commit_split(
-    conn: Connection, write: CommandWrite, counting: Counting = "sequences"
-) -> Written | Refused:
+async def commit_split(conn: Connection, write: CommandWrite) -> Written | Refused:
     """Write ``write`` as the statements above on ``conn``, which must be in a
     transaction: a refusal writes nothing, and an error leaves the transaction to be
     rolled back by its owner.
@@ -130,9 +128,7 @@ async def commit_split(
     Raises asyncpg.UniqueViolationError when a concurrent request with the same
     Idempotency-Key committed its answer first, as events.append.commit does."""
     values = write_values(write)
-    head = first(
-        token=write.token_id is not None, key=write.idempotency is not None, counting=counting
-    )
+    head = first(token=write.token_id is not None, key=write.idempotency is not None)
     moved = await conn.fetchrow(head.sql, *_arguments(head, values))
     assert moved is not None
     if not moved["moved"]:

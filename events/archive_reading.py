@@ -148,8 +148,12 @@ async def open_imported_stream(
     if not created:
         raise StreamExists(header.encounter_id)
     _shard, anchor = anchor_of(header.encounter_id)
-    first: int = await conn.fetchval("SELECT aeon_reserve_places($1, $2)", anchor, header.version)
-    return first
+    head: int = await conn.fetchval(
+        "UPDATE shard_heads SET head = head + $2 WHERE anchor = $1 RETURNING head",
+        anchor,
+        header.version,
+    )
+    return head - header.version + 1
 
 
 async def insert_events(

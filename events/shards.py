@@ -2,12 +2,11 @@
 
 Readers of every stream (service-wide webhooks, ``read_all``) take a position per
 shard rather than one global sequence (docs/scale-out.md#positions-per-shard).  An event
-carries its stream's shard and its place in that shard, taken by the same statement that
-inserts the events: on one PostgreSQL from the shard's sequence under the shard's
-advisory lock, on Citus from the shard's row of ``shard_heads`` under that row's lock
-(``Counting``).  Either lock is held to the commit and orders the commits of one shard,
-so a reader that saw position n of a shard has seen every position below it, two-phase
-commits included, and whatever happens to transaction ids.
+carries its stream's shard and its place in that shard; each shard's count is one row of
+``shard_heads``, moved by the same statement that inserts the events.  That row's lock
+orders the commits of one shard, so a reader that saw position n of a shard has seen
+every position below it, on one PostgreSQL and on Citus alike, two-phase commits
+included, and whatever happens to transaction ids.
 
 The shard is the one Citus would put the stream in: Citus hashes a uuid distribution
 column with PostgreSQL's ``uuid_hash`` and splits the 32-bit hash space into equal
@@ -23,10 +22,7 @@ from __future__ import annotations
 
 import struct
 from functools import lru_cache
-from typing import Literal
 from uuid import UUID, uuid5
-
-from events.db import Database
 
 SHARDS = 32
 """Shards the events are counted in: Citus's default ``shard_count``."""
@@ -95,17 +91,3 @@ def anchor_of(stream_id: UUID) -> tuple[int, UUID]:
     """The stream's shard and the key of that shard's count row."""
     shard = shard_of(stream_id)
     return shard, anchors()[shard]
-
-
-Counting = Literal["sequences", "rows"]
-"""How a database counts its shards' places (migration 0023): ``sequences`` on one
-PostgreSQL (a sequence per shard, drawn under the shard's advisory lock), ``rows`` on
-Citus (the shard's row of ``shard_heads``, moved by the command's own statement, which
-runs on the encounter's worker).  The database says which (``counting_of``), so every
-process writing to it counts the same way."""
-
-
-async def counting_of(db: Database) -> Counting:
-    """How the database counts places: ``rows`` once ``aeon_count_places_in_rows()``
-    marked it (before distributing it on Citus), ``sequences`` until then."""
-    return "rows" if await db.fetchval("SELECT aeon_counts_in_rows()") else "sequences"

@@ -133,8 +133,8 @@ async def due_webhook(db: Database, webhook_id: UUID) -> WebhookRow | None:
 async def global_now(db: Database) -> Checkpoint:
     """A checkpoint every event committed so far is at or before, and every event still
     to commit is after: each shard's committed count (a writer still holding a count has
-    not committed its places, and they are above it: migration 0023)."""
-    rows = await db.fetch("SELECT shard, head FROM aeon_committed_heads()")
+    not committed its places, and they are above it)."""
+    rows = await db.fetch("SELECT shard, head FROM shard_heads")
     return Checkpoint().past({r["shard"]: r["head"] for r in rows})
 
 

@@ -22,7 +22,6 @@ from events.append import Parts, append_values, statement
 from events.db import Connection
 from events.envelope import RecordedEvent
 from events.prepared import PreparedAppend
-from events.shards import Counting
 
 _encode = msgspec.json.Encoder().encode
 _EVENTS_MARK = b'"events":[]'
@@ -152,9 +151,7 @@ def write_values(write: CommandWrite) -> dict[str, Any]:
     return values
 
 
-def parts_of(
-    write: CommandWrite, *, every_part: bool = False, counting: Counting = "sequences"
-) -> Parts:
+def parts_of(write: CommandWrite, *, every_part: bool = False) -> Parts:
     """The parts ``write`` needs; ``every_part`` keeps the roll ledger's and the
     snapshots' even where they would run empty, so that writes with and without rolls or
     a snapshot can share one statement."""
@@ -165,15 +162,12 @@ def parts_of(
         rolls=every_part or bool(write.rows.rolls),
         snapshots=every_part or bool(write.snapshots),
         seed=write.seed is not None,
-        counting=counting,
     )
 
 
-def bound(
-    write: CommandWrite, *, every_part: bool = False, counting: Counting = "sequences"
-) -> tuple[str, list[Any]]:
+def bound(write: CommandWrite, *, every_part: bool = False) -> tuple[str, list[Any]]:
     """The statement variant a write needs and its arguments, in parameter order."""
-    sql, names = statement(parts_of(write, every_part=every_part, counting=counting))
+    sql, names = statement(parts_of(write, every_part=every_part))
     values = write_values(write)
     return sql, [values[name] for name in names]
 
@@ -187,24 +181,18 @@ def outcome(write: CommandWrite, row: asyncpg.Record | None) -> Written | Refuse
     return Written(write.append.recorded(positions), write.answer.with_positions(positions))
 
 
-async def commit(
-    conn: Connection, write: CommandWrite, counting: Counting = "sequences"
-) -> Written | Refused:
+async def commit(conn: Connection, write: CommandWrite) -> Written | Refused:
     """Run a command's write; on a connection in a transaction it joins that transaction.
 
     Raises asyncpg.UniqueViolationError when a concurrent request with the same
     Idempotency-Key committed its answer first (the caller serves that answer).
     """
-    sql, arguments = bound(write, counting=counting)
+    sql, arguments = bound(write)
     return outcome(write, await conn.fetchrow(sql, *arguments))
 
 
 async def commit_many(
-    conn: Connection,
-    writes: Sequence[CommandWrite],
-    *,
-    every_part: bool = False,
-    counting: Counting = "sequences",
+    conn: Connection, writes: Sequence[CommandWrite], *, every_part: bool = False
 ) -> list[Written | Refused]:
     """Run writes that share one statement variant (the same guards and seed part;
     ``every_part`` where their rolls or snapshots differ) in one round trip: each its own
@@ -212,7 +200,7 @@ async def commit_many(
 
     Raises what PostgreSQL raised for the first write it refused: then nothing of the
     round trip stands."""
-    bound_writes = [bound(write, every_part=every_part, counting=counting) for write in writes]
+    bound_writes = [bound(write, every_part=every_part) for write in writes]
     sql = bound_writes[0][0]
     assert all(other == sql for other, _ in bound_writes), "one statement variant"
     if len(writes) == 1:

@@ -32,7 +32,6 @@ from events.db import Connection
 from events.heads import stream_head
 from events.kinds import of_campaign
 from events.reading import Checkpoint, read_all_places
-from events.shards import Counting
 from service.campaigns.commands import CarryOver
 from service.campaigns.typed import rules_of
 from service.encounter import Encounter
@@ -99,15 +98,9 @@ async def carry_now(
 
 
 class Carrier:
-    def __init__(
-        self,
-        pool: asyncpg.Pool,
-        chain_key: bytes | None,
-        poll_seconds: float = 0.5,
-        counting: Counting = "sequences",
-    ):
+    def __init__(self, pool: asyncpg.Pool, chain_key: bytes | None, poll_seconds: float = 0.5):
         self.pool, self.poll_seconds = pool, poll_seconds
-        self.writer = CampaignWriter(pool, chain_key, counting=counting)
+        self.writer = CampaignWriter(pool, chain_key)
 
     async def turn(self) -> Carried:
         """One batch, carried over and checkpointed in one transaction."""

@@ -42,9 +42,7 @@ OPEN_OR_SERVICE_KEY: list[dict[str, list[str]]] = [{SERVICE_KEY: []}, {}]
 
 
 def _writer(services: Services) -> CampaignWriter:
-    return CampaignWriter(
-        services.pool, services.settings.chain_key_bytes, counting=services.counting
-    )
+    return CampaignWriter(services.pool, services.settings.chain_key_bytes)
 
 
 @post(

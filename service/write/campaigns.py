@@ -24,7 +24,6 @@ from events.errors import VersionConflict
 from events.heads import StreamHead, create_stream, lock_stream_of
 from events.idempotency import find_response
 from events.kinds import CAMPAIGN
-from events.shards import Counting
 from events.store import append
 from service.campaign_store.stream import load
 from service.campaign_store.tokens import mint_campaign_token
@@ -74,10 +73,8 @@ class CampaignWriter:
         pool: asyncpg.Pool,
         chain_key: bytes | None,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
-        counting: Counting = "sequences",
     ) -> None:
         self._pool, self._key, self._clock = pool, chain_key, clock
-        self._counting = counting
 
     async def create(self, command: CreateCampaign, terms: Terms) -> tuple[bytes, str | None]:
         """Open the campaign's stream with ``campaign.created`` and mint its GM token; the
@@ -204,7 +201,6 @@ class CampaignWriter:
             metadata=metadata,
             recorded_at=self._clock(),
             key=self._key,
-            counting=self._counting,
         )
 
 

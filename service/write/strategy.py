@@ -28,7 +28,6 @@ import asyncpg
 
 from events.append_split import commit_split
 from events.db import Connection
-from events.shards import Counting
 from events.write import CommandWrite, Refused, Written, commit, commit_many
 from telemetry import metrics
 
@@ -62,11 +61,8 @@ class WriteStrategy(Protocol):
 class OneStatement:
     """Each write one statement; a group in one round trip per statement variant."""
 
-    def __init__(self, counting: Counting = "sequences") -> None:
-        self.counting = counting
-
     async def write_locked(self, conn: Connection, write: CommandWrite) -> Outcome:
-        return await commit(conn, write, self.counting)
+        return await commit(conn, write)
 
     async def write_group(
         self, pool: asyncpg.Pool, writes: list[CommandWrite]
@@ -82,25 +78,23 @@ class OneStatement:
         results: dict[int, Outcome | Exception] = {}
         async with pool.acquire() as conn:
             for members in by_variant.values():
-                found = await _together(
-                    conn, [writes[n] for n in members], every_part, self.counting
-                )
+                found = await _together(conn, [writes[n] for n in members], every_part)
                 results.update(zip(members, found, strict=True))
         return [results[n] for n in range(len(writes))]
 
 
 async def _together(
-    conn: Connection, writes: list[CommandWrite], every_part: bool, counting: Counting
+    conn: Connection, writes: list[CommandWrite], every_part: bool
 ) -> list[Outcome | Exception]:
     if len(writes) > 1:
         try:
-            return list(await commit_many(conn, writes, every_part=every_part, counting=counting))
+            return list(await commit_many(conn, writes, every_part=every_part))
         except NOT_WRITTEN:
             pass  # one write's error rolled the group back: each on its own, below
     results: list[Outcome | Exception] = []
     for write in writes:
         try:
-            results += await commit_many(conn, [write], every_part=every_part, counting=counting)
+            results += await commit_many(conn, [write], every_part=every_part)
         except NOT_WRITTEN as refused:
             results.append(refused)
     return results
@@ -110,11 +104,8 @@ class SplitStatements:
     """Each write its routed statements; a group as one transaction per encounter, the
     encounters' transactions at the same time on connections of their own."""
 
-    def __init__(self, counting: Counting = "sequences") -> None:
-        self.counting = counting
-
     async def write_locked(self, conn: Connection, write: CommandWrite) -> Outcome:
-        return await commit_split(conn, write, self.counting)
+        return await commit_split(conn, write)
 
     async def write_group(
         self, pool: asyncpg.Pool, writes: list[CommandWrite]
@@ -133,7 +124,7 @@ class SplitStatements:
             async with pool.acquire() as conn:
                 try:
                     async with conn.transaction():
-                        return [await commit_split(conn, w, self.counting) for w in writes]
+                        return [await commit_split(conn, w) for w in writes]
                 except NOT_WRITTEN as refused:
                     if len(writes) == 1:
                         return [refused]
@@ -141,7 +132,7 @@ class SplitStatements:
                 for write in writes:
                     try:
                         async with conn.transaction():
-                            results.append(await commit_split(conn, write, self.counting))
+                            results.append(await commit_split(conn, write))
                     except NOT_WRITTEN as refused:
                         results.append(refused)
                 return results
@@ -155,7 +146,6 @@ STRATEGIES: dict[WriteStatement, type[OneStatement | SplitStatements]] = {
 }
 
 
-def strategy_for(name: WriteStatement, counting: Counting) -> WriteStrategy:
-    """The strategy AEON_WRITE_STATEMENT names, counting places as the database does
-    (events/shards.py's ``counting_of``)."""
-    return STRATEGIES[name](counting)
+def strategy_for(name: WriteStatement) -> WriteStrategy:
+    """The strategy AEON_WRITE_STATEMENT names."""
+    return STRATEGIES[name]()

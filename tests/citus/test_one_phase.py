@@ -74,8 +74,7 @@ async def _command(
 ) -> tuple[list[tuple[str, str]], UUID, bytes]:
     """A new encounter, a combatant added and one Damage command with an Idempotency-Key;
     the remote commands all three caused."""
-    way = strategy_for(form, "rows")
-    strategy = way if single_trip else LockingPath(way)
+    strategy = strategy_for(form) if single_trip else LockingPath(strategy_for(form))
     pipeline = CommandPipeline(pool, read_model_rows, strategy=strategy)
     remote.taken()
     encounter_id = await new_encounter(pipeline, f"one phase {form}")

@@ -12,7 +12,6 @@ import asyncpg
 
 from events.append import Parts, Statement, log, rolls, seed, snapshots, state, statement
 from events.append_split import events_values, first, routed
-from events.shards import Counting
 
 
 def _numbered_without_gaps(found: Statement) -> bool:
@@ -23,8 +22,8 @@ def _numbered_without_gaps(found: Statement) -> bool:
 async def test_every_statement_variant_prepares(pool: asyncpg.Pool) -> None:
     async with pool.acquire() as conn:
         bools = (False, True)
-        for *flags, counting in product(*[bools] * 6, ("sequences", "rows")):
-            found = statement(Parts(*flags, counting=counting))
+        for flags in product(bools, bools, bools, bools, bools, bools):
+            found = statement(Parts(*flags))
             assert _numbered_without_gaps(found), flags
             prepared = await conn.prepare(found.sql)
             assert len(prepared.get_parameters()) == len(found.names)
@@ -32,8 +31,7 @@ async def test_every_statement_variant_prepares(pool: asyncpg.Pool) -> None:
 
 async def test_every_split_statement_prepares(pool: asyncpg.Pool) -> None:
     bools = (False, True)
-    countings: tuple[Counting, ...] = ("sequences", "rows")
-    split = [first(token=t, key=k, counting=c) for t, k, c in product(bools, bools, countings)]
+    split = [first(token=t, key=k) for t, k in product(bools, bools)]
     split += [events_values(n) for n in (1, 3)]
     split += [routed(part) for part in (state, log, rolls, snapshots, seed)]
     async with pool.acquire() as conn:

@@ -152,7 +152,7 @@ async def test_every_event_is_numbered_in_its_shard_below_the_count(pool: asyncp
     assert misplaced == 0
     # (Two reads, not a join on the shard: on Citus that join would need repartitioning.)
     tops = dict(await pool.fetch("SELECT shard, max(shard_position) FROM events GROUP BY shard"))
-    heads = dict(await pool.fetch("SELECT shard, head FROM aeon_shard_heads()"))
+    heads = dict(await pool.fetch("SELECT shard, head FROM shard_heads"))
     assert all(top <= heads[shard] for shard, top in tops.items())
     duplicated = await pool.fetchval(
         """SELECT count(*) FROM (SELECT shard, shard_position FROM events

@@ -30,8 +30,7 @@ from tests.support.strategies import LockingPath
 def _pipeline(
     pool: asyncpg.Pool, form: WriteStatement, *, single_trip: bool = True
 ) -> CommandPipeline:
-    way = strategy_for(form, "sequences")
-    strategy = way if single_trip else LockingPath(way)
+    strategy = strategy_for(form) if single_trip else LockingPath(strategy_for(form))
     return CommandPipeline(pool, read_model_rows, snapshot_every=3, strategy=strategy)
 
 
@@ -134,7 +133,7 @@ async def test_split_writes_racing_for_one_encounter_keep_its_places_gap_free(
     # Dense from this encounter's first place to the count (below it, other tests of the
     # session may have deleted events of the shard to test verification).
     shard = shard_of(encounter_id)
-    head = await pool.fetchval("SELECT head FROM aeon_shard_heads() WHERE shard = $1", shard)
+    head = await pool.fetchval("SELECT head FROM shard_heads WHERE shard = $1", shard)
     counted = await pool.fetchval(
         "SELECT count(*) FROM events WHERE shard = $1 AND shard_position BETWEEN $2 AND $3",
         shard,

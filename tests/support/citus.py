@@ -121,7 +121,6 @@ async def distribute(url: str) -> None:
     conn = await asyncpg.connect(url)
     try:
         await apply_migrations(conn)
-        await conn.execute("SELECT aeon_count_places_in_rows()")  # a sequence is not routed
         await conn.execute("SET citus.enable_unsafe_triggers = on")  # the events' triggers
         for table, column in DISTRIBUTION_COLUMN.items():  # streams first
             await conn.execute(
