@@ -169,24 +169,33 @@ async def test_an_idle_stream_keeps_alive_and_ends_when_its_token_is_revoked(
             f"/encounters/{eid}/tokens", json={"combatants": ["aria"]}, headers=gm
         )
         player = minted.json()["token"]
-        lines: list[str] = []
-        async with (
-            asyncio.timeout(10),
-            http.stream("GET", f"/encounters/{eid}/live", headers=bearer(player)) as live,
-        ):
-            async for line in live.aiter_lines():
-                lines.append(line)
-                if line == ": keepalive" and "-- revoked" not in lines:
-                    revoked = await http.delete(
-                        f"/encounters/{eid}/tokens/{player.split('.')[0]}", headers=gm
-                    )
-                    assert revoked.status_code == 204
-                    lines.append("-- revoked")
+        revoke = f"/encounters/{eid}/tokens/{player.split('.')[0]}"
+        lines = await _revoked_while_following(http, eid, player, revoke, gm)
         # The stream ended by itself after the revocation, with every event before it.
         assert [m.id for m in parse(lines)] == [1, 2, 3]
-        assert "-- revoked" in lines
-        again = await http.get(f"/encounters/{eid}/live", headers=bearer(player))
-        assert again.status_code == 401
+
+
+async def _revoked_while_following(
+    http: httpx.AsyncClient, eid: str, token: str, revoke: str, gm: dict[str, str]
+) -> list[str]:
+    """The lines of ``token``'s live stream of the encounter, which the GM revokes (DELETE
+    ``revoke``) at its first keep-alive; the stream must end by itself, and the token
+    follow nothing after."""
+    lines: list[str] = []
+    async with (
+        asyncio.timeout(10),
+        http.stream("GET", f"/encounters/{eid}/live", headers=bearer(token)) as live,
+    ):
+        async for line in live.aiter_lines():
+            lines.append(line)
+            if line == ": keepalive" and "-- revoked" not in lines:
+                revoked = await http.delete(revoke, headers=gm)
+                assert revoked.status_code == 204
+                lines.append("-- revoked")
+    assert "-- revoked" in lines
+    again = await http.get(f"/encounters/{eid}/live", headers=bearer(token))
+    assert again.status_code == 401
+    return lines
 
 
 async def test_versions_past_what_postgresql_stores_are_400s(client: Client) -> None:
@@ -221,20 +230,5 @@ async def test_revoking_a_campaign_token_ends_its_live_streams_in_the_campaigns_
             headers=gm,
         )
         eid = started.json()["encounter_id"]
-        lines: list[str] = []
-        async with (
-            asyncio.timeout(10),
-            http.stream("GET", f"/encounters/{eid}/live", headers=bearer(player)) as live,
-        ):
-            async for line in live.aiter_lines():
-                lines.append(line)
-                if line == ": keepalive" and "-- revoked" not in lines:
-                    revoked = await http.delete(
-                        f"/campaigns/{campaign}/tokens/{minted.json()['token_id']}", headers=gm
-                    )
-                    assert revoked.status_code == 204
-                    lines.append("-- revoked")
-        # The stream ended by itself after the campaign revoked the token.
-        assert "-- revoked" in lines
-        again = await http.get(f"/encounters/{eid}/live", headers=bearer(player))
-        assert again.status_code == 401
+        revoke = f"/campaigns/{campaign}/tokens/{minted.json()['token_id']}"
+        await _revoked_while_following(http, eid, player, revoke, gm)
