@@ -98,8 +98,8 @@ class CampaignTokenRoutes(CampaignRoutes):
     ) -> None:
         """Revokes the token on the campaign and in every encounter of the campaign it
         opened, at once, ending its open live streams there. GM only. 409 for the
-        campaign's GM token: it is its only one
-        (a campaign mints no other), and revoking it would lock the GM out."""
+        campaign's GM token: it is its only one (a campaign mints no other), and revoking
+        it would lock the GM out."""
         require_gm(viewer, "revoke the campaign's tokens")
         outcome, encounters = await revoke_token(services.pool, campaign_id, token_id)
         if outcome == "not_found":
