@@ -47,8 +47,9 @@ async def test_a_gm_runs_a_fight_that_a_player_and_a_spectator_follow(
     service: Service, browser: Browser, screenshots: Path
 ) -> None:
     """The generic fight of the console, played from the page alone without typing JSON:
-    three combatants from sheets, initiative, turns with attacks, damage, a condition, a
-    secret roll and its reveal, undo from the history, a fork."""
+    three combatants from sheets, initiative, three turns each with an attack (from the
+    tracker, from the sheet, in secret), damage, a condition, a secret roll and its reveal,
+    undo from the history, a fork."""
     gm = await open_context(browser, f"{service.url}/console/", DESKTOP)
     page_errors: list[str] = []
     gm.on("pageerror", lambda e: page_errors.append(str(e)))
@@ -153,10 +154,17 @@ async def test_a_gm_runs_a_fight_that_a_player_and_a_spectator_follow(
     await expect(aria.locator('[data-label="Dealt"]')).to_have_text("8")
     await expect(aria.locator('[data-label="Hits"]')).to_have_text("1/1")
 
-    # The player ends Aria's turn from the phone; Borin's turn: damage and a condition.
+    # The player ends Aria's turn from the phone; Borin's turn: an attack from his sheet
+    # (a miss), damage and a condition.
     await player.get_by_role("button", name="End my turn").click()
     await expect(gm.locator("#turn-line")).to_contain_text("Borin's turn")
     await expect(gm.get_by_role("group", name="Act on Grak")).to_be_visible()  # still picked
+    await gm.get_by_role("button", name="Attack: Grak (target)").click()
+    await fill(gm, {"attacker": "borin", "using": "axe"})
+    await gm.get_by_label(re.compile("^Manual dice")).fill("3")
+    await gm.get_by_role("button", name="Send").click()
+    await expect(log_line(gm, "Borin rolls 1d20+4 for attack on Grak")).to_contain_text("miss")
+    await expect(gm.locator(".combatant", has_text="Grak")).to_contain_text("4/12 hp")
     await gm.get_by_role("button", name="Damage: Grak (target)").click()
     await fill(gm, {"amount": "2", "source": "falling rocks"})
     await gm.get_by_role("button", name="Send").click()
