@@ -58,7 +58,11 @@ def encounter_as_seen(codec: EventCodec, encounter: Encounter[Any], audience: Au
     )
     wrapper["dice"] = {k: v for k, v in wrapper["dice"].items() if k not in SECRET_DICE}
     wrapper["secret_rolls"] = [r for r in wrapper["secret_rolls"] if not is_sealed_roll(r)]
-    wrapper["sealed"] = {k: {"waits_for": v["waits_for"]} for k, v in wrapper["sealed"].items()}
+    # An envelope's rolls are the GM's until it opens; what it waits for is public.
+    wrapper["sealed"] = {
+        seal_id: {k: v for k, v in seal.items() if k != "rolls"}
+        for seal_id, seal in wrapper["sealed"].items()
+    }
     return msgspec.json.encode(wrapper)
 
 

@@ -26,6 +26,7 @@ from service.core_events import (
     SeedRevealed,
 )
 from service.dice.counters import DiceCounters, count_rolls
+from service.envelopes import Seal, sealed_as, still_sealed
 from service.ruleset import Ruleset, rolls_of
 from service.secrecy import NpcHealth
 
@@ -51,15 +52,6 @@ class PendingRequest(msgspec.Struct, frozen=True, kw_only=True):
     note: str | None = None
     asked_by: str | None = None
     """The asking token's id (None: the service key)."""
-
-
-class Seal(msgspec.Struct, frozen=True, kw_only=True):
-    """An envelope not opened yet (core_events.Sealed): what it still waits for."""
-
-    waits_for: tuple[str, ...]
-    """Seal ids not revealed yet that must be before it opens."""
-    rolls: tuple[str, ...] = ()
-    """Its roll ids, revealed with it."""
 
 
 class Encounter(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
@@ -247,18 +239,14 @@ def evolve(
             secret_server_rolls=tuple(r for r in enc.dice.secret_server_rolls if r not in shown),
             ended_secrets=ended,
         )
-        sealed = {
-            seal_id: msgspec.structs.replace(seal, waits_for=waits)
-            for seal_id, seal in enc.sealed.items()
-            if (waits := tuple(w for w in seal.waits_for if w not in shown))
-        }
+        open_seals = tuple(s for s in enc.open_seals if s not in shown)
         enc = msgspec.structs.replace(
             enc,
             dice=dice,
             secret_rolls=tuple(r for r in enc.secret_rolls if r not in shown),
             secret_hit_points=tuple(r for r in enc.secret_hit_points if r not in shown),
-            sealed=sealed,
-            open_seals=tuple(s for s in enc.open_seals if s not in shown),
+            sealed=still_sealed(enc.sealed, open_seals, shown),
+            open_seals=open_seals,
         )
     # Undone, Redone and NoteAdded change nothing here but the version.
     return msgspec.structs.replace(enc, version=enc.version + 1)
@@ -276,7 +264,7 @@ def _sealed(
         inner = evolve(ruleset, inner, event_in, reverted=reverted)
     rolls = tuple(r.roll_id for r in event.rolls)
     own = (event.seal_id, *rolls) if event.hidden else ()
-    seal = Seal(waits_for=event.waits_for, rolls=rolls)
+    seal = sealed_as(event.seal_id, event.waits_for, rolls, enc.open_seals)
     taints = event.hidden and event.taints and not reverted
     return msgspec.structs.replace(
         inner,

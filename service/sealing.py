@@ -25,6 +25,7 @@ from service.codec import EventCodec
 from service.commands import CommandEnvelope
 from service.core_events import RequestMade, Sealed
 from service.encounter import Encounter
+from service.envelopes import still_sealed, waits_of
 from service.requests import RequestLimits, ensure_room
 from service.ruleset import tag_of
 
@@ -114,12 +115,14 @@ def opened_by(encounter: Encounter[Any], asked: Sequence[str]) -> tuple[str, ...
     for roll_id in asked:
         seal_id = roll_id.split(".", 1)[0]
         seal = encounter.sealed.get(seal_id)
-        if seal is None or seal_id not in seal.waits_for:
+        if seal is None or seal_id not in waits_of(seal_id, seal, encounter.open_seals):
             return None
         if roll_id != seal_id and roll_id not in seal.rolls:
             return None
         wanted.append(seal_id)
     shown = set(wanted)
-    opened = [s for s, seal in encounter.sealed.items() if set(seal.waits_for) <= shown]
+    left = tuple(s for s in encounter.open_seals if s not in shown)
+    still = still_sealed(encounter.sealed, left, shown)
+    opened = [s for s in encounter.sealed if s not in still]
     rolls = [r for s in opened for r in encounter.sealed[s].rolls]
     return tuple(dict.fromkeys([*wanted, *opened, *rolls]))

@@ -31,6 +31,7 @@ SERVICE_PURE = (
     "service.core_events",
     "service.dice",
     "service.encounter",
+    "service.envelopes",
     "service.health_seal",
     "service.health_text",
     "service.history",
