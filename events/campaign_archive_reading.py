@@ -9,7 +9,6 @@ of any size is held one event at a time.
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -25,7 +24,7 @@ from events.campaign_archive import (
     SectionHead,
     campaign_message,
 )
-from events.provenance import Attestation, ChainKeys, key_id, sign
+from events.provenance import Attestation, ChainKeys, ForgedSignature, attestation_under
 
 _T = TypeVar("_T")
 
@@ -178,20 +177,11 @@ def set_attestation(
     """Who vouches for the set of sections, as an encounter archive's attestation: a
     signature under this service's key or a trusted one; one that names such a key and
     does not hold is a changed archive, refused."""
-    if end.signature is None or end.signed_by is None:
-        return "unattested"
-    candidates: list[tuple[bytes, Attestation]] = []
-    if keys.own is not None:
-        candidates.append((keys.own, "this-service"))
-    candidates += [(key, "trusted-service") for key in keys.trusted]
     message = campaign_message(header.campaign_id, header.seeds, heads)
-    for key, who in candidates:
-        if key_id(key) != end.signed_by:
-            continue
-        if not hmac.compare_digest(sign(key, message), end.signature):
-            raise BrokenArchive(
-                "the campaign archive's signature names a chain key this service knows but"
-                " does not hold: the archive was changed after it was exported"
-            )
-        return who
-    return "unattested"
+    try:
+        return attestation_under(keys, end.signed_by, end.signature, message)
+    except ForgedSignature:
+        raise BrokenArchive(
+            "the campaign archive's signature names a chain key this service knows but"
+            " does not hold: the archive was changed after it was exported"
+        ) from None

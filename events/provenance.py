@@ -57,6 +57,37 @@ def sign(key: bytes, message: bytes) -> str:
     return hmac.digest(key, message, "sha256").hex()
 
 
+class ForgedSignature(ValueError):
+    """A signature that names a key this service holds and does not hold under it: the
+    signed lines were changed after they were signed."""
+
+    def __init__(self, whose: str) -> None:
+        super().__init__(whose)
+        self.whose = whose
+
+
+def attestation_under(
+    keys: ChainKeys, signed_by: str | None, signature: str | None, message: bytes
+) -> Attestation:
+    """Who vouches for ``message``: a signature under this service's key or a trusted
+    one; none, or one under a key this service does not know, is unattested.  Raises
+    ForgedSignature for a signature that names a key held here and does not hold."""
+    if signature is None or signed_by is None:
+        return "unattested"
+    candidates: list[tuple[bytes, Attestation]] = []
+    if keys.own is not None:
+        candidates.append((keys.own, "this-service"))
+    candidates += [(key, "trusted-service") for key in keys.trusted]
+    for key, who in candidates:
+        if key_id(key) != signed_by:
+            continue
+        if not hmac.compare_digest(sign(key, message), signature):
+            whose = "this service's" if who == "this-service" else "a trusted service's"
+            raise ForgedSignature(whose)
+        return who
+    return "unattested"
+
+
 def seeds_digest(encoded_seed_lines: list[bytes]) -> str:
     digest = hashlib.sha256()
     for line in encoded_seed_lines:

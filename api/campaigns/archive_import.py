@@ -21,7 +21,7 @@ from uuid import UUID, uuid4
 import asyncpg
 import msgspec
 
-from api.cli.archive_import import attestation_of, open_epoch_seeded, record_import
+from api.cli.archive_import import BATCH, attestation_of, open_epoch_seeded, record_import
 from events.archive import ArchivedEvent, ArchiveHeader, BrokenArchive
 from events.archive_reading import insert_events, open_imported_stream
 from events.archive_rehoming import ENCOUNTER_CREATED, Rehoming
@@ -43,9 +43,6 @@ from service.campaign_store.tokens import mint_campaign_token
 from service.registry import get_ruleset
 from service.ruleset import RuleViolation
 from service.tokens import mint
-
-BATCH = 1000
-"""Events written per statement while the archive streams in."""
 
 
 class ImportedStream(msgspec.Struct, frozen=True, kw_only=True):

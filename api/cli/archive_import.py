@@ -13,7 +13,6 @@ next server rolls), is decided here; events/provenance.py says what is recorded.
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Iterable
 from datetime import datetime
 from uuid import UUID
@@ -27,11 +26,11 @@ from events.db import Connection
 from events.provenance import (
     Attestation,
     ChainKeys,
+    ForgedSignature,
     Provenance,
     archive_message,
-    key_id,
+    attestation_under,
     record_signature,
-    sign,
 )
 from events.signing import sign_head
 from projections.stream_rebuild import rebuild_stream
@@ -59,24 +58,16 @@ def attestation_of(
     one.  A signature that names this service's key (or a trusted one) and does not hold
     is a changed archive, refused; one under a key this service does not know is only
     unattested."""
-    if end.signature is None or end.signed_by is None:
-        return "unattested"
-    candidates = [(keys.own, "this-service")] if keys.own is not None else []
-    candidates += [(key, "trusted-service") for key in keys.trusted]
-    for key, who in candidates:
-        if key is None or key_id(key) != end.signed_by:
-            continue
-        message = archive_message(
-            header.encounter_id, header.version, header.last_hash, header.seeds, seeds_digest
-        )
-        if not hmac.compare_digest(sign(key, message), end.signature):
-            whose = "this service's" if who == "this-service" else "a trusted service's"
-            raise BrokenArchive(
-                f"the archive's signature names {whose} chain key but does not hold: the"
-                " archive was changed after it was exported"
-            )
-        return "this-service" if who == "this-service" else "trusted-service"
-    return "unattested"
+    message = archive_message(
+        header.encounter_id, header.version, header.last_hash, header.seeds, seeds_digest
+    )
+    try:
+        return attestation_under(keys, end.signed_by, end.signature, message)
+    except ForgedSignature as forged:
+        raise BrokenArchive(
+            f"the archive's signature names {forged.whose} chain key but does not hold: the"
+            " archive was changed after it was exported"
+        ) from None
 
 
 def check_seeds(reader: ArchiveReader, attestation: Attestation) -> None:

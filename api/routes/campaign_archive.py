@@ -19,10 +19,11 @@ from litestar.response import Stream
 from api.campaigns.archive_import import ImportedCampaign, import_campaign
 from api.campaigns.loaded import not_found
 from api.campaigns.schemas import CampaignVerifyReport
-from api.http.auth import require_gm, service_key_checked
+from api.http.auth import service_key_checked
 from api.http.problems import problem
 from api.openapi.operations import SERVICE_KEY
 from api.routes.base import CampaignRoutes
+from api.routes.exports import ARCHIVE_MEDIA_TYPE, may_export
 from api.state import Services
 from events.archive import BrokenArchive
 from events.archive_reading import StreamExists
@@ -32,12 +33,10 @@ from events.heads import signed_head
 from events.kinds import CAMPAIGN
 from events.provenance import ChainKeys, provenance_report, read_provenance, vouches_for
 from events.verify import verify_chain, verify_head, verify_pin
-from service.authorize import Forbidden
 from service.campaign_store.stream import load
 from service.campaigns.state import Campaign
 from service.tokens import Viewer
 
-ARCHIVE_MEDIA_TYPE = "application/jsonl"
 _SPOOL_IN_MEMORY = 1024 * 1024
 """Bytes of an uploaded archive held in memory before it spills to a temporary file."""
 
@@ -128,12 +127,7 @@ class CampaignArchive(CampaignRoutes):
         `GET /encounters/{id}/export` writes it (signed when the service vouches for it),
         then a `campaign_end` line whose signature binds the set. GM or service key: the
         events are unredacted, and campaign tokens are not exported."""
-        require_gm(viewer, "export the campaign")
-        if seeds == "all" and viewer.role != "service":
-            raise Forbidden(
-                "only the service key may export unpublished dice seeds: the GM must never"
-                " know a seed before its reveal"
-            )
+        may_export(viewer, seeds, "the campaign")
         pool, key = services.pool, services.settings.chain_key_bytes
         try:
             head = await signed_head(pool, campaign_id, CAMPAIGN)

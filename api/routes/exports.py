@@ -36,6 +36,17 @@ Seeds = Annotated[
 ]
 
 
+def may_export(viewer: Viewer, seeds: Literal["revealed", "all"], what: str) -> None:
+    """An export shows every event unredacted (GM or service key); its unpublished seeds
+    are the service key's alone: the GM must never know a seed before its reveal."""
+    require_gm(viewer, f"export {what}")
+    if seeds == "all" and viewer.role != "service":
+        raise Forbidden(
+            "only the service key may export unpublished dice seeds: the GM must never"
+            " know a seed before its reveal"
+        )
+
+
 class EncounterExport(EncounterRoutes):
     tags = ("exports",)
 
@@ -61,12 +72,7 @@ class EncounterExport(EncounterRoutes):
         service key: the events are
         shown unredacted. With `X-Min-Version`, a read replica holding that version may
         answer."""
-        require_gm(viewer, "export the encounter")
-        if seeds == "all" and viewer.role != "service":
-            raise Forbidden(
-                "only the service key may export unpublished dice seeds: the GM must never"
-                " know a seed before its reveal"
-            )
+        may_export(viewer, seeds, "the encounter")
         head = await ensure_version(services, encounter_id, db=read_from.db)
         now, with_seeds = datetime.now(UTC), seeds == "all"
         key = services.settings.chain_key_bytes

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import AsyncIterator
-from datetime import datetime
 from typing import Any
 
 import asyncpg
@@ -17,9 +16,9 @@ from litestar.testing import AsyncTestClient
 
 from api.app import create_app
 from api.settings import Settings
-from events.hashing import event_hash
 from tests.e2e.conftest import SERVICE_KEY
 from tests.e2e.helpers import Client, combatant
+from tests.support.chain import line_hash
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -227,16 +226,7 @@ def _forged(lines: Lines) -> Lines:
         if event["type"] == "campaign.member_added" and event["data"]["member"] == "aria":
             event["data"]["sheet"]["hp"] = 99
         event["prev_hash"] = prev
-        event["hash"] = prev = event_hash(
-            prev,
-            stream_id=cid,
-            stream_version=event["stream_version"],
-            type=event["type"],
-            type_version=event["type_version"],
-            data=event["data"],
-            metadata=event["metadata"],
-            recorded_at=datetime.fromisoformat(event["recorded_at"]),
-        )
+        event["hash"] = prev = line_hash(prev, cid, event)
     section[0]["last_hash"] = section[end]["last_hash"] = prev
     return forged
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +16,11 @@ from litestar.testing import AsyncTestClient
 from api.app import create_app
 from api.settings import Settings
 from events.committed_health import COMMITMENTS, SALTS, commitment, value_at
-from events.hashing import event_hash
 from tests.conftest import create_database, drop_database
 from tests.e2e.archives import ATTACK, export, gm_token_printed, import_cli, play
 from tests.e2e.conftest import SERVICE_KEY
 from tests.e2e.helpers import Client
+from tests.support.chain import line_hash
 
 KEY = "the-exporting-service-chain-key"
 OTHER_KEY = "the-importing-service-chain-key"
@@ -65,16 +64,7 @@ def _rehash(lines: list[dict[str, Any]], stream_id: uuid.UUID) -> None:
         if line["data"][COMMITMENTS] is None:
             del line["data"][COMMITMENTS]
         line["prev_hash"] = prev
-        line["hash"] = prev = event_hash(
-            prev,
-            stream_id=stream_id,
-            stream_version=line["stream_version"],
-            type=line["type"],
-            type_version=line["type_version"],
-            data=line["data"],
-            metadata=line["metadata"],
-            recorded_at=datetime.fromisoformat(line["recorded_at"]),
-        )
+        line["hash"] = prev = line_hash(prev, stream_id, line)
     lines[0]["encounter_id"] = str(stream_id)
     lines[0]["last_hash"] = lines[-1]["last_hash"] = prev
 

@@ -12,21 +12,27 @@ from events.envelope import GENESIS_HASH
 from events.hashing import commitment_fault, event_hash
 
 
+def line_hash(prev: str, stream_id: UUID | str, event: dict[str, Any]) -> str:
+    """The hash of an event as a reader has it (a JSON line of ``/events`` or an archive)
+    after ``prev``: what anyone can recompute without trusting the service."""
+    return event_hash(
+        prev,
+        stream_id=UUID(str(stream_id)),
+        stream_version=event["stream_version"],
+        type=event["type"],
+        type_version=event["type_version"],
+        data=event["data"],
+        metadata=event["metadata"],
+        recorded_at=datetime.fromisoformat(event["recorded_at"]),
+    )
+
+
 def relinked(stream_id: str, events: list[dict[str, Any]]) -> list[str]:
     """What a reader finds recomputing the chain from what they read: each link's fault,
     and each commitment the reader holds the salts of that does not match."""
     faults, prev = [], GENESIS_HASH
     for event in events:
-        recomputed = event_hash(
-            prev,
-            stream_id=UUID(stream_id),
-            stream_version=event["stream_version"],
-            type=event["type"],
-            type_version=event["type_version"],
-            data=event["data"],
-            metadata=event["metadata"],
-            recorded_at=datetime.fromisoformat(event["recorded_at"]),
-        )
+        recomputed = line_hash(prev, stream_id, event)
         if event["prev_hash"] != prev or recomputed != event["hash"]:
             faults.append(f"link {event['stream_version']}")
         if (fault := commitment_fault(event["type"], event["data"])) is not None:

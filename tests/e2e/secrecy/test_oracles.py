@@ -6,15 +6,13 @@ token, must give the player nothing to tell them apart.
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime
 from typing import Any
-from uuid import UUID
 
 import msgspec
 
-from events.hashing import event_hash
 from tests.e2e.helpers import Client, command
 from tests.e2e.secrecy.tables import without_ids
+from tests.support.chain import line_hash
 
 ARIA = {"type": "generic.add_combatant", "id": "aria", "name": "Aria", "hp": 5, "stats": {"ac": 10},
         "attacks": {"sword": {"notation": "1d20+3", "damage": "1d8"}}}  # fmt: skip
@@ -73,16 +71,7 @@ async def test_a_player_cannot_brute_force_a_secret_from_its_hash(client: Client
     page = await table.read(f"/events?after_version={envelope['stream_version'] - 1}")
     (seen,) = page["events"]
     assert "salt" not in seen["data"] and "events" not in seen["data"]
-    recomputed = event_hash(
-        seen["prev_hash"],
-        stream_id=UUID(table.eid),
-        stream_version=seen["stream_version"],
-        type=seen["type"],
-        type_version=seen["type_version"],
-        data=seen["data"],
-        metadata=envelope["metadata"],
-        recorded_at=datetime.fromisoformat(seen["recorded_at"]),
-    )
+    recomputed = line_hash(seen["prev_hash"], table.eid, {**seen, "metadata": envelope["metadata"]})
     assert recomputed == seen["hash"]  # a function of what the player already reads
     truth = msgspec.json.Encoder(order="sorted").encode(envelope["data"]["events"])
     commitment = seen["data"]["commitment"]
@@ -291,11 +280,7 @@ async def test_a_player_cannot_brute_force_npc_hit_points_from_the_hash(client: 
     truth = 26  # the GM's: 30 - 4
 
     def hashed(data: dict[str, Any]) -> str:
-        return event_hash(
-            hurt["prev_hash"], stream_id=UUID(eid), stream_version=hurt["stream_version"],
-            type=hurt["type"], type_version=hurt["type_version"], data=data,
-            metadata=hurt["metadata"], recorded_at=datetime.fromisoformat(hurt["recorded_at"]),
-        )  # fmt: skip
+        return line_hash(hurt["prev_hash"], eid, {**hurt, "data": data})
 
     assert hashed(hurt["data"]) == hurt["hash"]  # the player recomputes the link
     old_style = {k: v for k, v in hurt["data"].items() if k != "health_commitments"}
