@@ -16,7 +16,7 @@ import msgspec
 
 from events.db import Database
 from events.envelope import RecordedEvent
-from events.kinds import CAMPAIGN_FIRST
+from events.kinds import CAMPAIGN_FIRST, CAMPAIGN_TAG_PREFIX
 from events.shards import SHARDS
 
 _decode_dict = msgspec.json.Decoder(dict[str, Any])
@@ -86,15 +86,17 @@ def _read_shard(columns: str) -> str:
 
 
 _READ_SHARD = _read_shard(_EVENT_COLUMNS)
-_READ_SHARD_PLACES = _read_shard("stream_id, stream_version, type")
-
-
-class Place(msgspec.Struct, frozen=True):
-    """An event's place without its content: which stream, which version, what type."""
-
-    stream_id: UUID
-    stream_version: int
-    type: str
+_MOVED_IN_SHARD = f"""WITH batch AS (
+    {_read_shard("stream_id, stream_version, type")}
+), moved AS (
+    SELECT stream_id, max(stream_version) AS version FROM batch
+    WHERE type NOT LIKE '{CAMPAIGN_TAG_PREFIX}%' GROUP BY stream_id
+)
+SELECT (SELECT count(*) FROM batch) AS read,
+       (SELECT max(shard_position) FROM batch) AS upto,
+       array_agg(stream_id ORDER BY stream_id) AS streams,
+       array_agg(version ORDER BY stream_id) AS versions
+FROM moved"""
 
 
 async def read_all(
@@ -114,16 +116,43 @@ async def read_all_steps(
     return [(_record(row), at) for row, at in await _in_order(db, _READ_SHARD, after, limit)]
 
 
-async def read_all_places(
-    db: Database, after: Checkpoint, *, limit: int = 1000
-) -> tuple[list[Place], Checkpoint]:
-    """The places of the events ``read_all`` would read, in the same order and with the
-    same checkpoint past them, without their data, metadata or hashes: for a reader that
-    only asks which streams moved (the carry-over process manager), so a batch costs no
-    JSON sent or decoded."""
-    steps = await _in_order(db, _READ_SHARD_PLACES, after, limit)
-    places = [Place(r["stream_id"], r["stream_version"], r["type"]) for r, _ in steps]
-    return places, steps[-1][1] if steps else after
+class Moved(msgspec.Struct, frozen=True):
+    """Which encounters a batch of every stream's events moved, and to what version."""
+
+    encounters: dict[UUID, int]
+    """Each encounter with events in the batch: the last version the batch holds."""
+    read: int
+    """How many events the batch held, campaigns' included."""
+    past: Checkpoint
+    """The checkpoint just past the batch."""
+
+
+async def moved_streams(db: Database, after: Checkpoint, *, limit: int = 1000) -> Moved:
+    """The encounters up to about ``limit`` events after ``after`` moved, for a reader
+    that only asks which streams moved and how far (the carry-over process manager).
+
+    PostgreSQL folds each shard's part of the batch to a row per encounter, so a batch
+    costs the reader a row per encounter it moved rather than a row per event: under
+    load that reader followed every command's events.  Each shard whose count moved
+    past the checkpoint is read from its place on, in the order of its places (as
+    ``read_all`` reads it, never skipping a late commit), up to an equal share of
+    ``limit``; campaigns' events count as read but name no encounter."""
+    heads = await db.fetch(_HEADS)
+    behind = sorted(r["shard"] for r in heads if r["head"] > after.shards[r["shard"]])
+    if not behind:
+        return Moved({}, 0, after)
+    each = -(-limit // len(behind))
+    rows = await db.fetchmany(_MOVED_IN_SHARD, [(s, after.shards[s], each) for s in behind])
+    encounters: dict[UUID, int] = {}
+    places: dict[int, int] = {}
+    read = 0
+    for shard, row in zip(behind, rows, strict=True):
+        if not row["read"]:
+            continue
+        read += row["read"]
+        places[shard] = row["upto"]
+        encounters.update(zip(row["streams"] or (), row["versions"] or (), strict=True))
+    return Moved(encounters, read, after.past(places))
 
 
 async def _in_order(

@@ -2,10 +2,10 @@
 it changed for the party goes back to the campaign, exactly once.
 
 It reads every stream from a checkpoint (events/reading.py), as service-wide webhooks
-are delivered, but only the places of the events (stream, version, type), never their
-data: all it asks of a batch is which encounters moved.  Each turn, in one transaction:
-the checkpoint row locked (another process skips its turn), a batch of places read past
-it, and for every encounter of a campaign the batch moved, its state at the last version
+are delivered, but never the events themselves: all it asks of a batch is which
+encounters moved and how far (``moved_streams``).  Each turn, in one transaction: the
+checkpoint row locked (another process skips its turn), a batch past it, and for every
+encounter of a campaign the batch moved, its state at the last version
 read (from its snapshot, as any write loads it): if the ruleset says it is
 over (``CarryRules.ended``) the campaign decides ``campaign.carry_over`` at that version
 and appends it; then the checkpoint moves past the batch.  The append and the move
@@ -30,8 +30,7 @@ import msgspec
 
 from events.db import Connection
 from events.heads import stream_head
-from events.kinds import of_campaign
-from events.reading import Checkpoint, read_all_places
+from events.reading import Checkpoint, moved_streams
 from service.campaigns.commands import CarryOver
 from service.campaigns.typed import rules_of
 from service.encounter import Encounter
@@ -108,14 +107,11 @@ class Carrier:
             at = await _locked_checkpoint(conn)
             if at is None:
                 return Carried()
-            places, past = await read_all_places(conn, at, limit=BATCH)
-            if not places:
+            moved = await moved_streams(conn, at, limit=BATCH)
+            if not moved.read:
                 return Carried()
-            latest: dict[UUID, int] = {}
-            for place in places:
-                if not of_campaign(place.type):
-                    latest[place.stream_id] = place.stream_version
-            done = Carried(read=len(places))
+            latest = moved.encounters
+            done = Carried(read=moved.read)
             linked = await _campaigns_of(conn, list(latest))
             for encounter_id, campaign_id in linked.items():
                 done = await self._consider(
@@ -124,7 +120,7 @@ class Carrier:
             await conn.execute(
                 "UPDATE carry_over_checkpoint SET shards = $2 WHERE name = $1",
                 _NAME,
-                list(past.shards),
+                list(moved.past.shards),
             )
             return done
 

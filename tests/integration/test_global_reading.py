@@ -11,7 +11,7 @@ from uuid import UUID, uuid4
 import asyncpg
 
 from events.envelope import NewEvent
-from events.reading import read_all_places
+from events.reading import moved_streams
 from events.shards import SHARDS, anchors, shard_of, uuid_hash
 from events.store import Checkpoint, append, create_stream, read_all, stream_head
 from tests.support.streams import append_committed, append_one, stream_in_shard
@@ -161,24 +161,33 @@ async def test_every_event_is_numbered_in_its_shard_below_the_count(pool: asyncp
     assert duplicated == 0
 
 
-async def test_places_are_read_as_the_events_are(pool: asyncpg.Pool) -> None:
-    """``read_all_places`` (the carry-over process manager's read) takes the events
-    ``read_all`` takes, in its order, batch after batch, to the same checkpoint."""
+async def test_moved_streams_fold_what_read_all_reads(pool: asyncpg.Pool) -> None:
+    """``moved_streams`` (the carry-over process manager's read), batch after batch,
+    takes the events ``read_all`` takes, to the same checkpoint: every encounter at the
+    last version read, campaigns' events counted as read and naming no encounter."""
     _, start = await read_all(pool, Checkpoint(), limit=1_000_000)
     streams = [uuid4(), uuid4(), stream_in_shard(3), stream_in_shard(3)]
-    for sid in streams:
+    campaign = stream_in_shard(3)
+    for sid in [*streams, campaign]:
         async with pool.acquire() as conn, conn.transaction():
             await create_stream(conn, sid)
     for n in range(3):
         for sid in streams:
             await append_committed(pool, sid, f"t.{n}")
-    at_events = at_places = start
+        await append_committed(pool, campaign, f"campaign.t{n}")
+    events, at_events = await read_all(pool, start, limit=1_000_000)
+    expected = {e.stream_id: e.stream_version for e in events if e.stream_id != campaign}
+    seen: dict[UUID, int] = {}
+    read, batches, at = 0, 0, start
     while True:
-        events, at_events = await read_all(pool, at_events, limit=5)
-        places, at_places = await read_all_places(pool, at_places, limit=5)
-        assert [(p.stream_id, p.stream_version, p.type) for p in places] == [
-            (e.stream_id, e.stream_version, e.type) for e in events
-        ]
-        assert at_places == at_events
-        if not events:
+        moved = await moved_streams(pool, at, limit=5)
+        if not moved.read:
             break
+        assert campaign not in moved.encounters
+        assert all(seen.get(sid, 0) < v for sid, v in moved.encounters.items())
+        seen.update(moved.encounters)
+        read, batches, at = read + moved.read, batches + 1, moved.past
+    assert seen == expected
+    assert read == len(events) == 15
+    assert batches > 1, "the limit did not split the reading"
+    assert at == at_events
