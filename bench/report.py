@@ -42,25 +42,58 @@ def _print_instructions(paired: dict[int, Paired], timed: float) -> None:
                 print(f"instructions per {unit}, {system} at {c} clients: {per}")
 
 
+SHARE_TARGETS = {1: 0.35, 8: 0.35, 32: 0.50}
+"""The least share of the asyncpg ceiling the service should reach, per client count."""
+FLOOR_MULTIPLE = 3.0
+"""The most CPU a command may cost the service at 32 clients, in the floor's requests."""
+MEDIAN_MULTIPLE = 2.0
+"""The longest a command's median at 1 client may be, in (ceiling's + floor's median)."""
+
+
+def _verdict(held: bool) -> str:
+    return "holds" if held else "MISSED"
+
+
 def _targets(
     ours: dict[int, Result],
     ceilings: dict[int, Result],
     peers: dict[int, Result],
     cpu: dict[int, dict[str, float]],
+    floors: dict[int, Result],
+    floor_cpu: dict[int, dict[str, float]],
 ) -> None:
     print("\ntargets:")
-    if 32 in ours and 32 in ceilings:
-        share = ours[32].rate / ceilings[32].rate
+    for c, least in SHARE_TARGETS.items():
+        if c in ours and c in ceilings:
+            share = ours[c].rate / ceilings[c].rate
+            verdict = _verdict(share >= least)
+            print(f"  {c} clients >= {least:.0%} of ceiling: {share:.0%} {verdict}")
+            if c == 32 and 32 in cpu:  # what the share leaves each command, on shared cores
+                budget = (os.cpu_count() or 1) / (least * ceilings[32].rate) * 1e6
+                used = sum(cpu[32].values()) / ours[32].rate * 1e6
+                print(
+                    f"    ({least:.0%} of it leaves {budget:,.0f} us of CPU per command;"
+                    f" used: {used:,.0f})"
+                )
+    if 32 in cpu and 32 in floor_cpu and "service" in cpu[32]:
+        command = cpu[32]["service"] / ours[32].rate * 1e6
+        request = floor_cpu[32]["service"] / floors[32].rate * 1e6
+        multiple = command / request
         print(
-            f"  32 clients >= 35% of ceiling: {share:.0%} {'holds' if share >= 0.35 else 'MISSED'}"
+            f"  service CPU per command at 32 clients <= {FLOOR_MULTIPLE:g}x the floor's per"
+            f" request: {multiple:.1f}x ({command:,.0f} against {request:,.0f} us)"
+            f" {_verdict(multiple <= FLOOR_MULTIPLE)}"
         )
-        if 32 in cpu:  # what 35% leaves each command, with every process on the same cores
-            budget = (os.cpu_count() or 1) / (0.35 * ceilings[32].rate) * 1e6
-            used = sum(cpu[32].values()) / ours[32].rate * 1e6
-            print(f"    (35% of it leaves {budget:,.0f} us of CPU per command; used: {used:,.0f})")
+    if 1 in ours and 1 in ceilings and 1 in floors:
+        limit = MEDIAN_MULTIPLE * (ceilings[1].p(50) + floors[1].p(50))
+        median = ours[1].p(50)
+        print(
+            f"  median at 1 client <= {MEDIAN_MULTIPLE:g}x (ceiling's + floor's median):"
+            f" {median:.2f} ms against {limit:.2f} ms {_verdict(median <= limit)}"
+        )
     if 32 in ours and 32 in peers:
         ratio = ours[32].rate / peers[32].rate
-        print(f"  32 clients >= 2x peer: {ratio:.2f}x {'holds' if ratio >= 2 else 'MISSED'}")
+        print(f"  32 clients >= 2x peer: {ratio:.2f}x {_verdict(ratio >= 2)}")
     if 8 in ours:
         p99 = ours[8].p(99)
-        print(f"  p99 at 8 clients < 25 ms: {p99:.1f} ms {'holds' if p99 < 25 else 'MISSED'}")
+        print(f"  p99 at 8 clients < 25 ms: {p99:.1f} ms {_verdict(p99 < 25)}")

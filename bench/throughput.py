@@ -149,7 +149,7 @@ async def main(args: argparse.Namespace) -> None:
             f"\nservice memory (all processes): start {rss[0] / 2**20:.0f} MiB, "
             f"peak {max(rss) / 2**20:.0f} MiB, end {rss[-1] / 2**20:.0f} MiB"
         )
-    _targets(services, ceilings, peers, cpu)
+    _targets(services, ceilings, peers, cpu, floors, floor_cpu)
 
 
 def _peer_levels(db_url: str, levels: tuple[int, ...], seconds: float) -> dict[int, Result]:
