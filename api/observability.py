@@ -27,8 +27,6 @@ from api.http.observing import ObservingMiddleware
 from telemetry import metrics, multiprocess
 
 METRICS_PATH = "/metrics"
-_STREAMING_SUFFIX = "/live"
-"""Route templates ending so are event streams: counted, not timed."""
 _POOL_SAMPLE_SECONDS = 1.0
 
 

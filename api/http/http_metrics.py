@@ -88,6 +88,18 @@ class HttpMetrics:
     route's children."""
 
     def __init__(self, config: PrometheusConfig) -> None:
+        if (
+            not config.group_path
+            or config.labels
+            or config.exemplars
+            or config.excluded_http_methods
+            or config.exclude_opt_key
+            or config.exclude_unhandled_paths
+        ):
+            raise ValueError(
+                "the HTTP metrics group paths by route template and read no extra labels, "
+                "exemplars or other exclusions than paths"
+            )
         self._config = config
         exclude = config.exclude
         patterns = [exclude] if isinstance(exclude, str) else list(exclude or ())
