@@ -28,6 +28,7 @@ import time
 from typing import Protocol
 
 import asyncpg
+from litestar import Litestar
 from litestar.exceptions import TooManyRequestsException
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
@@ -66,15 +67,20 @@ class VerifiedTokens:
         """``token_id`` defaults to the id a minted token starts with (service.tokens)."""
         self._ids.put(_digest(token), token_id or token.partition(".")[0])
 
-    async def identify(self, header: str | None, address: str, db: Database | None) -> str:
-        """The budget of a request with this ``Authorization`` header from ``address``."""
+    async def identify(self, header: str | None, address: str, app: Litestar) -> str:
+        """The budget of a request with this ``Authorization`` header from ``address``;
+        ``app``'s database is asked only about a bearer not seen before."""
         if header:
             scheme, _, token = header.strip().partition(" ")
             token = token.strip()
             if scheme.lower() == "bearer" and token:
                 digest = _digest(token)
                 known = self._ids.get(digest)
-                if known is None and db is not None and self._wrong.get(digest) is None:
+                if (
+                    known is None
+                    and self._wrong.get(digest) is None
+                    and (db := _database(app)) is not None
+                ):
                     try:
                         known = await _stored_id(db, token)
                     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
@@ -86,6 +92,12 @@ class VerifiedTokens:
                 if known is not None:
                     return "token:" + known
         return "address:" + address
+
+
+def _database(app: Litestar) -> Database | None:
+    """The app's pool once its lifespan has opened it, else None."""
+    services = getattr(app.state, "services", None)
+    return services.pool if services is not None else None
 
 
 async def _stored_id(db: Database, token: str) -> str | None:
@@ -215,11 +227,11 @@ class RateLimit:
         return self._unlimited.search(path) is None
 
     async def admit(
-        self, authorization: str | None, address: str, db: Database | None
+        self, authorization: str | None, address: str, app: Litestar
     ) -> list[tuple[bytes, bytes]]:
         """Count the request against its budget: the RateLimit headers of its answer, or
         ``TooManyRequestsException`` (with the same headers) past the budget."""
-        key = await self.verified.identify(authorization, address, db)
+        key = await self.verified.identify(authorization, address, app)
         count, reset_in = await self.counter.hit(key, self._window)
         headers = [
             *self._fixed_headers,

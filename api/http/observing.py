@@ -24,7 +24,6 @@ Only HTTP requests are observed; the service has no websocket routes.
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from litestar.enums import ScopeType
 from litestar.exceptions import HTTPException
@@ -84,7 +83,7 @@ class ObservingMiddleware:
                     added = await limit.admit(
                         authorization.decode("latin-1") if authorization is not None else None,
                         _address(scope),
-                        _pool(scope),
+                        scope["litestar_app"],
                     )
                 if http_metrics is not None and not http_metrics.applies_to(path):
                     http_metrics = None
@@ -149,10 +148,3 @@ def _address(scope: HTTPScope) -> str:
     """The client's host, as Litestar's ``get_remote_address`` gives it."""
     client = scope.get("client")
     return client[0] if client else "127.0.0.1"
-
-
-def _pool(scope: HTTPScope) -> Any:
-    """The app's database pool once the lifespan has opened it (tokens not seen before
-    are looked up there), else None."""
-    services = getattr(scope["litestar_app"].state, "services", None)
-    return services.pool if services is not None else None
