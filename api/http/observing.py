@@ -1,12 +1,12 @@
 """The one middleware that observes every request: its log line and correlation id, its
 rate limit, and its HTTP metrics, in one ASGI layer.
 
-Three layers did this before (the request log, Litestar's rate-limit and Prometheus
-middleware, subclassed), each with its own ``send`` wrapper, scope lookups and
-Litestar's exclusion checks around it: together about a tenth of a worker's CPU under
-load, before any route ran.  Here the scope is read once, the headers in one pass,
-each exclusion is one search of the path, and one ``send`` wrapper adds the answer's
-headers and notes its status and its last byte's time.
+Why one layer: as three (the request log, and Litestar's rate-limit and Prometheus
+middleware, subclassed) each had its own ``send`` wrapper, its own reading of the scope
+and a ``Request`` or label dicts built from it, and Litestar's exclusion checks around
+it, all paid on every request before any route ran.  Here the scope is read once, the
+headers in one pass, each exclusion is one search of the path, and one ``send`` wrapper
+adds the answer's headers and notes its status and its last byte's time.
 
 What each job records is unchanged, and so is what the old order meant (the request
 log outermost, then the rate limit, then the metrics):
