@@ -30,7 +30,7 @@ from litestar.exceptions import HTTPException
 from litestar.types import ASGIApp, HTTPScope, Message, Receive, Scope, Send
 
 from api.http import request_log
-from api.http.http_metrics import HttpMetrics
+from api.http.http_metrics import HttpMetrics, RouteMetrics
 from api.http.limits import RateLimit
 from telemetry import context
 
@@ -107,15 +107,16 @@ class ObservingMiddleware:
             else:
                 method: str = scope["method"]
                 route: str = scope["path_template"]
-                in_progress = http_metrics.of(method, route, 200).in_progress
-                in_progress.inc()
+                as_ok = http_metrics.of(method, route, 200)
+                as_ok.in_progress.inc()
                 try:
                     await self.app(scope, receive, observed_send)
                 finally:
-                    in_progress.dec()
-                    _record(
-                        http_metrics, method, route, 200 if status is None else status, duration
-                    )
+                    as_ok.in_progress.dec()
+                    # Litestar's plugin counted an answer it never saw start as a 200.
+                    counted = 200 if status is None else status
+                    children = as_ok if counted == 200 else http_metrics.of(method, route, counted)
+                    _record(children, counted, duration)
         except HTTPException as exc:  # the rate limit's 429, answered outside
             refused = exc.status_code
             raise
@@ -125,10 +126,7 @@ class ObservingMiddleware:
                 request_log.finish(scope, facts, answered, started, log=self._log)
 
 
-def _record(
-    http_metrics: HttpMetrics, method: str, route: str, status: int, seconds: float
-) -> None:
-    children = http_metrics.of(method, route, status)
+def _record(children: RouteMetrics, status: int, seconds: float) -> None:
     if status >= 500:
         children.errors.inc()
     children.requests.inc()
