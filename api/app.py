@@ -25,7 +25,7 @@ from api.background import running_tasks
 from api.campaigns.carrier import Carrier
 from api.http import request_log
 from api.http.cors import cors_config
-from api.http.limits import VerifiedTokens, rate_limit_config
+from api.http.limits import VerifiedTokens, rate_limit
 from api.http.problems import problem_details_config
 from api.http.read_routing import live_reader
 from api.http.strict_input import check_body
@@ -119,7 +119,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     verified = VerifiedTokens()
     limits = None
     if settings.rate_limit_per_minute > 0:
-        limits = rate_limit_config(settings.rate_limit_per_minute, redis, verified).middleware
+        limits = rate_limit(settings.rate_limit_per_minute, redis, verified)
     middleware = observability.middleware(
         metrics_on=settings.metrics, log_requests=settings.log_requests, rate_limit=limits
     )

@@ -8,12 +8,15 @@ public half (``<id>.<secret>``), the secret is never seen here.
 
 from __future__ import annotations
 
+import logging
 import sys
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 import structlog
 from structlog.typing import Processor
+
+from telemetry import timestamps
 
 _encode = msgspec.json.Encoder(enc_hook=repr).encode
 """A value JSON has no form for (an exception's class, an object a library put in a
@@ -33,7 +36,7 @@ def processors(*, as_json: bool) -> list[Processor]:
     common: list[Processor] = [
         structlog.contextvars.merge_contextvars,
         structlog.processors.add_log_level,
-        structlog.processors.TimeStamper(fmt="iso", utc=True),
+        timestamps.stamp,  # TimeStamper(fmt="iso", utc=True)'s text, cheaper
     ]
     if as_json:
         return [
@@ -80,14 +83,79 @@ def stderr_is_terminal() -> bool:
     return sys.stderr.isatty()
 
 
-_log = structlog.get_logger("aeon_ledger")
+class _Chain(NamedTuple):
+    processors: list[Processor]
+    logger: Any
+    info: Any
+
+
+class _Lines:
+    """One line per request through the configured processors, without a bound logger.
+
+    ``log.info(event, **fields)`` on structlog's bound logger copies the fields three
+    times (keyword arguments twice, the context once) around the processors: near half
+    of what a line cost.  The same processors and logger, taken once when the first line
+    is written (as the logger caches itself then, ``cache_logger_on_first_use``), render
+    the same line from the fields themselves.  Used only where it gives the same line as
+    the bound logger: a filtering bound logger that lets ``info`` through, with nothing
+    bound; otherwise every line goes through the bound logger.
+    """
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._log = structlog.get_logger(name)
+        self._chain: _Chain | None = None
+        self._taken = False
+
+    def write(self, event: str, fields: dict[str, Any]) -> None:
+        """``fields`` becomes the event dict: the caller hands it over."""
+        if not self._taken:
+            self._chain, self._taken = self._take_chain(), True
+        chain = self._chain
+        if chain is None:
+            self._log.info(event, **fields)
+            return
+        fields["event"] = event
+        event_dict: Any = fields
+        try:
+            for processor in chain.processors:
+                event_dict = processor(chain.logger, "info", event_dict)
+        except structlog.DropEvent:
+            return
+        # What the last processor returned, passed on as a bound logger passes it.
+        if isinstance(event_dict, (str, bytes, bytearray)):
+            chain.info(event_dict)
+        elif isinstance(event_dict, tuple):
+            args, kwargs = event_dict
+            chain.info(*args, **kwargs)
+        elif isinstance(event_dict, dict):
+            chain.info(**event_dict)
+        else:
+            raise ValueError(f"the last log processor returned a {type(event_dict)}")
+
+    def _take_chain(self) -> _Chain | None:
+        config = structlog.get_config()
+        bound = self._log.bind()
+        if (
+            config["cache_logger_on_first_use"]
+            and callable(enabled_for := getattr(bound, "is_enabled_for", None))
+            and enabled_for(logging.INFO)
+            and not structlog.get_context(bound)
+        ):
+            logger = config["logger_factory"](self._name)
+            return _Chain(list(config["processors"]), logger, logger.info)
+        return None
+
+
+_lines = _Lines("aeon_ledger")
 
 
 def request_line(fields: dict[str, Any]) -> None:
-    """method, path, route, status, duration_ms and the request's facts."""
-    _log.info("request", **fields)
+    """method, path, route, status, duration_ms and the request's facts (``fields`` is
+    handed over: it becomes the line's event dict)."""
+    _lines.write("request", fields)
 
 
 def command_line(fields: dict[str, Any]) -> None:
     """A request's fields and the command's: command_type, outcome, version, events."""
-    _log.info("command", **fields)
+    _lines.write("command", fields)

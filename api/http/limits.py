@@ -1,40 +1,35 @@
-"""Per-token rate limits: Litestar's rate-limit middleware and config, counting with one
-atomic increment per request, shared between processes via Redis.
+"""Per-token rate limits, counting with one atomic increment per request, shared between
+processes via Redis.
 
 The limit is counted per verified token id or, for requests without one (no bearer, an
-unknown or a wrong one), per client address (``VerifiedTokens``), in fixed windows of the
-configured unit.  Counts live in Redis when ``REDIS_URL`` is set so every process sees
-the same budget; if Redis stops answering, each process counts in its own memory until
-it is back, because a limiter must never take the service down.
+unknown or a wrong one), per client address (``VerifiedTokens``), in fixed windows of a
+minute.  Counts live in Redis when ``REDIS_URL`` is set so every process sees the same
+budget; if Redis stops answering, each process counts in its own memory until it is
+back, because a limiter must never take the service down.
 
-Why not Litestar's own counting: its middleware keeps every request's timestamp of the
+Why not Litestar's rate-limit middleware: it keeps every request's timestamp of the
 window in the store, reads and rewrites that list (get, then set) for each request, and
 holds one lock per process across both store calls.  With Redis that serialised every
 request of a process behind two round trips, the get-then-set lost counts between
 processes, and the list grew with the limit (600 timestamps decoded and re-encoded per
-request at the default).  ``CountingRateLimitMiddleware`` keeps Litestar's config,
-exclusions, 429 exception (a problem response) and RateLimit headers, and replaces only
-the counting with ``WindowCounter.hit``: INCR in one Redis round trip, or a dict.
+request at the default).  ``RateLimit`` keeps what Litestar's answered (the paths left
+out, its 429 exception, a problem response, and its RateLimit headers) and counts with
+``WindowCounter.hit``: INCR in one Redis round trip, or a dict.  It is no middleware of
+its own: the observing middleware (api/http/observing.py) asks it, in the same layer
+that logs and measures the request.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import time
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 import asyncpg
-from litestar import Request
+from litestar import Litestar
 from litestar.exceptions import TooManyRequestsException
-from litestar.middleware.rate_limit import (
-    DURATION_VALUES,
-    RateLimitConfig,
-    RateLimitMiddleware,
-    get_remote_address,
-)
-from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
@@ -49,6 +44,8 @@ UNLIMITED_PATHS = ["/health", "/schema"]
 """Probes and the API document; everything else (the console's files and /metrics too)
 is counted like any request, so no path is a free door for a flood."""
 _NAMESPACE = "aeon-ledger-rate-limit:"
+_WINDOW_SECONDS = 60
+"""The limit is set per minute (``AEON_RATE_LIMIT_PER_MINUTE``)."""
 
 
 class VerifiedTokens:
@@ -70,26 +67,37 @@ class VerifiedTokens:
         """``token_id`` defaults to the id a minted token starts with (service.tokens)."""
         self._ids.put(_digest(token), token_id or token.partition(".")[0])
 
-    async def identify(self, request: Request[Any, Any, Any], db: Database | None) -> str:
-        header = request.headers.get("authorization")
+    async def identify(self, header: str | None, address: str, app: Litestar) -> str:
+        """The budget of a request with this ``Authorization`` header from ``address``;
+        ``app``'s database is asked only about a bearer not seen before."""
         if header:
             scheme, _, token = header.strip().partition(" ")
             token = token.strip()
             if scheme.lower() == "bearer" and token:
                 digest = _digest(token)
                 known = self._ids.get(digest)
-                if known is None and db is not None and self._wrong.get(digest) is None:
+                if (
+                    known is None
+                    and self._wrong.get(digest) is None
+                    and (db := _database(app)) is not None
+                ):
                     try:
                         known = await _stored_id(db, token)
                     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
-                        return "address:" + get_remote_address(request)  # 503 comes later
+                        return "address:" + address  # 503 comes later
                     if known is None:
                         self._wrong.put(digest, True)
                     else:
                         self._ids.put(digest, known)
                 if known is not None:
                     return "token:" + known
-        return "address:" + get_remote_address(request)
+        return "address:" + address
+
+
+def _database(app: Litestar) -> Database | None:
+    """The app's pool once its lifespan has opened it, else None."""
+    services = getattr(app.state, "services", None)
+    return services.pool if services is not None else None
 
 
 async def _stored_id(db: Database, token: str) -> str | None:
@@ -187,76 +195,58 @@ class FallbackCounter:
         return await self._memory.hit(key, window)
 
 
-class CountingRateLimitMiddleware(RateLimitMiddleware):
-    """Litestar's rate-limit middleware with the counting of ``CountingRateLimitConfig``."""
+class RateLimit:
+    """The limit every request but ``UNLIMITED_PATHS`` is held to: its budget's count in
+    the current window, its RateLimit headers, and the 429 past the budget.
 
-    config: CountingRateLimitConfig
+    Called by the observing middleware (api/http/observing.py) with what it read off the
+    request in its one pass over the headers; the exception it raises is answered by
+    Litestar outside every middleware, as a problem response with the same headers.
+    """
 
-    def __init__(self, app: ASGIApp, config: RateLimitConfig) -> None:
-        super().__init__(app, config)
-        self._window = DURATION_VALUES[self.unit]
+    def __init__(
+        self,
+        per_minute: int,
+        *,
+        counter: WindowCounter,
+        verified: VerifiedTokens,
+    ) -> None:
+        self.max_requests = per_minute
+        self.counter, self.verified = counter, verified
+        self._window = _WINDOW_SECONDS
+        self._unlimited = re.compile("|".join(UNLIMITED_PATHS))
         # The header names and the two values that never change, encoded once.
         self._fixed_headers = [
-            (
-                _header_name(config.rate_limit_policy_header_key),
-                f"{self.max_requests}; w={self._window}".encode(),
-            ),
-            (_header_name(config.rate_limit_limit_header_key), str(self.max_requests).encode()),
+            (b"ratelimit-policy", f"{per_minute}; w={self._window}".encode()),
+            (b"ratelimit-limit", str(per_minute).encode()),
         ]
-        self._remaining_name = _header_name(config.rate_limit_remaining_header_key)
-        self._reset_name = _header_name(config.rate_limit_reset_header_key)
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        request: Request[Any, Any, Any] = scope["litestar_app"].request_class(scope)
-        if await self.should_check_request(request=request):
-            services = getattr(scope["litestar_app"].state, "services", None)
-            db = services.pool if services is not None else None
-            key = await self.config.verified.identify(request, db)
-            count, reset_in = await self.config.counter.hit(key, self._window)
-            headers = self._headers(count, reset_in) if self.config.set_rate_limit_headers else []
-            if count > self.max_requests:
-                metrics.rate_limited()
-                raise TooManyRequestsException(
-                    headers={k.decode(): v.decode() for k, v in headers} or None
-                )
-            if headers:
-                send = _with_headers(send, headers)
-        await self.app(scope, receive, send)
+    def applies_to(self, path: str) -> bool:
+        """False for a path holding one of ``UNLIMITED_PATHS`` (searched anywhere in it,
+        as Litestar's middleware exclusions do)."""
+        return self._unlimited.search(path) is None
 
-    def _headers(self, count: int, reset_in: int) -> list[tuple[bytes, bytes]]:
-        return [
+    async def admit(
+        self, authorization: str | None, address: str, app: Litestar
+    ) -> list[tuple[bytes, bytes]]:
+        """Count the request against its budget: the RateLimit headers of its answer, or
+        ``TooManyRequestsException`` (with the same headers) past the budget."""
+        key = await self.verified.identify(authorization, address, app)
+        count, reset_in = await self.counter.hit(key, self._window)
+        headers = [
             *self._fixed_headers,
-            (self._remaining_name, str(max(0, self.max_requests - count)).encode()),
-            (self._reset_name, str(reset_in).encode()),
+            (b"ratelimit-remaining", str(max(0, self.max_requests - count)).encode()),
+            (b"ratelimit-reset", str(reset_in).encode()),
         ]
+        if count > self.max_requests:
+            metrics.rate_limited()
+            raise TooManyRequestsException(headers={k.decode(): v.decode() for k, v in headers})
+        return headers
 
 
-def _header_name(name: str) -> bytes:
-    return name.lower().encode()
-
-
-def _with_headers(send: Send, headers: list[tuple[bytes, bytes]]) -> Send:
-    async def send_with_headers(message: Message) -> None:
-        if message["type"] == "http.response.start":
-            message["headers"] = [*message.get("headers", ()), *headers]
-        await send(message)
-
-    return send_with_headers
-
-
-@dataclass
-class CountingRateLimitConfig(RateLimitConfig):
-    counter: WindowCounter = field(default_factory=MemoryCounter)
-    verified: VerifiedTokens = field(default_factory=VerifiedTokens)
-    middleware_class: type[RateLimitMiddleware] = field(default=CountingRateLimitMiddleware)
-
-
-def rate_limit_config(
-    per_minute: int, redis: Redis | None, verified: VerifiedTokens
-) -> CountingRateLimitConfig:
-    return CountingRateLimitConfig(
-        rate_limit=("minute", per_minute),
+def rate_limit(per_minute: int, redis: Redis | None, verified: VerifiedTokens) -> RateLimit:
+    return RateLimit(
+        per_minute,
         verified=verified,
-        exclude=UNLIMITED_PATHS,
         counter=FallbackCounter(redis) if redis is not None else MemoryCounter(),
     )

@@ -1,9 +1,11 @@
-"""One log line per request, a command's with what the command did, and the command
-counter: the request-log middleware, and Litestar's structlog support set up to render
-the lines (telemetry/logs.py says what a line holds).
+"""One log line per request, a command's with what the command did, the correlation id
+and the command counter, for the observing middleware (api/http/observing.py); and
+Litestar's structlog support set up to render the lines (telemetry/logs.py says what a
+line holds).
 
-Commands are counted here, where every outcome is known, including the ones decided
-before the pipeline runs (a rate limit, a token refused, a body that does not decode).
+Commands are counted at the end of a request, where every outcome is known, including
+the ones decided before the pipeline runs (a rate limit, a token refused, a body that
+does not decode).
 """
 
 from __future__ import annotations
@@ -14,16 +16,16 @@ import os
 import time
 
 import structlog
-from litestar.enums import ScopeType
-from litestar.exceptions import HTTPException
 from litestar.logging.config import LoggingConfig, StructLoggingConfig
 from litestar.plugins.structlog import StructlogConfig, StructlogPlugin
-from litestar.types import ASGIApp, Message, Receive, Scope, Send
+from litestar.types import HTTPScope, Scope
 
 from telemetry import context, logs, metrics
 
 CORRELATION_HEADER = "x-correlation-id"
 _ID_KEY = os.urandom(16)
+_KEYED = hashlib.blake2b(key=_ID_KEY, digest_size=16)
+"""The hash with the key absorbed, copied per id: cheaper than keying a new one."""
 _numbers = itertools.count()
 
 
@@ -34,13 +36,14 @@ def _fresh_id() -> str:
     and learn how many requests others sent in between (how many times the GM was asked
     for more dice, which a secret roll's faces decide).  A uuid4 per request cost a
     system call and a UUID object; the hash costs neither."""
-    count = next(_numbers).to_bytes(8, "big")
-    return hashlib.blake2b(count, key=_ID_KEY, digest_size=16).hexdigest()
+    keyed = _KEYED.copy()
+    keyed.update(next(_numbers).to_bytes(8, "big"))
+    return keyed.hexdigest()
 
 
 def logging_plugin(*, as_json: bool | None = None) -> StructlogPlugin:
     """Litestar's structlog support with our processors; its own request logging (two
-    lines per request, without a duration) is left off for ``RequestLog``'s one line."""
+    lines per request, without a duration) is left off for our one line."""
     json_lines = not logs.stdout_is_terminal() if as_json is None else as_json
     json_records = not logs.stderr_is_terminal() if as_json is None else as_json
     records = LoggingConfig(  # the standard library's records, to stderr
@@ -84,64 +87,36 @@ def command_outcome(status: int) -> str:
     return "failed"
 
 
-class RequestLog:
-    """One log line per request (a command's with the command's fields); counts commands.
+def begin(scope: HTTPScope, correlation_header: bytes | None) -> context.RequestFacts:
+    """The request's facts, open for the code below to add to: its correlation id (the
+    client's ``X-Correlation-ID``, else a fresh one) and the encounter its path names."""
+    encounter = scope["path_params"].get("encounter_id")
+    facts = context.RequestFacts(
+        correlation_id=_correlation(correlation_header) or _fresh_id(),
+        encounter_id=str(encounter) if encounter is not None else None,
+    )
+    context.begin(facts)
+    return facts
+
+
+def finish(
+    scope: HTTPScope, facts: context.RequestFacts, status: int, started: float, *, log: bool
+) -> None:
+    """Count a command by its outcome, and write the request's line when ``log``.
 
     A command is any POST but minting a token: writes to an encounter and creating one.
-    The correlation id is the client's ``X-Correlation-ID`` (also recorded in the events'
-    metadata) or a fresh one, and is echoed on the answer.
-    """
-
-    def __init__(self, app: ASGIApp, *, log: bool = True) -> None:
-        self.app, self.log = app, log
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != ScopeType.HTTP:
-            await self.app(scope, receive, send)
-            return
-        method: str = scope["method"]
-        started = time.perf_counter()
-        correlation = _header(scope, CORRELATION_HEADER) or _fresh_id()
-        encounter = scope["path_params"].get("encounter_id")
-        facts = context.RequestFacts(
-            correlation_id=correlation,
-            encounter_id=str(encounter) if encounter is not None else None,
+    ``started`` is the request's ``time.perf_counter()`` on arrival."""
+    duration_ms = round((time.perf_counter() - started) * 1000, 3)
+    method: str = scope["method"]
+    route: str = scope.get("path_template", scope["path"])
+    is_command = method == "POST" and not route.endswith("/tokens")
+    outcome = command_outcome(status)
+    if is_command:
+        metrics.command(outcome)
+    if log:
+        _log_lines(
+            scope, method, route, status, duration_ms, facts, outcome if is_command else None
         )
-        context.begin(facts)
-        status = 500
-
-        async def send_noting(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-                message["headers"] = [
-                    *message.get("headers", ()),
-                    (CORRELATION_HEADER.encode(), correlation.encode()),
-                ]
-            await send(message)
-
-        try:
-            await self.app(scope, receive, send_noting)
-        except HTTPException as refused:  # from a middleware (the rate limit): answered outside
-            status = refused.status_code
-            raise
-        finally:
-            duration_ms = round((time.perf_counter() - started) * 1000, 3)
-            route = scope.get("path_template", scope["path"])
-            is_command = method == "POST" and not route.endswith("/tokens")
-            outcome = command_outcome(status)
-            if is_command:
-                metrics.command(outcome)
-            if self.log:
-                _log_lines(
-                    scope,
-                    method,
-                    route,
-                    status,
-                    duration_ms,
-                    facts,
-                    outcome if is_command else None,
-                )
 
 
 def _log_lines(
@@ -174,11 +149,9 @@ def _log_lines(
     logs.command_line(fields)
 
 
-def _header(scope: Scope, name: str) -> str | None:
-    wanted = name.encode()
-    for key, value in scope["headers"]:
-        if key == wanted:
-            text = value.decode("latin-1").strip()[:200]
-            # Echoed on the answer and logged: printable ASCII only, else a fresh one.
-            return text if text and text.isascii() and text.isprintable() else None
-    return None
+def _correlation(value: bytes | None) -> str | None:
+    if value is None:
+        return None
+    text = value.decode("latin-1").strip()[:200]
+    # Echoed on the answer and logged: printable ASCII only, else a fresh one.
+    return text if text and text.isascii() and text.isprintable() else None
