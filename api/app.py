@@ -209,4 +209,5 @@ def create_app(settings: Settings | None = None) -> Litestar:
         ),
     )
     complete_when_built(app)
+    litestar_internals.guards_see_the_handler(app)
     return app

@@ -1,15 +1,19 @@
 """Everything the service builds on Litestar's private internals, in one place, used only
 on the Litestar release it was tested with.
 
-Three things reach below Litestar's public API: the OpenAPI document is completed in
+Five things reach below Litestar's public API: the OpenAPI document is completed in
 place as Litestar builds the served copy (``complete_openapi_on_first_use``), msgspec
 Structs that refuse unknown fields are drawn with ``additionalProperties: false`` by
-extending Litestar's own Struct schema plugin (``ClosedStructs``), and a live stream's
-response swaps in a leaner body loop (``LiveStream``).  A release of Litestar may move any of that
-without notice, so each use asks ``known()`` first, and ``check()`` says at start-up
-what an unknown version gives up: the OpenAPI document is served as Litestar generates
-it, and live streams go through Litestar's own streaming response, each holding a task
-and its connection for as long as it is open.  Slower and plainer, never wrong.
+extending Litestar's own Struct schema plugin (``ClosedStructs``), a live stream's
+response swaps in a leaner body loop (``LiveStream``), guards are handed the route
+handler itself rather than a copy of it (``guards_see_the_handler``), and a request body
+the service decoded strictly is kept as the one Litestar hands the handler
+(``keep_decoded_body``).  A release of Litestar may move any of that without notice, so
+each use asks ``known()`` first, and ``check()`` says at start-up what an unknown version
+gives up: the OpenAPI document is served as Litestar generates it, live streams go
+through Litestar's own streaming response, each holding a task and its connection for as
+long as it is open, each guard call copies its handler, and a body is decoded again by
+Litestar.  Slower and plainer, never wrong.
 """
 
 from __future__ import annotations
@@ -17,16 +21,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import warnings
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
 import litestar
-from litestar import Litestar
+from litestar import Litestar, Request
+from litestar.connection import ASGIConnection
+from litestar.handlers import HTTPRouteHandler
 from litestar.plugins import OpenAPISchemaPluginProtocol
 from litestar.response import Stream
 from litestar.response.base import ASGIResponse
 from litestar.response.streaming import ASGIStreamingResponse
+from litestar.routes import HTTPRoute
 from litestar.types import HTTPResponseBodyEvent, Receive, Send
+from litestar.utils.scope.state import ScopeState
 
 from api.uvicorn_internals import Connection
 
@@ -125,6 +134,71 @@ class ClosedStructs(StructSchemaPlugin):
         if field_definition.type_.__struct_config__.forbid_unknown_fields:
             schema.additional_properties = False
         return schema
+
+
+def guards_see_the_handler(app: Litestar) -> bool:
+    """Have the guards of every HTTP route get its route handler itself.
+
+    Litestar 2 passes each guard a shallow copy of the handler (``copy(handler)`` in
+    ``authorize_connection``), so that a guard cannot change the handler for later
+    requests; on a command that copy cost more than checking the token.  The service's
+    guards only read the handler (its signature and ``opt``), so here each guarded
+    handler becomes an instance of a subclass of its own class whose
+    ``authorize_connection`` hands the guards ``self``.  False (guards get their copy) on
+    a Litestar that is not the tested one."""
+    if not known():
+        return False
+    for route in app.routes:
+        if isinstance(route, HTTPRoute):
+            for handler in route.route_handlers:
+                if handler.resolve_guards():
+                    handler.__class__ = _seen_by_guards(type(handler))
+    return True
+
+
+_GUARDS_SEE_SELF: dict[type[HTTPRouteHandler], type[HTTPRouteHandler]] = {}
+
+
+def _seen_by_guards(cls: type[HTTPRouteHandler]) -> type[HTTPRouteHandler]:
+    """``cls`` with ``authorize_connection`` passing the handler itself; one per class,
+    and the class itself when it already is one."""
+    if getattr(cls, "_guards_see_self", False):
+        return cls
+    if (subclass := _GUARDS_SEE_SELF.get(cls)) is None:
+
+        async def authorize_connection(
+            self: HTTPRouteHandler, connection: ASGIConnection[Any, Any, Any, Any]
+        ) -> None:
+            for guard in self.resolve_guards():  # each made awaitable by Litestar
+                await guard(connection, self)  # type: ignore[misc]
+
+        with warnings.catch_warnings():
+            # Subclassing ``get``, ``post``... warns that those classes become functions
+            # in Litestar 3; this runs on the tested 2.x only.
+            warnings.simplefilter("ignore", DeprecationWarning)
+            subclass = type(
+                cls.__name__,
+                (cls,),
+                {
+                    "__slots__": (),
+                    "__module__": cls.__module__,
+                    "__qualname__": cls.__qualname__,
+                    "_guards_see_self": True,
+                    "authorize_connection": authorize_connection,
+                },
+            )
+        _GUARDS_SEE_SELF[cls] = subclass
+    return subclass
+
+
+def keep_decoded_body(request: Request[Any, Any, Any], value: Any) -> None:
+    """Have Litestar hand the handler ``value`` as the request's body: the body decoded
+    into the route's own body type, where Litestar would decode the JSON again and
+    convert it.  Litestar keeps the decoded JSON in the request's scope state and
+    converts ``data`` from it; msgspec passes a value of the field's type through that
+    conversion as it is.  Nothing on a Litestar that is not the tested one."""
+    if known():
+        ScopeState.from_scope(request.scope).json = value
 
 
 def schema_plugins() -> list[OpenAPISchemaPluginProtocol]:
