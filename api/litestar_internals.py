@@ -1,19 +1,21 @@
 """Everything the service builds on Litestar's private internals, in one place, used only
 on the Litestar release it was tested with.
 
-Five things reach below Litestar's public API: the OpenAPI document is completed in
+Six things reach below Litestar's public API: the OpenAPI document is completed in
 place as Litestar builds the served copy (``complete_openapi_on_first_use``), msgspec
 Structs that refuse unknown fields are drawn with ``additionalProperties: false`` by
 extending Litestar's own Struct schema plugin (``ClosedStructs``), a live stream's
 response swaps in a leaner body loop (``LiveStream``), guards are handed the route
 handler itself rather than a copy of it (``guards_see_the_handler``), and a request body
 the service decoded strictly is kept as the one Litestar hands the handler
-(``keep_decoded_body``).  A release of Litestar may move any of that without notice, so
+(``keep_decoded_body``), and JSON the service encoded itself goes out through a response
+that sends the same headers as Litestar's own, built in one pass (``encoded_json``).
+A release of Litestar may move any of that without notice, so
 each use asks ``known()`` first, and ``check()`` says at start-up what an unknown version
 gives up: the OpenAPI document is served as Litestar generates it, live streams go
 through Litestar's own streaming response, each holding a task and its connection for as
-long as it is open, each guard call copies its handler, and a body is decoded again by
-Litestar.  Slower and plainer, never wrong.
+long as it is open, each guard call copies its handler, a body is decoded again by
+Litestar, and responses are built by Litestar.  Slower and plainer, never wrong.
 """
 
 from __future__ import annotations
@@ -22,12 +24,13 @@ import asyncio
 import contextlib
 import logging
 import warnings
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
+from typing import TYPE_CHECKING, Any, cast
 
 import litestar
 from litestar import Litestar, Request
 from litestar.connection import ASGIConnection
+from litestar.datastructures import MutableScopeHeaders
 from litestar.handlers import HTTPRouteHandler
 from litestar.plugins import OpenAPISchemaPluginProtocol
 from litestar.response import Stream
@@ -47,6 +50,7 @@ except ImportError:  # a Litestar other than the tested one, where it is never u
 if TYPE_CHECKING:
     from litestar._openapi.schema_generation import SchemaCreator
     from litestar.openapi.spec import Schema
+    from litestar.types.asgi_types import HeaderScope
     from litestar.typing import FieldDefinition
 
 log = logging.getLogger("aeon_ledger")
@@ -199,6 +203,52 @@ def keep_decoded_body(request: Request[Any, Any, Any], value: Any) -> None:
     conversion as it is.  Nothing on a Litestar that is not the tested one."""
     if known():
         ScopeState.from_scope(request.scope).json = value
+
+
+_NO_BODY = frozenset({204, 304})
+
+
+def encoded_json(body: bytes, status_code: int, headers: Mapping[str, str]) -> ASGIResponse | None:
+    """The ASGI response Litestar builds for ``Response(body, media_type=
+    "application/json", headers=headers)`` from a handler without response headers,
+    cookies or background tasks of its own: the same status, body and header list
+    (``headers`` in order, names in lower case, then ``content-type`` and
+    ``content-length``), built in one pass.
+
+    Litestar's way (``Response.to_asgi_response`` and ``ASGIResponse.__init__``) merges
+    the route's headers, cookies and encoders, and sets the two defaults through a
+    case-insensitive mapping that searches the list for each: a good share of what
+    answering a command cost.  None, for Litestar's own, on a Litestar that is not the
+    tested one, for a status without a body, and when ``headers`` sets either default."""
+    if not known() or status_code in _NO_BODY or status_code < 200:
+        return None
+    raw: list[tuple[bytes, bytes]] = []
+    for name, value in headers.items():
+        key = name.lower()
+        if key in ("content-type", "content-length"):
+            return None
+        raw.append((key.encode("latin-1"), value.encode("latin-1")))
+    raw.append((b"content-type", b"application/json"))
+    raw.append((b"content-length", str(len(body)).encode("latin-1")))
+    return _EncodedJSON(body, status_code, raw)
+
+
+class _EncodedJSON(ASGIResponse):
+    """``ASGIResponse`` with its fields set directly (the slots its ``__init__`` sets)."""
+
+    __slots__ = ()
+
+    def __init__(
+        self, body: bytes, status_code: int, raw_headers: list[tuple[bytes, bytes]]
+    ) -> None:
+        self.background = None
+        self.body = body
+        self.content_length = len(body)
+        self._encoded_cookies = ()
+        self.encoding = "utf-8"
+        self.headers = MutableScopeHeaders(cast("HeaderScope", {"headers": raw_headers}))
+        self.is_head_response = False
+        self.status_code = status_code
 
 
 def schema_plugins() -> list[OpenAPISchemaPluginProtocol]:
