@@ -212,4 +212,5 @@ def create_app(settings: Settings | None = None) -> Litestar:
     )
     complete_when_built(app)
     litestar_internals.guards_see_the_handler(app)
+    litestar_internals.dependencies_one_at_a_time(app)
     return app

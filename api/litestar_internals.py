@@ -1,21 +1,29 @@
 """Everything the service builds on Litestar's private internals, in one place, used only
 on the Litestar release it was tested with.
 
-Six things reach below Litestar's public API: the OpenAPI document is completed in
-place as Litestar builds the served copy (``complete_openapi_on_first_use``), msgspec
-Structs that refuse unknown fields are drawn with ``additionalProperties: false`` by
-extending Litestar's own Struct schema plugin (``ClosedStructs``), a live stream's
-response swaps in a leaner body loop (``LiveStream``), guards are handed the route
-handler itself rather than a copy of it (``guards_see_the_handler``), and a request body
-the service decoded strictly is kept as the one Litestar hands the handler
-(``keep_decoded_body``), and JSON the service encoded itself goes out through a response
-that sends the same headers as Litestar's own, built in one pass (``encoded_json``).
-A release of Litestar may move any of that without notice, so
-each use asks ``known()`` first, and ``check()`` says at start-up what an unknown version
-gives up: the OpenAPI document is served as Litestar generates it, live streams go
-through Litestar's own streaming response, each holding a task and its connection for as
-long as it is open, each guard call copies its handler, a body is decoded again by
-Litestar, and responses are built by Litestar.  Slower and plainer, never wrong.
+Seven things reach below Litestar's public API:
+
+- the OpenAPI document is completed in place as Litestar builds the served copy
+  (``complete_openapi_on_first_use``);
+- msgspec Structs that refuse unknown fields are drawn with ``additionalProperties:
+  false`` by extending Litestar's own Struct schema plugin (``ClosedStructs``);
+- a live stream's response swaps in a leaner body loop (``LiveStream``);
+- guards are handed the route handler itself rather than a copy of it
+  (``guards_see_the_handler``);
+- a request body the service decoded strictly is the one Litestar hands the handler
+  (``keep_decoded_body``);
+- JSON the service encoded itself goes out through a response with the headers
+  Litestar's own would send, built in one pass (``encoded_json``);
+- dependencies Litestar would resolve side by side in tasks are resolved one after the
+  other (``dependencies_one_at_a_time``).
+
+A release of Litestar may move any of that without notice, so each use asks ``known()``
+first, and ``check()`` says at start-up what an unknown version gives up: the OpenAPI
+document is served as Litestar generates it, live streams go through Litestar's own
+streaming response, each holding a task and its connection for as long as it is open,
+each guard call copies its handler, a body is decoded again by Litestar, responses are
+built by Litestar, and independent dependencies get a task group.  Slower and plainer,
+never wrong.
 """
 
 from __future__ import annotations
@@ -48,6 +56,7 @@ except ImportError:  # a Litestar other than the tested one, where it is never u
     StructSchemaPlugin = object  # type: ignore[misc,assignment]
 
 if TYPE_CHECKING:
+    from litestar._kwargs.dependencies import DependencyContainer
     from litestar._openapi.schema_generation import SchemaCreator
     from litestar.openapi.spec import Schema
     from litestar.types.asgi_types import HeaderScope
@@ -203,6 +212,40 @@ def keep_decoded_body(request: Request[Any, Any, Any], value: Any) -> None:
     conversion as it is.  Nothing on a Litestar that is not the tested one."""
     if known():
         ScopeState.from_scope(request.scope).json = value
+
+
+def dependencies_one_at_a_time(app: Litestar) -> bool:
+    """Have every HTTP route resolve its dependencies one after the other.
+
+    Litestar resolves dependencies in batches, each batch only needing earlier ones, and
+    a batch of two or more (``viewer`` and ``read_from`` of a read, ``services`` and
+    ``viewer`` under a campaign) in an anyio task group: a cancel scope and a task per
+    dependency on every request, for providers that take microseconds and mostly await
+    nothing.  Here each such batch becomes batches of one, which Litestar awaits
+    directly, in an order that keeps each dependency after those it needs.  Within a
+    batch, providers that hold a resource while the request runs (generators, such as
+    the connection of ``read_from``) come last, so a request refused by another
+    dependency acquires nothing.  False (batches as Litestar made them) on a Litestar
+    that is not the tested one."""
+    if not known():
+        return False
+    for route in app.routes:
+        if isinstance(route, HTTPRoute):
+            for _, kwargs_model in route.route_handler_map.values():
+                batches = kwargs_model.dependency_batches
+                if any(len(batch) > 1 for batch in batches):
+                    kwargs_model.dependency_batches = [
+                        {dependency}
+                        for batch in batches
+                        for dependency in sorted(batch, key=_holding_last)
+                    ]
+    return True
+
+
+def _holding_last(dependency: DependencyContainer) -> tuple[bool, str]:
+    provide = dependency.provide
+    holds = provide.has_sync_generator_dependency or provide.has_async_generator_dependency
+    return holds, dependency.key
 
 
 _NO_BODY = frozenset({204, 304})

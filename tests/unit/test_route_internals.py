@@ -1,10 +1,12 @@
 """What a request's way through Litestar is spared on the tested release, and that each
 shortcut gives what Litestar's own way gives (api/litestar_internals.py): guards see the
-route handler itself, a strictly decoded body is the value the handler gets, and JSON
-the service encoded goes out with exactly the headers Litestar would send."""
+route handler itself, a strictly decoded body is the value the handler gets, JSON the
+service encoded goes out with exactly the headers Litestar would send, and independent
+dependencies are resolved one after the other."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
 import litestar
@@ -12,9 +14,11 @@ import msgspec
 import pytest
 from litestar import Litestar, Request, Response, get, post
 from litestar.connection import ASGIConnection
+from litestar.di import NamedDependency, Provide
 from litestar.handlers import BaseRouteHandler
 from litestar.params import JSONBody
 from litestar.response.base import ASGIResponse
+from litestar.routes import HTTPRoute
 from litestar.testing import TestClient
 from litestar.utils.version import Version
 
@@ -150,3 +154,51 @@ async def test_on_an_unknown_litestar_litestar_builds_the_response(unknown_lites
     request: Any = None
     built = json_bytes(b"{}").to_asgi_response(None, request, cookies=[], headers={})
     assert type(built) is ASGIResponse
+
+
+async def _held() -> AsyncIterator[str]:
+    order.append("held")
+    yield "held"
+
+
+async def _plain() -> str:
+    order.append("plain")
+    return "plain"
+
+
+order: list[str] = []
+
+
+@get(
+    "/both",
+    dependencies={"a_held": Provide(_held), "b_plain": Provide(_plain)},
+    sync_to_thread=False,
+)
+def both(a_held: NamedDependency[str], b_plain: NamedDependency[str]) -> str:
+    return f"{a_held} {b_plain}"
+
+
+def _batches(app: Litestar) -> list[list[str]]:
+    route = next(r for r in app.routes if r.path == "/both")
+    assert isinstance(route, HTTPRoute)
+    _, kwargs_model = route.route_handler_map["GET"]
+    return [sorted(d.key for d in batch) for batch in kwargs_model.dependency_batches]
+
+
+def test_independent_dependencies_are_resolved_one_after_the_other() -> None:
+    app = Litestar([both])
+    assert _batches(app) == [["a_held", "b_plain"]]
+    assert litestar_internals.dependencies_one_at_a_time(app)
+    assert _batches(app) == [["b_plain"], ["a_held"]], "what holds a resource comes last"
+    order.clear()
+    with TestClient(app) as client:
+        assert client.get("/both").text == "held plain"
+    assert order == ["plain", "held"]
+
+
+def test_on_an_unknown_litestar_they_are_resolved_in_a_task_group(
+    unknown_litestar: None,
+) -> None:
+    app = Litestar([both])
+    assert not litestar_internals.dependencies_one_at_a_time(app)
+    assert _batches(app) == [["a_held", "b_plain"]]
