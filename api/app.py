@@ -14,7 +14,6 @@ from contextlib import asynccontextmanager
 
 import asyncpg
 from litestar import Litestar
-from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 from litestar.plugins.problem_details import ProblemDetailsPlugin
@@ -174,8 +173,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 await replicas.close()
             await pool.close()
 
-    def provide_services(state: State) -> Services:
-        services: Services = state.services
+    def provide_services() -> Services:
+        """The services the lifespan opened, read off the app itself: a dependency
+        without parameters is one Litestar does not convert anything for (taking the
+        app's ``state`` built a new ``State`` for every request)."""
+        services: Services = app.state.services
         return services
 
     app = Litestar(
@@ -209,4 +211,6 @@ def create_app(settings: Settings | None = None) -> Litestar:
         ),
     )
     complete_when_built(app)
+    litestar_internals.guards_see_the_handler(app)
+    litestar_internals.dependencies_one_at_a_time(app)
     return app

@@ -1,15 +1,29 @@
 """Everything the service builds on Litestar's private internals, in one place, used only
 on the Litestar release it was tested with.
 
-Three things reach below Litestar's public API: the OpenAPI document is completed in
-place as Litestar builds the served copy (``complete_openapi_on_first_use``), msgspec
-Structs that refuse unknown fields are drawn with ``additionalProperties: false`` by
-extending Litestar's own Struct schema plugin (``ClosedStructs``), and a live stream's
-response swaps in a leaner body loop (``LiveStream``).  A release of Litestar may move any of that
-without notice, so each use asks ``known()`` first, and ``check()`` says at start-up
-what an unknown version gives up: the OpenAPI document is served as Litestar generates
-it, and live streams go through Litestar's own streaming response, each holding a task
-and its connection for as long as it is open.  Slower and plainer, never wrong.
+Seven things reach below Litestar's public API:
+
+- the OpenAPI document is completed in place as Litestar builds the served copy
+  (``complete_openapi_on_first_use``);
+- msgspec Structs that refuse unknown fields are drawn with ``additionalProperties:
+  false`` by extending Litestar's own Struct schema plugin (``ClosedStructs``);
+- a live stream's response swaps in a leaner body loop (``LiveStream``);
+- guards are handed the route handler itself rather than a copy of it
+  (``guards_see_the_handler``);
+- a request body the service decoded strictly is the one Litestar hands the handler
+  (``keep_decoded_body``);
+- JSON the service encoded itself goes out through a response with the headers
+  Litestar's own would send, built in one pass (``encoded_json``);
+- dependencies Litestar would resolve side by side in tasks are resolved one after the
+  other (``dependencies_one_at_a_time``).
+
+A release of Litestar may move any of that without notice, so each use asks ``known()``
+first, and ``check()`` says at start-up what an unknown version gives up: the OpenAPI
+document is served as Litestar generates it, live streams go through Litestar's own
+streaming response, each holding a task and its connection for as long as it is open,
+each guard call copies its handler, a body is decoded again by Litestar, responses are
+built by Litestar, and independent dependencies get a task group.  Slower and plainer,
+never wrong.
 """
 
 from __future__ import annotations
@@ -17,16 +31,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
-from typing import TYPE_CHECKING, Any
+import warnings
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
+from typing import TYPE_CHECKING, Any, cast
 
 import litestar
-from litestar import Litestar
+from litestar import Litestar, Request
+from litestar.connection import ASGIConnection
+from litestar.datastructures import MutableScopeHeaders
+from litestar.handlers import HTTPRouteHandler
 from litestar.plugins import OpenAPISchemaPluginProtocol
 from litestar.response import Stream
 from litestar.response.base import ASGIResponse
 from litestar.response.streaming import ASGIStreamingResponse
+from litestar.routes import HTTPRoute
 from litestar.types import HTTPResponseBodyEvent, Receive, Send
+from litestar.utils.scope.state import ScopeState
 
 from api.uvicorn_internals import Connection
 
@@ -36,8 +56,10 @@ except ImportError:  # a Litestar other than the tested one, where it is never u
     StructSchemaPlugin = object  # type: ignore[misc,assignment]
 
 if TYPE_CHECKING:
+    from litestar._kwargs.dependencies import DependencyContainer
     from litestar._openapi.schema_generation import SchemaCreator
     from litestar.openapi.spec import Schema
+    from litestar.types.asgi_types import HeaderScope
     from litestar.typing import FieldDefinition
 
 log = logging.getLogger("aeon_ledger")
@@ -125,6 +147,151 @@ class ClosedStructs(StructSchemaPlugin):
         if field_definition.type_.__struct_config__.forbid_unknown_fields:
             schema.additional_properties = False
         return schema
+
+
+def guards_see_the_handler(app: Litestar) -> bool:
+    """Have the guards of every HTTP route get its route handler itself.
+
+    Litestar 2 passes each guard a shallow copy of the handler (``copy(handler)`` in
+    ``authorize_connection``), so that a guard cannot change the handler for later
+    requests; on a command that copy cost more than checking the token.  The service's
+    guards only read the handler (its signature and ``opt``), so here each guarded
+    handler becomes an instance of a subclass of its own class whose
+    ``authorize_connection`` hands the guards ``self``.  False (guards get their copy) on
+    a Litestar that is not the tested one."""
+    if not known():
+        return False
+    for route in app.routes:
+        if isinstance(route, HTTPRoute):
+            for handler in route.route_handlers:
+                if handler.resolve_guards():
+                    handler.__class__ = _seen_by_guards(type(handler))
+    return True
+
+
+_GUARDS_SEE_SELF: dict[type[HTTPRouteHandler], type[HTTPRouteHandler]] = {}
+
+
+def _seen_by_guards(cls: type[HTTPRouteHandler]) -> type[HTTPRouteHandler]:
+    """``cls`` with ``authorize_connection`` passing the handler itself; one per class,
+    and the class itself when it already is one."""
+    if getattr(cls, "_guards_see_self", False):
+        return cls
+    if (subclass := _GUARDS_SEE_SELF.get(cls)) is None:
+
+        async def authorize_connection(
+            self: HTTPRouteHandler, connection: ASGIConnection[Any, Any, Any, Any]
+        ) -> None:
+            for guard in self.resolve_guards():  # each made awaitable by Litestar
+                await guard(connection, self)  # type: ignore[misc]
+
+        with warnings.catch_warnings():
+            # Subclassing ``get``, ``post``... warns that those classes become functions
+            # in Litestar 3; this runs on the tested 2.x only.
+            warnings.simplefilter("ignore", DeprecationWarning)
+            subclass = type(
+                cls.__name__,
+                (cls,),
+                {
+                    "__slots__": (),
+                    "__module__": cls.__module__,
+                    "__qualname__": cls.__qualname__,
+                    "_guards_see_self": True,
+                    "authorize_connection": authorize_connection,
+                },
+            )
+        _GUARDS_SEE_SELF[cls] = subclass
+    return subclass
+
+
+def keep_decoded_body(request: Request[Any, Any, Any], value: Any) -> None:
+    """Have Litestar hand the handler ``value`` as the request's body: the body decoded
+    into the route's own body type, where Litestar would decode the JSON again and
+    convert it.  Litestar keeps the decoded JSON in the request's scope state and
+    converts ``data`` from it; msgspec passes a value of the field's type through that
+    conversion as it is.  Nothing on a Litestar that is not the tested one."""
+    if known():
+        ScopeState.from_scope(request.scope).json = value
+
+
+def dependencies_one_at_a_time(app: Litestar) -> bool:
+    """Have every HTTP route resolve its dependencies one after the other.
+
+    Litestar resolves dependencies in batches, each batch only needing earlier ones, and
+    a batch of two or more (``viewer`` and ``read_from`` of a read, ``services`` and
+    ``viewer`` under a campaign) in an anyio task group: a cancel scope and a task per
+    dependency on every request, for providers that take microseconds and mostly await
+    nothing.  Here each such batch becomes batches of one, which Litestar awaits
+    directly, in an order that keeps each dependency after those it needs.  Within a
+    batch, providers that hold a resource while the request runs (generators, such as
+    the connection of ``read_from``) come last, so a request refused by another
+    dependency acquires nothing.  False (batches as Litestar made them) on a Litestar
+    that is not the tested one."""
+    if not known():
+        return False
+    for route in app.routes:
+        if isinstance(route, HTTPRoute):
+            for _, kwargs_model in route.route_handler_map.values():
+                batches = kwargs_model.dependency_batches
+                if any(len(batch) > 1 for batch in batches):
+                    kwargs_model.dependency_batches = [
+                        {dependency}
+                        for batch in batches
+                        for dependency in sorted(batch, key=_holding_last)
+                    ]
+    return True
+
+
+def _holding_last(dependency: DependencyContainer) -> tuple[bool, str]:
+    provide = dependency.provide
+    holds = provide.has_sync_generator_dependency or provide.has_async_generator_dependency
+    return holds, dependency.key
+
+
+_NO_BODY = frozenset({204, 304})
+
+
+def encoded_json(body: bytes, status_code: int, headers: Mapping[str, str]) -> ASGIResponse | None:
+    """The ASGI response Litestar builds for ``Response(body, media_type=
+    "application/json", headers=headers)`` from a handler without response headers,
+    cookies or background tasks of its own: the same status, body and header list
+    (``headers`` in order, names in lower case, then ``content-type`` and
+    ``content-length``), built in one pass.
+
+    Litestar's way (``Response.to_asgi_response`` and ``ASGIResponse.__init__``) merges
+    the route's headers, cookies and encoders, and sets the two defaults through a
+    case-insensitive mapping that searches the list for each: a good share of what
+    answering a command cost.  None, for Litestar's own, on a Litestar that is not the
+    tested one, for a status without a body, and when ``headers`` sets either default."""
+    if not known() or status_code in _NO_BODY or status_code < 200:
+        return None
+    raw: list[tuple[bytes, bytes]] = []
+    for name, value in headers.items():
+        key = name.lower()
+        if key in ("content-type", "content-length"):
+            return None
+        raw.append((key.encode("latin-1"), value.encode("latin-1")))
+    raw.append((b"content-type", b"application/json"))
+    raw.append((b"content-length", str(len(body)).encode("latin-1")))
+    return _EncodedJSON(body, status_code, raw)
+
+
+class _EncodedJSON(ASGIResponse):
+    """``ASGIResponse`` with its fields set directly (the slots its ``__init__`` sets)."""
+
+    __slots__ = ()
+
+    def __init__(
+        self, body: bytes, status_code: int, raw_headers: list[tuple[bytes, bytes]]
+    ) -> None:
+        self.background = None
+        self.body = body
+        self.content_length = len(body)
+        self._encoded_cookies = ()
+        self.encoding = "utf-8"
+        self.headers = MutableScopeHeaders(cast("HeaderScope", {"headers": raw_headers}))
+        self.is_head_response = False
+        self.status_code = status_code
 
 
 def schema_plugins() -> list[OpenAPISchemaPluginProtocol]:

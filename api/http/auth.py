@@ -41,7 +41,9 @@ always checked anew: those routes refuse players (403), and a revoked token must
 
 NO_TOKEN = "this encounter needs a token: send 'Authorization: Bearer <token>'"  # noqa: S105
 _VIEWER = "viewer"
-"""Where the guard leaves the viewer it checked, for the ``viewer`` dependency."""
+"""Where the guard leaves the viewer it checked, for the ``viewer`` dependency: a key of
+the request's state, read and written in the scope's own dict (what ``connection.state``
+wraps in a new ``State`` on every access)."""
 
 
 def bearer_token(connection: ASGIConnection[Any, Any, Any, Any]) -> str | None:
@@ -80,7 +82,8 @@ async def token_checked(
         return
     services: Services = connection.app.state.services
     encounter_id: UUID = connection.path_params["encounter_id"]
-    connection.state[_VIEWER] = await _viewer(services, encounter_id, token, handler.opt)
+    viewer = await _viewer(services, encounter_id, token, handler.opt)
+    connection.scope.setdefault("state", {})[_VIEWER] = viewer
 
 
 async def provide_viewer(
@@ -89,7 +92,7 @@ async def provide_viewer(
     encounter_id: FromPath[UUID],
 ) -> Viewer:
     """The viewer the guard checked (``token_checked``); checked here if it was not."""
-    checked: Viewer | None = request.state.get(_VIEWER)
+    checked: Viewer | None = request.scope.get("state", {}).get(_VIEWER)
     if checked is not None:
         return checked
     token = bearer_token(request)

@@ -7,11 +7,22 @@ return annotation (``Response[CommandResult]`` ...) so the OpenAPI document stay
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 import msgspec
 from litestar import Response
+from litestar.response.base import ASGIResponse
+
+from api import litestar_internals
+
+if TYPE_CHECKING:
+    from litestar import Litestar, Request
+    from litestar.background_tasks import BackgroundTask, BackgroundTasks
+    from litestar.datastructures import Cookie
+    from litestar.enums import MediaType
+    from litestar.types import TypeEncodersMap
 
 
 class _Link(msgspec.Struct):
@@ -35,7 +46,58 @@ class AnswerHead(msgspec.Struct):
 read_answer_head = msgspec.json.Decoder(AnswerHead).decode
 
 
+class EncodedJSON(Response[bytes]):
+    """A response of JSON bytes, sent as they are.
+
+    Where the route adds nothing of its own (no response headers, cookies or background
+    task, as none of the service's do), the ASGI response is built in one pass
+    (``litestar_internals.encoded_json``); otherwise, and on a Litestar the service was
+    not tested with, Litestar builds it."""
+
+    __slots__ = ()
+
+    def to_asgi_response(
+        self,
+        app: Litestar | None,
+        request: Request[Any, Any, Any],
+        *,
+        background: BackgroundTask | BackgroundTasks | None = None,
+        cookies: Iterable[Cookie] | None = None,
+        encoded_headers: Iterable[tuple[bytes, bytes]] | None = None,
+        headers: dict[str, str] | None = None,
+        is_head_response: bool = False,
+        media_type: MediaType | str | None = None,
+        status_code: int | None = None,
+        type_encoders: TypeEncodersMap | None = None,
+    ) -> ASGIResponse:
+        ours_alone = not (
+            app or background or self.background or cookies or self.cookies or headers
+        )
+        if ours_alone and self.status_code is not None and not encoded_headers:
+            lean = (
+                None
+                if is_head_response
+                else litestar_internals.encoded_json(self.content, self.status_code, self.headers)
+            )
+            if lean is not None:
+                return lean
+        return super().to_asgi_response(
+            app,
+            request,
+            background=background,
+            cookies=cookies,
+            encoded_headers=encoded_headers,
+            headers=headers,
+            is_head_response=is_head_response,
+            media_type=media_type,
+            status_code=status_code,
+            type_encoders=type_encoders,
+        )
+
+
 def json_bytes(
     body: bytes, *, status_code: int = 200, headers: dict[str, str] | None = None
 ) -> Response[Any]:
-    return Response(body, status_code=status_code, media_type="application/json", headers=headers)
+    return EncodedJSON(
+        body, status_code=status_code, media_type="application/json", headers=headers
+    )
