@@ -137,12 +137,7 @@ async def moved_streams(db: Database, after: Checkpoint, *, limit: int = 1000) -
     past the checkpoint is read from its place on, in the order of its places (as
     ``read_all`` reads it, never skipping a late commit), up to an equal share of
     ``limit``; campaigns' events count as read but name no encounter."""
-    heads = await db.fetch(_HEADS)
-    behind = sorted(r["shard"] for r in heads if r["head"] > after.shards[r["shard"]])
-    if not behind:
-        return Moved({}, 0, after)
-    each = -(-limit // len(behind))
-    rows = await db.fetchmany(_MOVED_IN_SHARD, [(s, after.shards[s], each) for s in behind])
+    behind, rows = await _shards_behind(db, _MOVED_IN_SHARD, after, limit)
     encounters: dict[UUID, int] = {}
     places: dict[int, int] = {}
     read = 0
@@ -153,6 +148,20 @@ async def moved_streams(db: Database, after: Checkpoint, *, limit: int = 1000) -
         places[shard] = row["upto"]
         encounters.update(zip(row["streams"] or (), row["versions"] or (), strict=True))
     return Moved(encounters, read, after.past(places))
+
+
+async def _shards_behind(
+    db: Database, query: str, after: Checkpoint, limit: int
+) -> tuple[list[int], list[asyncpg.Record]]:
+    """The shards whose count moved past ``after``, in ascending order, and ``query``
+    run for each from its place on, in one round trip, with an equal share of ``limit``
+    (its rows in the order of those shards)."""
+    heads = await db.fetch(_HEADS)
+    behind = sorted(r["shard"] for r in heads if r["head"] > after.shards[r["shard"]])
+    if not behind:
+        return [], []
+    each = -(-limit // len(behind))
+    return behind, await db.fetchmany(query, [(s, after.shards[s], each) for s in behind])
 
 
 async def _in_order(
@@ -170,12 +179,7 @@ async def _in_order(
     busy shard does not hold back the others.  A stream's events are in one shard, so
     they come in version order.
     """
-    heads = await db.fetch(_HEADS)
-    behind = sorted(r["shard"] for r in heads if r["head"] > after.shards[r["shard"]])
-    if not behind:
-        return []
-    each = -(-limit // len(behind))
-    rows = await db.fetchmany(query, [(s, after.shards[s], each) for s in behind])
+    _, rows = await _shards_behind(db, query, after, limit)
     ranked: list[tuple[int, int, asyncpg.Record]] = []
     rank = 0
     for i, row in enumerate(rows):
