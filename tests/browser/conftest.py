@@ -12,11 +12,16 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from playwright.async_api import Browser, async_playwright
+from playwright.async_api import Browser, async_playwright, expect
 
 from tests.support.processes import ROOT, Service
 
 CHROMIUM = os.environ.get("AEON_CHROMIUM", "/usr/bin/chromium")
+EXPECT_SECONDS = 15
+"""How long an ``expect`` waits for the page (Playwright's default: 5 s).  The suite runs
+its browser tests beside the rest on two cores, where a live update can take longer than
+5 s to reach the page without anything being wrong."""
+expect.set_options(timeout=EXPECT_SECONDS * 1000)
 
 
 @pytest.fixture(scope="session")
