@@ -78,6 +78,19 @@ function sendNow(command, fields = {}) {
   });
 }
 
+/** What a button sends (its command and the fields it fills), as text to compare. */
+function does(command, fields = {}) {
+  return JSON.stringify([command.type, fields]);
+}
+
+/** What a set of buttons does and says: the same text, the same buttons. */
+function doings(nodes) {
+  return nodes
+    .flatMap((node) => [node, ...node.querySelectorAll("[data-does]")])
+    .map((node) => `${node.dataset.does || ""} ${node.textContent}`)
+    .join("\n");
+}
+
 /** The turn buttons: the GM's next turn (or phase, or round), a player's end of turn. */
 function turnButtons() {
   const { turn } = turnOf(ctx.game);
@@ -86,15 +99,15 @@ function turnButtons() {
   const out = [];
   if (isGm()) {
     for (const command of advancing(ctx.commands)) {
-      out.push(el("button", { type: "button", class: "primary", onclick: () => sendNow(command) }, command.title));
+      out.push(el("button", { type: "button", class: "primary", "data-does": does(command), onclick: () => sendNow(command) }, command.title));
     }
     if (ending && turn && ending.fields.length) {
       const field = ending.fields[0].name;
-      out.push(el("button", { type: "button", onclick: () => sendNow(ending, { [field]: turn }) }, `End ${names[turn] || turn}'s turn`));
+      out.push(el("button", { type: "button", "data-does": does(ending, { [field]: turn }), onclick: () => sendNow(ending, { [field]: turn }) }, `End ${names[turn] || turn}'s turn`));
     }
   } else if (ending && turn && ctx.who.combatants.includes(turn)) {
     const fields = ending.fields.length ? { [ending.fields[0].name]: turn } : {};
-    out.push(el("button", { type: "button", class: "primary", onclick: () => sendNow(ending, fields) }, "End my turn"));
+    out.push(el("button", { type: "button", class: "primary", "data-does": does(ending, fields), onclick: () => sendNow(ending, fields) }, "End my turn"));
   }
   return out;
 }
@@ -113,7 +126,7 @@ function sheetButtons() {
       for (const part of sheetParts(command, entry.name)) {
         const named = sheetPart(who, part) || {};
         for (const name of Array.isArray(named) ? named.map((n) => (typeof n === "object" ? n.name : n)) : Object.keys(named)) {
-          out.push(el("button", { type: "button", onclick: () => {
+          out.push(el("button", { type: "button", "data-does": does(command, { [acting.name]: id, [entry.name]: name }), onclick: () => {
             openCommand(command, acting.name, id);
             form.set(entry.name, name);
           } }, `${command.title}: ${name}${ctx.who.combatants.length > 1 ? ` (${who.name || id})` : ""}`));
@@ -129,7 +142,15 @@ export function syncActions() {
   const looking = ctx.at != null;
   $("#command-form fieldset").disabled = looking;
   $("#looking-back").hidden = !looking;
-  $("#turn-buttons").replaceChildren(...(looking ? [] : [...turnButtons(), ...sheetButtons()]));
+  const buttons = looking ? [] : [...turnButtons(), ...sheetButtons()];
+  const holder = $("#turn-buttons");
+  const drawn = doings(buttons);
+  // Redrawn only when they would change: a button replaced under the pointer between
+  // press and release takes no click, and every live update would otherwise redraw them.
+  if (holder.dataset.drawn !== drawn) {
+    holder.replaceChildren(...buttons);
+    holder.dataset.drawn = drawn;
+  }
   const panel = ctx.picked && !looking ? actionsFor(ctx.picked, ctx.game, offered(), openCommand) : null;
   $("#act-on").replaceChildren(...(panel ? [panel] : []));
   if (form && !looking) form.refresh();
