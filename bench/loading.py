@@ -116,14 +116,19 @@ async def clone_corpus(pool: asyncpg.Pool, template: UUID, streams: int) -> int:
                 )
                 prev = digest
             async with conn.transaction():
-                # Each copy is numbered in its shard as a write would number it.
+                # Each copy is numbered in its shard as a write would number it (or not
+                # at all: the store is read in transaction order).
                 shard = shard_of(sid)
                 head = await conn.fetchval(
-                    "UPDATE shard_heads SET head = head + $2 WHERE shard = $1 RETURNING head",
+                    """UPDATE shard_heads SET head = head + $2
+                       WHERE shard = $1 AND (SELECT by_shard FROM event_order) RETURNING head""",
                     shard,
                     len(rows),
                 )
-                numbered = [(*row, shard, head - len(rows) + n) for n, row in enumerate(rows, 1)]
+                numbered = [
+                    (*row, shard, None if head is None else head - len(rows) + n)
+                    for n, row in enumerate(rows, 1)
+                ]
                 await conn.execute(
                     "INSERT INTO streams (stream_id, version, last_hash) VALUES ($1, $2, $3)",
                     sid,

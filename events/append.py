@@ -110,20 +110,22 @@ def head_ctes(p: Parameters, *, token: bool, key: bool, wait: bool = False) -> s
 ), counted AS (
     UPDATE shard_heads SET head = head + ({new_version} - {version})
     WHERE anchor = {p("anchor")} AND EXISTS (SELECT FROM locked)
+          AND (SELECT by_shard FROM event_order)
     RETURNING head
 ), moved AS (
     UPDATE streams
     SET version = {new_version}, last_hash = {p("new_hash")},
         head_signature = {p("head_signature")}
-    WHERE stream_id = {stream} AND version = {version} AND EXISTS (SELECT FROM counted)
+    WHERE stream_id = {stream} AND version = {version} AND EXISTS (SELECT FROM locked)
     RETURNING stream_id
 )"""
 
 
 def insert_events(p: Parameters) -> str:
     """The events, numbered in their shard below the count ``counted`` returned
-    (events/shards.py).  They go as one JSON array of rows (``event_rows``), read as
-    jsonb: parsed once, where as json every ``e->>k`` parsed its row again."""
+    (events/shards.py), or unnumbered when the store is read in transaction order.
+    They go as one JSON array of rows (``event_rows``), read as jsonb: parsed once,
+    where as json every ``e->>k`` parsed its row again."""
     new_version = p("new_version")
     return f"""INSERT INTO events (stream_id, stream_version, type, type_version, data,
                         metadata, recorded_at, prev_hash, hash, shard, shard_position)

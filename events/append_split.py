@@ -88,10 +88,11 @@ RETURNING global_position, stream_version"""
     return Statement(sql, tuple(p.names))
 
 
-def event_values(prepared: PreparedAppend, head: int) -> dict[str, Any]:
+def event_values(prepared: PreparedAppend, head: int | None) -> dict[str, Any]:
     """The values of ``events_values``: each event is numbered in its shard below
     ``head``, the shard's count after these events (as the single statement numbers
-    them below ``counted``)."""
+    them below ``counted``), or left unnumbered without one (the store is read in
+    transaction order)."""
     last = prepared.new_head.version
     values: dict[str, Any] = {
         "stream": prepared.stream_id,
@@ -101,7 +102,11 @@ def event_values(prepared: PreparedAppend, head: int) -> dict[str, Any]:
     }
     for n, row in enumerate(prepared.rows()):
         values.update(
-            zip((f"{f}{n}" for f in _FIELDS), (*row, head - (last - row[0])), strict=True)
+            zip(
+                (f"{f}{n}" for f in _FIELDS),
+                (*row, None if head is None else head - (last - row[0])),
+                strict=True,
+            )
         )
     return values
 

@@ -132,10 +132,11 @@ class StreamExists(Exception):
 
 async def open_imported_stream(
     conn: Connection, header: ArchiveHeader, kind: StreamKind = ENCOUNTER
-) -> int:
+) -> int | None:
     """Create the archive's stream at its head and reserve its events' places in their
-    shard, inside the caller's transaction; returns the first place.  The head is the
-    header's: if the events do not bear it out, the import fails and this rolls back."""
+    shard, inside the caller's transaction; returns the first place (None when the store
+    is read in transaction order: events then have none).  The head is the header's: if
+    the events do not bear it out, the import fails and this rolls back."""
     created = await conn.fetchval(
         """INSERT INTO streams (stream_id, version, last_hash, created_at, kind)
            VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING true""",
@@ -148,19 +149,24 @@ async def open_imported_stream(
     if not created:
         raise StreamExists(header.encounter_id)
     _shard, anchor = anchor_of(header.encounter_id)
-    head: int = await conn.fetchval(
-        "UPDATE shard_heads SET head = head + $2 WHERE anchor = $1 RETURNING head",
+    head: int | None = await conn.fetchval(
+        """UPDATE shard_heads SET head = head + $2
+           WHERE anchor = $1 AND (SELECT by_shard FROM event_order) RETURNING head""",
         anchor,
         header.version,
     )
-    return head - header.version + 1
+    return None if head is None else head - header.version + 1
 
 
 async def insert_events(
-    conn: Connection, header: ArchiveHeader, events: list[ArchivedEvent], first_place: int
+    conn: Connection,
+    header: ArchiveHeader,
+    events: list[ArchivedEvent],
+    first_place: int | None,
 ) -> None:
     """Write a batch of checked events as they were recorded (same versions, timestamps,
-    metadata and hashes); ``first_place`` is the shard place of the stream's event 1."""
+    metadata and hashes); ``first_place`` is the shard place of the stream's event 1
+    (``open_imported_stream``)."""
     shard, _anchor = anchor_of(header.encounter_id)
     await conn.executemany(
         """INSERT INTO events (stream_id, stream_version, type, type_version, data, metadata,
@@ -178,7 +184,7 @@ async def insert_events(
                 e.prev_hash,
                 e.hash,
                 shard,
-                first_place + e.stream_version - 1,
+                None if first_place is None else first_place + e.stream_version - 1,
             )
             for e in events
         ],

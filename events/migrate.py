@@ -36,4 +36,12 @@ async def apply_migrations(conn: Connection) -> list[str]:
             await conn.execute(sql)
             await conn.execute("INSERT INTO schema_migrations (name) VALUES ($1)", name)
             applied_now.append(name)
+        await conn.execute(_SHARD_ORDER_ON_CITUS)
     return applied_now
+
+
+_SHARD_ORDER_ON_CITUS = """SELECT aeon_order_events_by_shard() FROM event_order
+WHERE NOT by_shard AND EXISTS (SELECT FROM pg_extension WHERE extname = 'citus')"""
+"""On Citus only the shard order holds: transaction ids are each node's own
+(docs/scale-out.md#the-order-of-every-stream).  A database that gained the extension after
+it was first migrated is moved to it at the next start."""

@@ -8,6 +8,7 @@ the store because readers take the pool and never write; they share only the row
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
@@ -28,14 +29,35 @@ _EVENT_COLUMNS = (
 
 
 class Checkpoint(msgspec.Struct, frozen=True):
-    """Where a reader of all streams stands: the last place it read in each shard
-    (events/shards.py), ``SHARDS`` of them, shard 0 first."""
+    """Where a reader of all streams stands, in the order the store is read in
+    (docs/scale-out.md#the-order-of-every-stream).
+
+    In shard order, ``shards``: the last place read in each shard, ``SHARDS`` of them,
+    shard 0 first.  In transaction order, ``transaction``: the last (transaction id,
+    global position) read.  A reader starts in shard order and goes on in transaction
+    order once it has read every place (``read_all_steps``), so that a store that moved
+    from one order to the other is read whole, each event once."""
 
     shards: tuple[int, ...] = (0,) * SHARDS
+    transaction: tuple[int, int] | None = None
 
     def past(self, places: dict[int, int]) -> Checkpoint:
         """This checkpoint moved to ``places`` (shard: place) in the shards it names."""
         return Checkpoint(tuple(places.get(i, at) for i, at in enumerate(self.shards)))
+
+    def stored(self) -> list[int]:
+        """As a ``bigint[]`` column holds it: the pair in transaction order, else the
+        places, or none while every shard is at its start."""
+        if self.transaction is not None:
+            return list(self.transaction)
+        return list(self.shards) if any(self.shards) else []
+
+    @classmethod
+    def from_stored(cls, values: Sequence[int]) -> Checkpoint:
+        """The checkpoint ``stored`` gave ``values``."""
+        if len(values) == 2:
+            return cls(transaction=(values[0], values[1]))
+        return cls(tuple(values)) if values else cls()
 
 
 def _record(row: asyncpg.Record) -> RecordedEvent:
@@ -76,7 +98,7 @@ async def read_stream(
     return [_record(r) for r in rows]
 
 
-_HEADS = "SELECT shard, head FROM shard_heads"
+_HEADS = "SELECT (SELECT by_shard FROM event_order) AS by_shard, shard, head FROM shard_heads"
 
 
 def _read_shard(columns: str) -> str:
@@ -85,18 +107,46 @@ def _read_shard(columns: str) -> str:
                ORDER BY shard_position LIMIT $3"""
 
 
-_READ_SHARD = _read_shard(_EVENT_COLUMNS)
-_MOVED_IN_SHARD = f"""WITH batch AS (
-    {_read_shard("stream_id, stream_version, type")}
+def _read_transactions(columns: str) -> str:
+    """Events written in transaction order after ($1, $2), up to $3 of them.  The
+    horizon is the oldest transaction still running when the statement's snapshot was
+    taken: every transaction below it had ended by then, so the snapshot holds all of
+    its events (or none, if it rolled back), and nothing can commit below it later."""
+    return f"""SELECT {columns}, transaction_id::text::bigint AS tx FROM events
+               WHERE shard_position IS NULL
+                 AND (transaction_id, global_position) > ($1::text::xid8, $2)
+                 AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+               ORDER BY transaction_id, global_position LIMIT $3"""
+
+
+def _moved_in(batch: str, last: str) -> str:
+    """A batch folded to one row per encounter it moved, with where it ends (``last``:
+    the row of the batch read last)."""
+    return f"""WITH batch AS (
+    {batch}
 ), moved AS (
     SELECT stream_id, max(stream_version) AS version FROM batch
     WHERE type NOT LIKE '{CAMPAIGN_TAG_PREFIX}%' GROUP BY stream_id
+), last AS (
+    SELECT * FROM batch ORDER BY {last} LIMIT 1
 )
 SELECT (SELECT count(*) FROM batch) AS read,
-       (SELECT max(shard_position) FROM batch) AS upto,
+       (SELECT shard_position FROM last) AS upto,
+       (SELECT array[tx, global_position] FROM last) AS transaction,
        array_agg(stream_id ORDER BY stream_id) AS streams,
        array_agg(version ORDER BY stream_id) AS versions
 FROM moved"""
+
+
+_READ_SHARD = _read_shard(_EVENT_COLUMNS)
+_READ_TRANSACTIONS = _read_transactions(_EVENT_COLUMNS)
+_FOLDED = "stream_id, stream_version, type, global_position"
+_MOVED_IN_SHARD = _moved_in(_read_shard(f"{_FOLDED}, NULL::bigint AS tx"), "shard_position DESC")
+_MOVED_IN_TRANSACTIONS = _moved_in(
+    _read_transactions(f"{_FOLDED}, NULL::bigint AS shard, NULL::bigint AS shard_position"),
+    "tx DESC, global_position DESC",
+)
+_FIRST_TRANSACTION = Checkpoint(transaction=(0, 0))
 
 
 async def read_all(
@@ -112,8 +162,20 @@ async def read_all_steps(
     db: Database, after: Checkpoint, *, limit: int = 1000
 ) -> list[tuple[RecordedEvent, Checkpoint]]:
     """Up to ``limit`` events of every stream after ``after``, each with the checkpoint
-    just past it, for a reader that moves its checkpoint event by event (``_in_order``)."""
-    return [(_record(row), at) for row, at in await _in_order(db, _READ_SHARD, after, limit)]
+    just past it, for a reader that moves its checkpoint event by event.
+
+    A checkpoint in shard order is read by shard (``_in_order``) while any shard's count
+    is past it; once none is and the store is read in transaction order, the reading goes
+    on from the start of that order, which holds every event written since."""
+    if after.transaction is None:
+        by_shard, behind, rows = await _shards_behind(db, _READ_SHARD, after, limit)
+        if behind or by_shard:
+            return [(_record(row), at) for row, at in _in_order(rows, after, limit)]
+        after = _FIRST_TRANSACTION
+    assert after.transaction is not None
+    tx, position = after.transaction
+    rows = await db.fetch(_READ_TRANSACTIONS, str(tx), position, limit)
+    return [(_record(r), Checkpoint(transaction=(r["tx"], r["global_position"]))) for r in rows]
 
 
 class Moved(msgspec.Struct, frozen=True):
@@ -131,44 +193,60 @@ async def moved_streams(db: Database, after: Checkpoint, *, limit: int = 1000) -
     """The encounters up to about ``limit`` events after ``after`` moved, for a reader
     that only asks which streams moved and how far (the carry-over process manager).
 
-    PostgreSQL folds each shard's part of the batch to a row per encounter, so a batch
-    costs the reader a row per encounter it moved rather than a row per event: under
-    load that reader followed every command's events.  Each shard whose count moved
-    past the checkpoint is read from its place on, in the order of its places (as
-    ``read_all`` reads it, never skipping a late commit), up to an equal share of
-    ``limit``; campaigns' events count as read but name no encounter."""
-    behind, rows = await _shards_behind(db, _MOVED_IN_SHARD, after, limit)
-    encounters: dict[UUID, int] = {}
-    places: dict[int, int] = {}
-    read = 0
-    for shard, row in zip(behind, rows, strict=True):
-        if not row["read"]:
-            continue
-        read += row["read"]
-        places[shard] = row["upto"]
-        encounters.update(zip(row["streams"] or (), row["versions"] or (), strict=True))
-    return Moved(encounters, read, after.past(places))
+    PostgreSQL folds the batch to a row per encounter, so a batch costs the reader a row
+    per encounter it moved rather than a row per event: under load that reader followed
+    every command's events.  The batch is what ``read_all_steps`` would read, except that
+    in shard order each shard whose count moved past the checkpoint is read up to an equal
+    share of ``limit``; campaigns' events count as read but name no encounter."""
+    if after.transaction is None:
+        by_shard, behind, rows = await _shards_behind(db, _MOVED_IN_SHARD, after, limit)
+        if behind or by_shard:
+            encounters: dict[UUID, int] = {}
+            places: dict[int, int] = {}
+            read = 0
+            for shard, row in zip(behind, rows, strict=True):
+                if not row["read"]:
+                    continue
+                read += row["read"]
+                places[shard] = row["upto"]
+                encounters.update(_folded(row))
+            return Moved(encounters, read, after.past(places))
+        after = _FIRST_TRANSACTION
+    assert after.transaction is not None
+    tx, position = after.transaction
+    batch = await db.fetchrow(_MOVED_IN_TRANSACTIONS, str(tx), position, limit)
+    assert batch is not None
+    if not batch["read"]:
+        return Moved({}, 0, after)
+    last_tx, last_position = batch["transaction"]
+    return Moved(_folded(batch), batch["read"], Checkpoint(transaction=(last_tx, last_position)))
+
+
+def _folded(row: asyncpg.Record) -> dict[UUID, int]:
+    return dict(zip(row["streams"] or (), row["versions"] or (), strict=True))
 
 
 async def _shards_behind(
     db: Database, query: str, after: Checkpoint, limit: int
-) -> tuple[list[int], list[asyncpg.Record]]:
-    """The shards whose count moved past ``after``, in ascending order, and ``query``
-    run for each from its place on, in one round trip, with an equal share of ``limit``
-    (its rows in the order of those shards)."""
+) -> tuple[bool, list[int], list[asyncpg.Record]]:
+    """Whether the store is read in shard order; the shards whose count moved past
+    ``after``, in ascending order; and ``query`` run for each from its place on, in one
+    round trip, with an equal share of ``limit`` (its rows in the order of those shards)."""
     heads = await db.fetch(_HEADS)
+    by_shard = bool(heads[0]["by_shard"])
     behind = sorted(r["shard"] for r in heads if r["head"] > after.shards[r["shard"]])
     if not behind:
-        return [], []
+        return by_shard, [], []
     each = -(-limit // len(behind))
-    return behind, await db.fetchmany(query, [(s, after.shards[s], each) for s in behind])
+    rows = await db.fetchmany(query, [(s, after.shards[s], each) for s in behind])
+    return by_shard, behind, rows
 
 
-async def _in_order(
-    db: Database, query: str, after: Checkpoint, limit: int
+def _in_order(
+    rows: list[asyncpg.Record], after: Checkpoint, limit: int
 ) -> list[tuple[asyncpg.Record, Checkpoint]]:
-    """Up to ``limit`` rows of ``query`` (a ``_read_shard``) after ``after``, each with
-    the checkpoint just past it.
+    """Up to ``limit`` of ``rows`` (a ``_read_shard`` of the shards behind ``after``,
+    shard by shard), each with the checkpoint just past it.
 
     Each shard is read in the order of its places, which its count row's lock made the
     order its writers committed in: once a reader sees a place, every lower one of that
@@ -179,7 +257,6 @@ async def _in_order(
     busy shard does not hold back the others.  A stream's events are in one shard, so
     they come in version order.
     """
-    _, rows = await _shards_behind(db, query, after, limit)
     ranked: list[tuple[int, int, asyncpg.Record]] = []
     rank = 0
     for i, row in enumerate(rows):

@@ -46,7 +46,7 @@ class WebhookRow(msgspec.Struct, frozen=True, kw_only=True):
     def global_checkpoint(self) -> Checkpoint:
         """A stored ``'{}'`` (an encounter's webhook, or one made before any shard moved)
         is the start of every shard."""
-        return Checkpoint(tuple(self.checkpoint_shards)) if self.checkpoint_shards else Checkpoint()
+        return Checkpoint.from_stored(self.checkpoint_shards)
 
 
 class Position(msgspec.Struct, frozen=True):
@@ -64,8 +64,7 @@ def position_of(row: WebhookRow) -> Position:
 def _stored(position: Position) -> list[int]:
     """``checkpoint_shards`` as stored for ``position``: ``'{}'`` while every shard is at
     its start (always, for an encounter's webhook: its place is its stream version)."""
-    shards = position.global_checkpoint.shards
-    return [] if not any(shards) else list(shards)
+    return position.global_checkpoint.stored()
 
 
 _COLUMNS = ", ".join(WebhookRow.__struct_fields__)
@@ -130,12 +129,26 @@ async def due_webhook(db: Database, webhook_id: UUID) -> WebhookRow | None:
     return None if record is None else _row(record)
 
 
+_NOW = """SELECT (SELECT by_shard FROM event_order) AS by_shard,
+                 (SELECT array_agg(head ORDER BY shard) FROM shard_heads) AS heads,
+                 pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS horizon"""
+
+
 async def global_now(db: Database) -> Checkpoint:
-    """A checkpoint every event committed so far is at or before, and every event still
-    to commit is after: each shard's committed count (a writer still holding a count has
-    not committed its places, and they are above it)."""
-    rows = await db.fetch("SELECT shard, head FROM shard_heads")
-    return Checkpoint().past({r["shard"]: r["head"] for r in rows})
+    """A checkpoint every event still to commit is after.  In shard order every event
+    committed so far is at or before it: each shard's committed count (a writer still
+    holding a count has not committed its places, and they are above it).  In transaction
+    order it is just below the oldest transaction still running, so the events of a
+    transaction that began before it and committed already are after it too."""
+    now = await db.fetchrow(_NOW)
+    assert now is not None
+    if now["by_shard"]:
+        return Checkpoint(tuple(now["heads"]))
+    return Checkpoint(transaction=(now["horizon"] - 1, _LAST_POSITION))
+
+
+_LAST_POSITION = 2**63 - 1
+"""Above every global position (a bigint)."""
 
 
 async def delete_webhook(db: Database, webhook_id: UUID, encounter_id: UUID | None) -> bool:

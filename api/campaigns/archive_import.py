@@ -68,7 +68,7 @@ class _Section:
 
     header: ArchiveHeader
     rehoming: Rehoming
-    first_place: int
+    first_place: int | None
     campaign: UUID
     created_at: datetime | None = None
     batch: list[ArchivedEvent] = field(default_factory=list)

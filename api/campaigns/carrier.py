@@ -122,7 +122,7 @@ class Carrier:
             await conn.execute(
                 "UPDATE carry_over_checkpoint SET shards = $2 WHERE name = $1",
                 _NAME,
-                list(moved.past.shards),
+                moved.past.stored(),
             )
             return done
 
@@ -189,9 +189,9 @@ async def _locked_checkpoint(conn: Connection) -> Checkpoint | None:
         "INSERT INTO carry_over_checkpoint (name, shards) VALUES ($1, $2)"
         " ON CONFLICT (name) DO NOTHING",
         _NAME,
-        list(Checkpoint().shards),
+        Checkpoint().stored(),
     )
     shards = await conn.fetchval(
         "SELECT shards FROM carry_over_checkpoint WHERE name = $1 FOR UPDATE SKIP LOCKED", _NAME
     )
-    return None if shards is None else Checkpoint(tuple(shards))
+    return None if shards is None else Checkpoint.from_stored(shards)

@@ -104,7 +104,8 @@ async def import_archive(pool: asyncpg.Pool, lines: Iterable[bytes], keys: Chain
     writes nothing."""
     reader = ArchiveReader()
     batch: list[ArchivedEvent] = []
-    first_place, created_at = 0, None
+    first_place: int | None = None
+    created_at = None
     async with pool.acquire() as conn, conn.transaction():
         for raw in lines:
             line = reader.feed(raw)
@@ -137,7 +138,7 @@ async def _flush(
     conn: Connection,
     header: ArchiveHeader | None,
     batch: list[ArchivedEvent],
-    first_place: int,
+    first_place: int | None,
 ) -> None:
     if batch and header is not None:
         await insert_events(conn, header, batch, first_place)

@@ -39,8 +39,20 @@ class WebhookCheckpoint(msgspec.Struct, frozen=True, kw_only=True):
 
     version: int
     shards: list[int]
-    """A service-wide webhook's last place in each shard, shard 0 first; empty for an
-    encounter's webhook."""
+    """A service-wide webhook's last place in each shard, shard 0 first, while it reads
+    the store in shard order; empty for an encounter's webhook."""
+    transaction: list[int] | None = None
+    """A service-wide webhook's last (transaction id, global position) once it reads the
+    store in transaction order (docs/webhooks.md)."""
+
+    @classmethod
+    def of(cls, row: WebhookRow) -> WebhookCheckpoint:
+        if row.encounter_id is not None:
+            return cls(version=row.checkpoint_version, shards=[])
+        at = row.global_checkpoint
+        if at.transaction is not None:
+            return cls(version=0, shards=[], transaction=list(at.transaction))
+        return cls(version=0, shards=list(at.shards))
 
 
 class WebhookOut(msgspec.Struct, kw_only=True):
@@ -73,10 +85,7 @@ class WebhookOut(msgspec.Struct, kw_only=True):
             event_types=row.event_types,
             format="discord" if row.format == "discord" else "json",
             gm_only=row.gm_only,
-            checkpoint=WebhookCheckpoint(
-                version=row.checkpoint_version,
-                shards=[] if row.encounter_id is not None else list(row.global_checkpoint.shards),
-            ),
+            checkpoint=WebhookCheckpoint.of(row),
             delivered=row.delivered,
             failures=row.failures,
             paused=row.paused_at is not None,

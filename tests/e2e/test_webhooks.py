@@ -617,7 +617,9 @@ async def test_a_service_wide_webhook_never_skips_an_event_that_commits_late(
     hooks: Client, receiver: Receiver, module_database: str
 ) -> None:
     """A command of ``late`` holds its transaction open.  ``early``, in the same shard,
-    queues behind it (for the shard's count), and its events come after."""
+    commits after it and its events come after: by shard it queues for the shard's
+    count; by transaction it commits at once, and the reading waits below the open
+    transaction."""
     late = await table(hooks, "Late")
     early = await _in_shard(hooks, shard_of(UUID(late)))
     key = {"Authorization": f"Bearer {SERVICE_KEY}"}
@@ -643,9 +645,10 @@ async def test_a_service_wide_webhook_never_skips_an_event_that_commits_late(
                 actor=Actor(role="gm"),
             )
         )
+        by_shard = await pool.fetchval("SELECT by_shard FROM event_order")
         await asyncio.sleep(0.5)
-        assert not command_of_early.done(), "a writer of the same shard did not queue"
-        # Nothing of the held shard is read past the open transaction.
+        assert command_of_early.done() is not by_shard, "queued by transaction, or not by shard"
+        # Nothing of either is read past the open transaction.
         assert [(e, v) for e, v in newer(receiver) if e in (late, early)] == []
         held.release.set()
         await command_of_late

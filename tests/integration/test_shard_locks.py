@@ -16,6 +16,7 @@ from uuid import UUID, uuid4
 
 import asyncpg
 import msgspec
+import pytest
 
 from events.shards import shard_of
 from events.store import Checkpoint, read_all
@@ -25,6 +26,12 @@ from service.rulesets.generic.commands import Damage
 from service.write.pipeline import CREATE_NAMESPACE, CommandPipeline
 from service.write.unit_of_work import new_stream_id
 from tests.support.pipeline import GM, add
+
+
+@pytest.fixture
+def pool(shard_pool: asyncpg.Pool) -> asyncpg.Pool:
+    """The count rows that could deadlock are the shard order's: a store read in it."""
+    return shard_pool
 
 
 def _keys_in(shard: int, count: int, prefix: str) -> list[str]:

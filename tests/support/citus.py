@@ -40,6 +40,10 @@ DISTRIBUTION_COLUMN = {
 tests/integration/test_citus_ready.py holds the schema to it)."""
 
 
+REFERENCE_TABLES = ("event_order",)
+"""Tables every node holds whole: the statements routed to one worker read them."""
+
+
 def citus_url() -> str | None:
     """The coordinator's URL when the tests are to run on Citus, else None."""
     return os.environ.get(CITUS_URL_VARIABLE) or None
@@ -129,5 +133,7 @@ async def distribute(url: str) -> None:
                 column,
                 "default" if table == "streams" else "streams",
             )
+        for table in REFERENCE_TABLES:
+            await conn.execute("SELECT create_reference_table($1)", table)
     finally:
         await conn.close()

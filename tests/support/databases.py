@@ -8,6 +8,8 @@ from contextlib import asynccontextmanager
 
 import asyncpg
 
+from api.app import open_pool
+from api.settings import Settings
 from events.migrate import migration_files
 from tests.support.servers import fresh_database_name, with_database
 
@@ -50,4 +52,19 @@ async def migrated_before(postgres_url: str, migration: str) -> AsyncIterator[as
         yield conn
     finally:
         await conn.close()
+        await drop_database(postgres_url, url)
+
+
+@asynccontextmanager
+async def shard_ordered_pool(postgres_url: str) -> AsyncIterator[asyncpg.Pool]:
+    """A pool on a fresh database read in shard order, as a Citus cluster is
+    (events/migrations/0024_event_order.sql): where the tests of that order run on one
+    PostgreSQL, whose own default is the transaction order."""
+    url = await create_database(postgres_url)
+    pool = await open_pool(Settings(database_url=url, pool_max=30))
+    try:
+        await pool.execute("SELECT aeon_order_events_by_shard()")
+        yield pool
+    finally:
+        await pool.close()
         await drop_database(postgres_url, url)

@@ -1,16 +1,18 @@
-"""Streams for tests of the event store's reading: one in a chosen shard, and one event
-appended to it straight through the store (events/append.py), without a ruleset."""
+"""Streams for tests of the event store's reading: one in a chosen shard, one event
+appended to it straight through the store (events/append.py), without a ruleset, and a
+reading of every stream that waits for what was committed."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from uuid import UUID, uuid4
 
 import asyncpg
 
-from events.envelope import NewEvent
+from events.envelope import NewEvent, RecordedEvent
 from events.shards import shard_of
-from events.store import append, stream_head
+from events.store import Checkpoint, append, read_all, stream_head
 
 
 def stream_in_shard(shard: int) -> UUID:
@@ -37,3 +39,19 @@ async def append_committed(pool: asyncpg.Pool, stream_id: UUID, type_: str) -> N
     """``append_one`` in a transaction of its own."""
     async with pool.acquire() as conn, conn.transaction():
         await append_one(conn, stream_id, type_)
+
+
+async def read_settled(
+    db: asyncpg.Pool, after: Checkpoint, count: int, *, limit: int = 1000, within: float = 10
+) -> tuple[list[RecordedEvent], Checkpoint]:
+    """``read_all`` from ``after``, ``limit`` at a time, until ``count`` events are read (or
+    ``within`` seconds pass).  In transaction order the reading waits for the oldest
+    transaction still running anywhere on the server, such as another test's."""
+    events: list[RecordedEvent] = []
+    deadline = asyncio.get_running_loop().time() + within
+    while len(events) < count and asyncio.get_running_loop().time() < deadline:
+        batch, after = await read_all(db, after, limit=limit)
+        events += batch
+        if not batch:
+            await asyncio.sleep(0.01)
+    return events, after
