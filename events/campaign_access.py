@@ -129,13 +129,20 @@ async def revoke_campaign_token(
     """Revoke a campaign token and every copy of it in the campaign's encounters, in the
     caller's transaction: the encounters whose copy it revoked now (their open live
     streams of the token are to end), None when the campaign has no such token."""
-    found = await db.fetchval(
-        """UPDATE campaign_tokens SET revoked_at = coalesce(revoked_at, now())
-           WHERE campaign_id = $1 AND token_id = $2 RETURNING token_id""",
+    # The condition is in WHERE, not ``coalesce(revoked_at, now())``: Citus refuses a
+    # function that is not immutable inside COALESCE or CASE of a distributed UPDATE.
+    revoked = await db.fetchval(
+        """UPDATE campaign_tokens SET revoked_at = now()
+           WHERE campaign_id = $1 AND token_id = $2 AND revoked_at IS NULL
+           RETURNING true""",
         campaign_id,
         token_id,
     )
-    if found is None:
+    if revoked is None and not await db.fetchval(
+        "SELECT true FROM campaign_tokens WHERE campaign_id = $1 AND token_id = $2",
+        campaign_id,
+        token_id,
+    ):
         return None
     rows = await db.fetch(
         """UPDATE access_tokens AS a SET revoked_at = now()

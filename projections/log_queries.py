@@ -131,22 +131,28 @@ async def log_entries(
     (the ledger's records alike)."""
     marks = await read_marks(db, encounter_id, up_to_version=up_to_version, secrets=not gm)
     secret = marks.secret_versions() if not gm else frozenset()
+    # The public round is a join of its own rather than a lateral subquery around the
+    # line: Citus refuses a correlated subquery inside a subquery without FROM.
     rows = await db.fetch(
-        """SELECT l.version, seen.round, l.type, l.text, l.gm_text, l.hidden_rolls, l.gm_only,
-                  l.recorded_at,
+        """WITH public AS (
+               SELECT p.round FROM log_entries p
+               WHERE p.encounter_id = $1 AND p.version < $6
+               ORDER BY p.version DESC LIMIT 1
+           ), seen AS (
+               SELECT l.*, CASE WHEN l.version >= $6 THEN coalesce(public.round, l.round)
+                                ELSE l.round END AS seen_round
+               FROM log_entries l LEFT JOIN public ON true
+               WHERE l.encounter_id = $1 AND l.version > $2
+                 AND ($4::int IS NULL OR l.version <= $4)
+           )
+           SELECT l.version, l.seen_round AS round, l.type, l.text, l.gm_text, l.hidden_rolls,
+                  l.gm_only, l.recorded_at,
                   coalesce((SELECT json_agg(r.record ORDER BY length(r.roll_id), r.roll_id)
                             FROM roll_ledger r
                             WHERE r.encounter_id = l.encounter_id AND r.version = l.version),
                            '[]') AS rolls
-           FROM log_entries l
-           CROSS JOIN LATERAL (SELECT CASE WHEN l.version >= $6 THEN
-                 coalesce((SELECT p.round FROM log_entries p
-                           WHERE p.encounter_id = $1 AND p.version < $6
-                           ORDER BY p.version DESC LIMIT 1), l.round)
-               ELSE l.round END AS round) seen
-           WHERE l.encounter_id = $1 AND l.version > $2
-             AND ($4::int IS NULL OR l.version <= $4)
-             AND ($5::int IS NULL OR seen.round = $5)
+           FROM seen l
+           WHERE ($5::int IS NULL OR l.seen_round = $5)
            ORDER BY l.version LIMIT $3""",
         encounter_id,
         after_version,

@@ -22,7 +22,7 @@ from projections.inline import read_model_rows
 from service.rulesets.generic.commands import Damage
 from service.write.pipeline import CommandPipeline
 from service.write.strategy import SplitStatements
-from tests.support.citus import DISTRIBUTION_COLUMN, on_node
+from tests.support.citus import DISTRIBUTION_COLUMN, REFERENCE_TABLES, on_node
 from tests.support.pipeline import add, new_encounter, run
 from tests.support.streams import append_committed, append_one
 
@@ -36,11 +36,15 @@ async def test_every_per_encounter_table_is_distributed_by_the_encounter_and_co_
            FROM pg_dist_partition"""
     )
     by_table = {r["name"]: r for r in rows}
-    assert set(by_table) == set(DISTRIBUTION_COLUMN), "only per-encounter tables are distributed"
+    assert set(by_table) == set(DISTRIBUTION_COLUMN) | set(REFERENCE_TABLES), (
+        "only per-encounter tables are distributed, and the order is on every node"
+    )
     for table, column in DISTRIBUTION_COLUMN.items():
         assert by_table[table]["partmethod"] == "h"
         assert by_table[table]["column_name"] == column
-    assert len({r["colocationid"] for r in rows}) == 1
+    assert {by_table[t]["partmethod"] for t in REFERENCE_TABLES} == {"n"}
+    assert len({by_table[t]["colocationid"] for t in DISTRIBUTION_COLUMN}) == 1
+    assert await pool.fetchval("SELECT by_shard FROM event_order"), "Citus reads by shard"
     workers = await pool.fetchval(
         "SELECT count(DISTINCT nodeport) FROM citus_shards WHERE table_name = 'events'::regclass"
     )
