@@ -3,11 +3,11 @@ write stores besides (events/write.py), in one statement: one round trip to Post
 
 The statement is a chain of data-modifying CTEs: the guards (the writer's token
 unrevoked, the Idempotency-Key unused), the stream row locked at the version the command
-was decided on, the shard's count, the head's move, the events, then the parts a write
-needs (read models, snapshots, seed, the stored answer).  Every part after the move
-writes only if the head moved (``WHERE EXISTS (SELECT FROM moved)``), so the statement
-writes all of it or nothing.  events/append_split.py runs the same parts as statements
-of their own, each routed to one Citus worker.
+was decided on, the shard's count (when the store is read by shard), the head's move, the
+events, then the parts a write needs (read models, snapshots, seed, the stored answer).
+Every part after the move writes only if the head moved (``WHERE EXISTS (SELECT FROM
+moved)``), so the statement writes all of it or nothing.  events/append_split.py runs the
+same parts as statements of their own, each routed to one Citus worker.
 
 Why one statement: every round trip costs CPU on both sides (asyncpg and the event loop in
 the service; a statement, a wake-up and a commit in PostgreSQL), and a command's write is
@@ -77,6 +77,11 @@ class Gate:
 
 def head_ctes(p: Parameters, *, token: bool, key: bool, wait: bool = False) -> str:
     """The guards, the lock of the stream row, the shard's count and the head's move.
+
+    The count moves only while the store is read by shard (``event_order``, migration
+    0024): every writer and reader of a database agrees on that row, and the statement
+    is the same in either order.  By transaction the events go unnumbered and nobody
+    waits for a count (docs/scale-out.md#the-order-of-every-stream).
 
     Why this order, and why ``SKIP LOCKED``: the count row is held from here to the
     commit, and a holder of a count must never wait for a stream row, or two writers

@@ -1,12 +1,14 @@
 """Which shard an encounter's events are counted in, and the row that counts them.
 
-Readers of every stream (service-wide webhooks, ``read_all``) take a position per
-shard rather than one global sequence (docs/scale-out.md#positions-per-shard).  An event
-carries its stream's shard and its place in that shard; each shard's count is one row of
+On Citus, readers of every stream (service-wide webhooks, ``read_all``) take a position
+per shard rather than one global order (docs/scale-out.md#positions-per-shard); one
+PostgreSQL reads them by transaction instead and counts nothing
+(docs/scale-out.md#the-order-of-every-stream).  In shard order an event carries its
+stream's shard and its place in that shard; each shard's count is one row of
 ``shard_heads``, moved by the same statement that inserts the events.  That row's lock
 orders the commits of one shard, so a reader that saw position n of a shard has seen
-every position below it, on one PostgreSQL and on Citus alike, two-phase commits
-included, and whatever happens to transaction ids.
+every position below it, two-phase commits included, whatever happens to transaction
+ids.
 
 The shard is the one Citus would put the stream in: Citus hashes a uuid distribution
 column with PostgreSQL's ``uuid_hash`` and splits the 32-bit hash space into equal

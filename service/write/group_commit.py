@@ -54,10 +54,12 @@ class GroupCommit:
         One group in flight makes the next one as large as the load allows: in the
         throughput benchmark (bench/README.md) it cost both the worker and PostgreSQL
         less per command than two, at 8 clients (6-10% more commands/s, lower latency)
-        and at 32 (2-4%).  The price is that a group that waits (for a shard's count,
-        held by another writer of that shard until it commits) holds up the process's
-        other writes until it is through.  It never waits for a stream row: the
-        statement skips a locked one and refuses that write (events/append.py).
+        and at 32 (2-4%); with the store read by transaction, where no group waits for
+        another's count, two measured the same as one.  The price, in shard order
+        (Citus), is that a group that waits (for a shard's count, held by another writer
+        of that shard until it commits) holds up the process's other writes until it is
+        through.  It never waits for a stream row: the statement skips a locked one and
+        refuses that write (events/append.py).
         """
         self._pool = pool
         self._strategy = strategy
@@ -109,9 +111,9 @@ class GroupCommit:
 
 def _shard_and_stream(waiting: _Waiting) -> tuple[int, UUID]:
     """The order writes go in: by shard, so that a group takes the count rows
-    (events/append.py's ``head_ctes``) in ascending order, then by stream.  A write takes
-    its stream row before its count, but only if nobody holds it, so with counts in one
-    order two groups never deadlock."""
+    (events/append.py's ``head_ctes``) in ascending order when the store is read by
+    shard, then by stream.  A write takes its stream row before its count, but only if
+    nobody holds it, so with counts in one order two groups never deadlock."""
     stream_id = waiting.write.append.stream_id
     return shard_of(stream_id), stream_id
 
