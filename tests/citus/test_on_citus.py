@@ -24,7 +24,7 @@ from service.write.pipeline import CommandPipeline
 from service.write.strategy import SplitStatements
 from tests.support.citus import DISTRIBUTION_COLUMN, REFERENCE_TABLES, on_node
 from tests.support.pipeline import add, new_encounter, run
-from tests.support.streams import append_committed, append_one
+from tests.support.streams import append_committed, held_open
 
 
 async def test_every_per_encounter_table_is_distributed_by_the_encounter_and_co_located(
@@ -79,17 +79,10 @@ async def test_each_count_row_lives_in_the_shard_it_counts(pool: asyncpg.Pool) -
 async def test_writers_on_two_workers_do_not_wait_for_each_other(pool: asyncpg.Pool) -> None:
     _, start = await read_all(pool, Checkpoint(), limit=1_000_000)
     slow_id, fast_id = await _on_two_workers(pool)
-    slow = await pool.acquire()
-    try:
-        slow_tx = slow.transaction()
-        await slow_tx.start()
-        await append_one(slow, slow_id, "t.slow")
+    async with held_open(pool, slow_id, "t.slow"):
         await asyncio.wait_for(append_committed(pool, fast_id, "t.fast"), timeout=10)
         seen, checkpoint = await read_all(pool, start)
         assert [e.type for e in seen if e.stream_id in (slow_id, fast_id)] == ["t.fast"]
-        await slow_tx.commit()
-    finally:
-        await pool.release(slow)
     seen, checkpoint = await read_all(pool, checkpoint)
     assert [e.type for e in seen if e.stream_id in (slow_id, fast_id)] == ["t.slow"]
     again, _ = await read_all(pool, checkpoint)

@@ -20,10 +20,16 @@ from api.settings import Settings
 from events.envelope import NewEvent
 from events.reading import moved_streams
 from events.shards import SHARDS, anchors, shard_of, uuid_hash
-from events.store import Checkpoint, append, create_stream, read_all, stream_head
+from events.store import Checkpoint, append, read_all, stream_head
 from tests.support.citus import citus_url
 from tests.support.databases import create_database, drop_database, shard_ordered_pool
-from tests.support.streams import append_committed, append_one, read_settled, stream_in_shard
+from tests.support.streams import (
+    append_committed,
+    held_open,
+    new_streams,
+    read_settled,
+    stream_in_shard,
+)
 
 
 @pytest.fixture(params=["by transaction", "by shard"])
@@ -45,24 +51,14 @@ async def test_a_writer_of_the_same_shard_commits_after_an_open_one(
     _, start = await read_all(shard_pool, Checkpoint(), limit=1_000_000)
     slow_id = uuid4()
     fast_id = stream_in_shard(shard_of(slow_id))
-    for sid in (slow_id, fast_id):
-        async with shard_pool.acquire() as conn, conn.transaction():
-            await create_stream(conn, sid)
-    slow_conn = await shard_pool.acquire()
-    try:
-        slow_tx = slow_conn.transaction()
-        await slow_tx.start()
-        await append_one(slow_conn, slow_id, "t.slow")
-
+    await new_streams(shard_pool, slow_id, fast_id)
+    async with held_open(shard_pool, slow_id, "t.slow"):
         fast_write = asyncio.create_task(append_committed(shard_pool, fast_id, "t.fast"))
         await asyncio.sleep(0.3)
         assert not fast_write.done(), "the second writer of the shard did not wait"
         seen, checkpoint = await read_all(shard_pool, start)
         assert [e for e in seen if e.stream_id in (slow_id, fast_id)] == []
-        await slow_tx.commit()
-        await fast_write
-    finally:
-        await shard_pool.release(slow_conn)
+    await fast_write
     seen, checkpoint = await read_all(shard_pool, checkpoint)
     assert [e.type for e in seen if e.stream_id in (slow_id, fast_id)] == ["t.slow", "t.fast"]
     rows = await shard_pool.fetch(
@@ -80,20 +76,11 @@ async def test_writers_of_other_shards_do_not_wait(shard_pool: asyncpg.Pool) -> 
     _, start = await read_all(shard_pool, Checkpoint(), limit=1_000_000)
     slow_id = uuid4()
     fast_id = stream_in_shard((shard_of(slow_id) + 1) % SHARDS)
-    for sid in (slow_id, fast_id):
-        async with shard_pool.acquire() as conn, conn.transaction():
-            await create_stream(conn, sid)
-    slow_conn = await shard_pool.acquire()
-    try:
-        slow_tx = slow_conn.transaction()
-        await slow_tx.start()
-        await append_one(slow_conn, slow_id, "t.slow")
+    await new_streams(shard_pool, slow_id, fast_id)
+    async with held_open(shard_pool, slow_id, "t.slow"):
         await asyncio.wait_for(append_committed(shard_pool, fast_id, "t.fast"), timeout=5)
         seen, checkpoint = await read_all(shard_pool, start)
         assert [e.type for e in seen if e.stream_id in (slow_id, fast_id)] == ["t.fast"]
-        await slow_tx.commit()
-    finally:
-        await shard_pool.release(slow_conn)
     seen, checkpoint = await read_all(shard_pool, checkpoint)
     assert [e.type for e in seen if e.stream_id in (slow_id, fast_id)] == ["t.slow"]
 
@@ -108,8 +95,7 @@ async def test_follower_sees_every_committed_event_once_and_no_rolled_back_one(
 
     async def writer(w: int) -> None:
         sid = uuid4()
-        async with ordered.acquire() as conn, conn.transaction():
-            await create_stream(conn, sid)
+        await new_streams(ordered, sid)
         rng = random.Random(w)
         for i in range(12):
             async with ordered.acquire() as conn:
@@ -195,9 +181,7 @@ async def test_moved_streams_fold_what_read_all_reads(ordered: asyncpg.Pool) -> 
     _, start = await read_all(ordered, Checkpoint(), limit=1_000_000)
     streams = [uuid4(), uuid4(), stream_in_shard(3), stream_in_shard(3)]
     campaign = stream_in_shard(3)
-    for sid in [*streams, campaign]:
-        async with ordered.acquire() as conn, conn.transaction():
-            await create_stream(conn, sid)
+    await new_streams(ordered, *streams, campaign)
     for n in range(3):
         for sid in streams:
             await append_committed(ordered, sid, f"t.{n}")
@@ -231,20 +215,11 @@ async def test_by_transaction_no_writer_waits_and_the_reading_waits_for_the_olde
     _, start = await read_all(pool, Checkpoint(), limit=1_000_000)
     slow_id = uuid4()
     fast_id = stream_in_shard(shard_of(slow_id))
-    for sid in (slow_id, fast_id):
-        async with pool.acquire() as conn, conn.transaction():
-            await create_stream(conn, sid)
-    slow_conn = await pool.acquire()
-    try:
-        slow_tx = slow_conn.transaction()
-        await slow_tx.start()
-        await append_one(slow_conn, slow_id, "t.slow")
+    await new_streams(pool, slow_id, fast_id)
+    async with held_open(pool, slow_id, "t.slow"):
         await asyncio.wait_for(append_committed(pool, fast_id, "t.fast"), timeout=5)
         seen, checkpoint = await read_all(pool, start)
         assert [e for e in seen if e.stream_id in (slow_id, fast_id)] == []
-        await slow_tx.commit()
-    finally:
-        await pool.release(slow_conn)
     seen, _ = await read_settled(pool, checkpoint, 2)
     assert [e.type for e in seen if e.stream_id in (slow_id, fast_id)] == ["t.slow", "t.fast"]
     places = await pool.fetch(
@@ -255,9 +230,7 @@ async def test_by_transaction_no_writer_waits_and_the_reading_waits_for_the_olde
 
 async def _streams_with_events(db: asyncpg.Pool, count: int, events: int) -> list[UUID]:
     streams = [uuid4() for _ in range(count)]
-    for sid in streams:
-        async with db.acquire() as conn, conn.transaction():
-            await create_stream(conn, sid)
+    await new_streams(db, *streams)
     await _append_to_each(db, streams, events)
     return streams
 

@@ -1,10 +1,13 @@
 """Streams for tests of the event store's reading: one in a chosen shard, one event
-appended to it straight through the store (events/append.py), without a ruleset, and a
-reading of every stream that waits for what was committed."""
+appended to it straight through the store (events/append.py), without a ruleset, in a
+transaction of its own or one held open, and a reading of every stream that waits for
+what was committed."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from uuid import UUID, uuid4
 
@@ -12,7 +15,7 @@ import asyncpg
 
 from events.envelope import NewEvent, RecordedEvent
 from events.shards import shard_of
-from events.store import Checkpoint, append, read_all, stream_head
+from events.store import Checkpoint, append, create_stream, read_all, stream_head
 
 
 def stream_in_shard(shard: int) -> UUID:
@@ -39,6 +42,27 @@ async def append_committed(pool: asyncpg.Pool, stream_id: UUID, type_: str) -> N
     """``append_one`` in a transaction of its own."""
     async with pool.acquire() as conn, conn.transaction():
         await append_one(conn, stream_id, type_)
+
+
+async def new_streams(pool: asyncpg.Pool, *stream_ids: UUID) -> None:
+    for stream_id in stream_ids:
+        async with pool.acquire() as conn, conn.transaction():
+            await create_stream(conn, stream_id)
+
+
+@asynccontextmanager
+async def held_open(pool: asyncpg.Pool, stream_id: UUID, type_: str) -> AsyncIterator[None]:
+    """``append_one`` in a transaction held open while the body runs, committed after it
+    (rolled back if the body raises)."""
+    conn = await pool.acquire()
+    try:
+        transaction = conn.transaction()
+        await transaction.start()
+        await append_one(conn, stream_id, type_)
+        yield
+        await transaction.commit()
+    finally:
+        await pool.release(conn)
 
 
 async def read_settled(
