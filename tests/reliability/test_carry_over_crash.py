@@ -49,19 +49,26 @@ async def _carried(conn: asyncpg.Connection, campaign: str) -> list[str]:
     return sorted(r["e"] for r in rows)
 
 
+_SHARE_CAMPAIGN = "SELECT FROM streams WHERE stream_id = $1::uuid FOR SHARE"
+"""A lock the carry-over's append (FOR UPDATE of the campaign's row) waits for, and that
+two holders can take at once."""
+
+
 async def test_kill_9_during_carry_over_leaves_exactly_one(database_url: str) -> None:
     conn = await asyncpg.connect(database_url)
-    holder = await asyncpg.connect(database_url)
+    early, holder = await asyncpg.connect(database_url), await asyncpg.connect(database_url)
     try:
         with running_service(database_url, workers=2) as service:
             async with httpx.AsyncClient(base_url=service.url, timeout=10) as http:
                 campaign, _, encounters = await _setup(http)
                 # Hold the campaign's row: a carry-over transaction then waits inside it.
-                hold = holder.transaction()
-                await hold.start()
-                await holder.execute(
-                    "SELECT FROM streams WHERE stream_id = $1::uuid FOR UPDATE", campaign
-                )
+                # By transaction the store is read only below the oldest transaction
+                # still running, so the ends must commit after one holder began (or the
+                # process manager could carry them over before the row is held) and
+                # before another, which keeps the row once the first lets go.
+                first, hold = early.transaction(), holder.transaction()
+                await first.start()
+                await early.execute(_SHARE_CAMPAIGN, campaign)
                 for encounter, token in encounters:
                     ended = await http.post(
                         f"/encounters/{encounter}/commands",
@@ -69,6 +76,9 @@ async def test_kill_9_during_carry_over_leaves_exactly_one(database_url: str) ->
                         headers={"Authorization": f"Bearer {token}"},
                     )
                     assert ended.status_code == 200, ended.text
+                await hold.start()
+                await holder.execute(_SHARE_CAMPAIGN, campaign)
+                await first.rollback()
                 waiting = 0
                 for _ in range(200):
                     # Waits in this test's database only: another session's (a
@@ -103,5 +113,6 @@ async def test_kill_9_during_carry_over_leaves_exactly_one(database_url: str) ->
         assert [r["stream_version"] for r in rows] == list(range(1, len(rows) + 1))
         assert all(b["prev_hash"] == a["hash"] for a, b in pairwise(rows))
     finally:
+        await early.close()
         await holder.close()
         await conn.close()
