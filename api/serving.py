@@ -66,8 +66,12 @@ def run_uvicorn(
         # Open live-update streams would otherwise hold a SIGTERM shutdown forever.
         timeout_graceful_shutdown=5,
     )
+    # uvicorn raises the Ctrl-C it caught again once its graceful shutdown is done: the
+    # service has stopped by then, so it ends without a traceback (the caller's finally
+    # stops an embedded PostgreSQL).
     if config.workers <= 1:
-        uvicorn.Server(config).run()
+        with contextlib.suppress(KeyboardInterrupt):
+            uvicorn.Server(config).run()
         return
     if sys.platform == "linux":
         # Bound but not listening: it holds the port (and picks it, for port 0) without

@@ -82,9 +82,17 @@ def test_serve_on_embedded_default_then_demo(tmp_path: Path) -> None:
         assert module.headers["content-type"].startswith(
             ("text/javascript", "application/javascript")
         )
+        # Ctrl-C in its terminal: the whole group gets SIGINT; it stops without a
+        # traceback and takes the embedded PostgreSQL with it.
+        os.killpg(server.pid, signal.SIGINT)
+        output, _ = server.communicate(timeout=60)
+        assert server.returncode == 0, output
+        assert "Traceback" not in output, output
+        assert not (tmp_path / ".aeon-ledger" / "pgdata" / "postmaster.pid").exists()
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGTERM)
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(server.pid, signal.SIGKILL)
