@@ -34,8 +34,9 @@ class CreateWebhook(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class WebhookCheckpoint(msgspec.Struct, frozen=True, kw_only=True):
-    """The last event the webhook is past: a stream version for an encounter's webhook,
-    a place in each shard for a service-wide one (docs/webhooks.md)."""
+    """The last event the webhook is past: a stream version for an encounter's webhook;
+    for a service-wide one, its place in the order the store is read in: places per
+    shard, or a (transaction id, global position) (docs/webhooks.md)."""
 
     version: int
     shards: list[int]
