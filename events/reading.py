@@ -168,9 +168,9 @@ async def read_all_steps(
     is past it; once none is and the store is read in transaction order, the reading goes
     on from the start of that order, which holds every event written since."""
     if after.transaction is None:
-        by_shard, behind, rows = await _shards_behind(db, _READ_SHARD, after, limit)
-        if behind or by_shard:
-            return [(_record(row), at) for row, at in _in_order(rows, after, limit)]
+        rest = await _shards_behind(db, _READ_SHARD, after, limit)
+        if rest is not None:
+            return [(_record(row), at) for row, at in _in_order(rest[1], after, limit)]
         after = _FIRST_TRANSACTION
     assert after.transaction is not None
     tx, position = after.transaction
@@ -199,12 +199,12 @@ async def moved_streams(db: Database, after: Checkpoint, *, limit: int = 1000) -
     in shard order each shard whose count moved past the checkpoint is read up to an equal
     share of ``limit``; campaigns' events count as read but name no encounter."""
     if after.transaction is None:
-        by_shard, behind, rows = await _shards_behind(db, _MOVED_IN_SHARD, after, limit)
-        if behind or by_shard:
+        rest = await _shards_behind(db, _MOVED_IN_SHARD, after, limit)
+        if rest is not None:
             encounters: dict[UUID, int] = {}
             places: dict[int, int] = {}
             read = 0
-            for shard, row in zip(behind, rows, strict=True):
+            for shard, row in zip(*rest, strict=True):
                 if not row["read"]:
                     continue
                 read += row["read"]
@@ -228,18 +228,17 @@ def _folded(row: asyncpg.Record) -> dict[UUID, int]:
 
 async def _shards_behind(
     db: Database, query: str, after: Checkpoint, limit: int
-) -> tuple[bool, list[int], list[asyncpg.Record]]:
-    """Whether the store is read in shard order; the shards whose count moved past
-    ``after``, in ascending order; and ``query`` run for each from its place on, in one
-    round trip, with an equal share of ``limit`` (its rows in the order of those shards)."""
+) -> tuple[list[int], list[asyncpg.Record]] | None:
+    """The shards whose count moved past ``after``, in ascending order, and ``query`` run
+    for each from its place on, in one round trip, with an equal share of ``limit`` (its
+    rows in the order of those shards); None when no shard is behind and the store is
+    read in transaction order, where the reading goes on."""
     heads = await db.fetch(_HEADS)
-    by_shard = bool(heads[0]["by_shard"])
     behind = sorted(r["shard"] for r in heads if r["head"] > after.shards[r["shard"]])
     if not behind:
-        return by_shard, [], []
+        return ([], []) if heads[0]["by_shard"] else None
     each = -(-limit // len(behind))
-    rows = await db.fetchmany(query, [(s, after.shards[s], each) for s in behind])
-    return by_shard, behind, rows
+    return behind, await db.fetchmany(query, [(s, after.shards[s], each) for s in behind])
 
 
 def _in_order(
@@ -268,6 +267,28 @@ def _in_order(
         places[shard] = row["shard_position"]
         steps.append((row, Checkpoint(tuple(places))))
     return steps
+
+
+_NOW = """SELECT (SELECT by_shard FROM event_order) AS by_shard,
+                 (SELECT array_agg(head ORDER BY shard) FROM shard_heads) AS heads,
+                 pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS horizon"""
+
+
+async def checkpoint_now(db: Database) -> Checkpoint:
+    """A checkpoint every event still to commit is after.  In shard order every event
+    committed so far is at or before it: each shard's committed count (a writer still
+    holding a count has not committed its places, and they are above it).  In transaction
+    order it is just below the oldest transaction still running, so the events of a
+    transaction that began before it and committed already are after it too."""
+    now = await db.fetchrow(_NOW)
+    assert now is not None
+    if now["by_shard"]:
+        return Checkpoint(tuple(now["heads"]))
+    return Checkpoint(transaction=(now["horizon"] - 1, _LAST_POSITION))
+
+
+_LAST_POSITION = 2**63 - 1
+"""Above every global position (a bigint)."""
 
 
 async def stream_ruleset(db: Database, stream_id: UUID) -> str | None:

@@ -51,7 +51,8 @@ class WebhookRow(msgspec.Struct, frozen=True, kw_only=True):
 
 class Position(msgspec.Struct, frozen=True):
     """A webhook's checkpoint: a stream version for an encounter's webhook, a place in
-    each shard (events/reading.py's ``Checkpoint``) for a service-wide one."""
+    the order the store is read in (events/reading.py's ``Checkpoint``) for a
+    service-wide one."""
 
     version: int = 0
     global_checkpoint: Checkpoint = Checkpoint()
@@ -127,28 +128,6 @@ async def due_webhook(db: Database, webhook_id: UUID) -> WebhookRow | None:
         webhook_id,
     )
     return None if record is None else _row(record)
-
-
-_NOW = """SELECT (SELECT by_shard FROM event_order) AS by_shard,
-                 (SELECT array_agg(head ORDER BY shard) FROM shard_heads) AS heads,
-                 pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS horizon"""
-
-
-async def global_now(db: Database) -> Checkpoint:
-    """A checkpoint every event still to commit is after.  In shard order every event
-    committed so far is at or before it: each shard's committed count (a writer still
-    holding a count has not committed its places, and they are above it).  In transaction
-    order it is just below the oldest transaction still running, so the events of a
-    transaction that began before it and committed already are after it too."""
-    now = await db.fetchrow(_NOW)
-    assert now is not None
-    if now["by_shard"]:
-        return Checkpoint(tuple(now["heads"]))
-    return Checkpoint(transaction=(now["horizon"] - 1, _LAST_POSITION))
-
-
-_LAST_POSITION = 2**63 - 1
-"""Above every global position (a bigint)."""
 
 
 async def delete_webhook(db: Database, webhook_id: UUID, encounter_id: UUID | None) -> bool:

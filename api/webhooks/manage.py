@@ -20,6 +20,7 @@ from api.webhooks.signing import new_secret, signing_key
 from api.webhooks.targets import AllowList, TargetRefused, check_target
 from events import webhooks as store
 from events.errors import StreamNotFound
+from events.reading import checkpoint_now
 from events.store import stream_head
 from events.webhooks import Position, WebhookRow
 from projections.redaction import HIDDEN_TYPE
@@ -72,7 +73,7 @@ async def register(
         if encounter_id is not None:
             position = Position((await stream_head(services.pool, encounter_id)).version)
         else:
-            position = Position(0, await store.global_now(services.pool))
+            position = Position(0, await checkpoint_now(services.pool))
     row = await store.insert_webhook(
         services.pool,
         webhook_id=uuid.uuid4(),

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import httpx
 
+from tests.support.processes import stop_group
 from tests.support.ready import wait_until_ready
 
 BIN = Path(sys.executable).parent
@@ -90,9 +91,4 @@ def test_serve_on_embedded_default_then_demo(tmp_path: Path) -> None:
         assert "Traceback" not in output, output
         assert not (tmp_path / ".aeon-ledger" / "pgdata" / "postmaster.pid").exists()
     finally:
-        if server.poll() is None:
-            os.killpg(server.pid, signal.SIGTERM)
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(server.pid, signal.SIGKILL)
+        stop_group(server)

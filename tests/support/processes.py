@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from tests.support.ready import wait_until_ready
 
@@ -59,14 +60,21 @@ class Service:
         self.proc.wait(timeout=10)
 
     def stop(self) -> None:
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        os.killpg(self.proc.pid, signal.SIGTERM)
-        try:
-            self.proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
+        if self.proc is not None:
+            stop_group(self.proc)
+
+
+def stop_group(proc: subprocess.Popen[Any]) -> None:
+    """SIGTERM a process started in a session of its own, and its group; SIGKILL what is
+    left after 20 s.  Nothing when it has already ended."""
+    if proc.poll() is not None:
+        return
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
 
 
 @contextmanager
