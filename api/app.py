@@ -24,6 +24,7 @@ from api.background import running_tasks
 from api.campaigns.carrier import Carrier
 from api.http import request_log
 from api.http.cors import cors_config
+from api.http.direct_commands import serve_commands_directly
 from api.http.limits import VerifiedTokens, rate_limit
 from api.http.problems import problem_details_config
 from api.http.read_routing import live_reader
@@ -213,4 +214,5 @@ def create_app(settings: Settings | None = None) -> Litestar:
     complete_when_built(app)
     litestar_internals.guards_see_the_handler(app)
     litestar_internals.dependencies_one_at_a_time(app)
+    serve_commands_directly(app)
     return app

@@ -1,7 +1,7 @@
 """Everything the service builds on Litestar's private internals, in one place, used only
 on the Litestar release it was tested with.
 
-Seven things reach below Litestar's public API:
+Eight things reach below Litestar's public API:
 
 - the OpenAPI document is completed in place as Litestar builds the served copy
   (``complete_openapi_on_first_use``);
@@ -15,15 +15,17 @@ Seven things reach below Litestar's public API:
 - JSON the service encoded itself goes out through a response with the headers
   Litestar's own would send, built in one pass (``encoded_json``);
 - dependencies Litestar would resolve side by side in tasks are resolved one after the
-  other (``dependencies_one_at_a_time``).
+  other (``dependencies_one_at_a_time``);
+- one route, the command route, is served past the app's layers, the router and the
+  route's kwargs machinery (``serve_directly``, ``DirectRoute``).
 
 A release of Litestar may move any of that without notice, so each use asks ``known()``
 first, and ``check()`` says at start-up what an unknown version gives up: the OpenAPI
 document is served as Litestar generates it, live streams go through Litestar's own
 streaming response, each holding a task and its connection for as long as it is open,
 each guard call copies its handler, a body is decoded again by Litestar, responses are
-built by Litestar, and independent dependencies get a task group.  Slower and plainer,
-never wrong.
+built by Litestar, independent dependencies get a task group, and commands go through
+Litestar's routing like every other request.  Slower and plainer, never wrong.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ import asyncio
 import contextlib
 import logging
 import warnings
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 import litestar
@@ -45,7 +47,7 @@ from litestar.response import Stream
 from litestar.response.base import ASGIResponse
 from litestar.response.streaming import ASGIStreamingResponse
 from litestar.routes import HTTPRoute
-from litestar.types import HTTPResponseBodyEvent, Receive, Send
+from litestar.types import ASGIApp, Empty, HTTPResponseBodyEvent, Receive, Send
 from litestar.utils.scope.state import ScopeState
 
 from api.uvicorn_internals import Connection
@@ -423,3 +425,115 @@ async def _send_chunks(send: Send, chunks: AsyncGenerator[bytes]) -> None:
             "more_body": True,
         }
         await send(event)
+
+
+Serve = Callable[[Request[Any, Any, Any], Any], Awaitable[Any]]
+"""A directly served route's work: the request and its strictly decoded body in, what
+the route handler would return out."""
+
+
+class DirectRoute:
+    """One HTTP route handler served without Litestar's app layers, routing and
+    per-request machinery (``serve_directly``).
+
+    Called with a request the caller found to be the route's and plain, it sets in the
+    scope what Litestar's app and router would have set, then runs the route's own
+    middleware and exception handling as Litestar built them for the route, around the
+    route's guards, its ``before_request`` hook, ``serve`` and the handler's response.
+    Skipped: the CORS layer (the caller sends any request with an ``Origin`` header to
+    Litestar), the router's search, the kwargs model, dependency resolution and the
+    signature model.  A body the ``before_request`` hook left undecoded goes on to the
+    route as Litestar handles it, so every refusal of a body reads as Litestar's.
+    """
+
+    __slots__ = (
+        "_app",
+        "_before",
+        "_handler",
+        "_handlers",
+        "_route",
+        "_serve",
+        "_stack",
+        "_template",
+    )
+
+    def __init__(
+        self, app: Litestar, route: HTTPRoute, handler: HTTPRouteHandler, serve: Serve
+    ) -> None:
+        from litestar._asgi.utils import wrap_in_exception_handler
+
+        self._app, self._route, self._handler, self._serve = app, route, handler, serve
+        self._template = route.path_format
+        self._before = handler.resolve_before_request()
+        self._handlers = handler.resolve_exception_handlers()
+        stack: Any = wrap_in_exception_handler(app=self._handle)
+        for middleware in handler.resolve_middleware():  # as Litestar builds a route's stack
+            if hasattr(middleware, "__iter__"):
+                factory, kwargs = cast("tuple[Any, dict[str, Any]]", middleware)
+                stack = factory(app=stack, **kwargs)
+            else:
+                stack = cast("Any", middleware)(app=stack)
+        # The app's own exception layer: what the middleware raises (the rate limit's 429).
+        self._stack = wrap_in_exception_handler(app=stack)
+
+    async def __call__(
+        self, scope: Any, receive: Receive, send: Send, path_params: dict[str, Any]
+    ) -> None:
+        scope["path_params"] = path_params
+        scope["route_handler"] = self._handler
+        scope["path_template"] = self._template
+        ScopeState.from_scope(scope).exception_handlers = self._handlers
+        await self._stack(scope, receive, send)
+
+    async def _handle(self, scope: Any, receive: Receive, send: Send) -> None:
+        handler = self._handler
+        request: Request[Any, Any, Any] = Request(scope, receive, send)
+        await handler.authorize_connection(request)
+        if self._before is not None:
+            await self._before(request)
+        body = ScopeState.from_scope(scope).json
+        if body is Empty:
+            await self._route.handle(scope, receive, send)
+            return
+        returned = await self._serve(request, body)
+        response = await handler.to_response(app=self._app, data=returned, request=request)
+        await response(scope, receive, send)
+
+
+def serve_directly(
+    app: Litestar,
+    operation_id: str,
+    serve: Serve,
+    dispatch: Callable[[ASGIApp, DirectRoute], ASGIApp],
+) -> bool:
+    """Put ``dispatch(litestar_layers, DirectRoute(...))`` in front of the app's own
+    layers (CORS, exception handling, the router), for the HTTP route handler with
+    ``operation_id``: ``dispatch`` decides per request which of the two serves it.
+
+    False (nothing changed) on a Litestar that is not the tested one, and where the
+    route or the app has what the direct way would skip or not know: CSRF, compression,
+    allowed hosts, a response cache, ``before_send`` or ``after_response`` hooks, or
+    OpenTelemetry's middleware around the app's layers."""
+    if not known() or app.csrf_config or app.compression_config or app.allowed_hosts:
+        return False
+    if app.before_send or "OpenTelemetryPlugin" in {type(p).__name__ for p in app.plugins}:
+        return False
+    for route in app.routes:
+        if not isinstance(route, HTTPRoute):
+            continue
+        for handler in route.route_handlers:
+            if handler.operation_id != operation_id:
+                continue
+            if handler.cache or handler.resolve_after_response() is not None:
+                return False
+            app.asgi_handler = dispatch(app.asgi_handler, DirectRoute(app, route, handler, serve))
+            return True
+    return False
+
+
+def host_accepted(host: bytes) -> bool:
+    """Whether Litestar's router accepts ``host`` as a Host header (it refuses others
+    with a 400 before routing)."""
+    from litestar._asgi.utils import is_valid_host
+
+    return is_valid_host(host)

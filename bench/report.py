@@ -27,6 +27,25 @@ def _per(cores: dict[str, float], result: Result) -> str:
     )
 
 
+def _print_serving(
+    clients: int,
+    cores: dict[str, float],
+    served: Result,
+    pipeline_cores: dict[str, float],
+    pipeline: Result,
+    floor_cpu: dict[int, dict[str, float]],
+    floors: dict[int, Result],
+) -> None:
+    """What serving a command over HTTP adds to the command itself: the service's CPU per
+    command less the pipeline's, in microseconds and in the floor's requests."""
+    extra = (cores["service"] / served.rate - pipeline_cores["service"] / pipeline.rate) * 1e6
+    line = f"serving a command over HTTP at {clients} clients: {extra:,.0f} us of service CPU"
+    if clients in floor_cpu:
+        request = floor_cpu[clients]["service"] / floors[clients].rate * 1e6
+        line += f" ({extra / request:.1f}x the floor's request)"
+    print(line)
+
+
 def _print_instructions(paired: dict[int, Paired], timed: float) -> None:
     """Instructions per command (per row for the ceiling), where ``perf`` can count them:
     the figure to compare between runs on a busy machine.  ``timed`` is a level's

@@ -27,7 +27,8 @@ from bench import peer
 from bench.harness import CpuMeter, floor, fresh_database, print_table, service, tree_rss_bytes
 from bench.load import WARMUP, Result
 from bench.paired import Paired, paired_level
-from bench.report import _per, _print_instructions, _row, _targets
+from bench.pipeline import pipeline_level, pipeline_workers
+from bench.report import _per, _print_instructions, _print_serving, _row, _targets
 from bench.systems import Served, baseline, floor_level, service_level, setup_tables
 
 __all__ = [
@@ -82,6 +83,8 @@ async def main(args: argparse.Namespace) -> None:
     floor_cpu: dict[int, dict[str, float]] = {}
     peers: dict[int, Result] = {}
     paired: dict[int, Paired] = {}
+    pipelines: dict[int, Result] = {}
+    pipeline_cpu: dict[int, dict[str, float]] = {}
     rss: list[int] = []
     async with fresh_database() as db_url:
         if "floor" in systems:
@@ -99,6 +102,12 @@ async def main(args: argparse.Namespace) -> None:
                 ours = Served(
                     url, proc.pid, tables, {t.encounter_id: 0 for t in tables}, args.hidden
                 )
+            if "pipeline" in systems:
+                if ours is None:
+                    raise SystemExit("the pipeline system needs the service (it sets up tables)")
+                own_tables = await setup_tables(ours.url, ENCOUNTERS)
+                own_positions = {t.encounter_id: 0 for t in own_tables}
+                procs = stack.enter_context(pipeline_workers(db_url, workers))
             memory = MemorySampler(ours.pid) if ours else None
             if memory:
                 memory.start()
@@ -106,6 +115,10 @@ async def main(args: argparse.Namespace) -> None:
                 paired[c] = await paired_level(
                     db_url, ours, "ceiling" in systems, c, args.seconds, args.rounds
                 )
+                if "pipeline" in systems:
+                    pipelines[c], pipeline_cpu[c] = await pipeline_level(
+                        procs, own_tables, own_positions, c, args.seconds
+                    )
                 print(f"{c} clients measured", flush=True)
             if memory:
                 await memory.stop()
@@ -126,6 +139,7 @@ async def main(args: argparse.Namespace) -> None:
         rows += [_row(floors[c], ceiling)] if c in floors else []
         rows += [_row(peer_c, ceiling)] if peer_c else []
         rows += [_row(services[c], ceiling, peer_c)] if c in services else []
+        rows += [_row(pipelines[c], ceiling)] if c in pipelines else []
     print_table(
         f"Command throughput, {args.seconds:g} s per level and system ({args.rounds} "
         f"alternating windows of ceiling and service), {ENCOUNTERS} encounters, "
@@ -143,6 +157,11 @@ async def main(args: argparse.Namespace) -> None:
         print(f"\nCPU per request of the Litestar floor at {c} clients: {_per(cores, floors[c])}")
     for c, cores in cpu.items():
         print(f"\nCPU per command at {c} clients: {_per(cores, services[c])}")
+    for c, cores in pipeline_cpu.items():
+        alone = _per(cores, pipelines[c])
+        print(f"\nCPU per command of the pipeline alone at {c} clients: {alone}")
+        if c in cpu and c in services:
+            _print_serving(c, cpu[c], services[c], cores, pipelines[c], floor_cpu, floors)
     _print_instructions(paired, args.seconds + args.rounds * WARMUP)
     if rss:
         print(
@@ -209,7 +228,8 @@ def cli() -> None:
     parser.add_argument(
         "--systems",
         default="ceiling,floor,peer,service",
-        help="subset of ceiling,floor,peer,service",
+        help="subset of ceiling,floor,peer,service,pipeline (pipeline: the command's own "
+        "work in process, no HTTP; needs service)",
     )
     parser.add_argument("--soak", type=float, default=0.0, help="run the memory soak instead")
     parser.add_argument(

@@ -5,6 +5,8 @@ from __future__ import annotations
 from api.http.problems import problem
 
 MAX_IDEMPOTENCY_KEY = 200
+MAX_FREE_TEXT = 200
+"""The longest X-Correlation-ID or Prefer header a route accepts (longer: a 400)."""
 
 
 def expected_version(if_match: str | None) -> int | None:

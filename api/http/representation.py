@@ -21,6 +21,7 @@ import msgspec
 from litestar import Response
 from litestar.params import HeaderParameter
 
+from api.http.headers import MAX_FREE_TEXT
 from api.http.responses import json_bytes, read_answer_head
 from api.http.writes import answer_headers
 from api.state import Services
@@ -43,7 +44,7 @@ Prefer = Annotated[
     str | None,
     HeaderParameter(
         name="Prefer",
-        max_length=200,
+        max_length=MAX_FREE_TEXT,
         description="`return=representation` (RFC 7240): the answer also carries `state`, "
         "the encounter after the command, and `log`, its log lines, as the caller may see "
         "them; `Preference-Applied` confirms it.",

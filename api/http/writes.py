@@ -15,7 +15,13 @@ from litestar.di import NamedDependency
 from litestar.params import HeaderParameter
 
 from api.http.auth import actor_of
-from api.http.headers import chain_head, etag, expected_version, idempotency_key
+from api.http.headers import (
+    MAX_FREE_TEXT,
+    chain_head,
+    etag,
+    expected_version,
+    idempotency_key,
+)
 from api.http.responses import read_answer_head
 from api.settings import Settings
 from events.idempotency import request_fingerprint
@@ -33,7 +39,9 @@ IdempotencyKey = Annotated[
     str | None,
     HeaderParameter(name="Idempotency-Key", description="Same key, same body: appended once."),
 ]
-CorrelationId = Annotated[str | None, HeaderParameter(name="X-Correlation-ID", max_length=200)]
+CorrelationId = Annotated[
+    str | None, HeaderParameter(name="X-Correlation-ID", max_length=MAX_FREE_TEXT)
+]
 
 
 async def provide_write(
