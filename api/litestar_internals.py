@@ -516,7 +516,7 @@ def serve_directly(
     OpenTelemetry's middleware around the app's layers."""
     if not known() or app.csrf_config or app.compression_config or app.allowed_hosts:
         return False
-    if app.before_send or "OpenTelemetryPlugin" in {type(p).__name__ for p in app.plugins}:
+    if app.before_send or _has_plugin(app, "OpenTelemetryPlugin"):
         return False
     for route in app.routes:
         if not isinstance(route, HTTPRoute):
@@ -529,6 +529,16 @@ def serve_directly(
             app.asgi_handler = dispatch(app.asgi_handler, DirectRoute(app, route, handler, serve))
             return True
     return False
+
+
+def _has_plugin(app: Litestar, name: str) -> bool:
+    """Whether ``app`` has the plugin of this class name (as Litestar looks its
+    OpenTelemetry plugin up when it builds the app's layers)."""
+    try:
+        app.plugins.get(name)
+    except KeyError:
+        return False
+    return True
 
 
 def host_accepted(host: bytes) -> bool:

@@ -6,7 +6,7 @@ cycle of commands through the same pipeline the service builds (the same setting
 group commit and write statement), in as many processes as the service has workers, each
 with its share of the clients as closed-loop tasks and no socket between them.  So in
 one run ``service - pipeline`` is what serving a command over HTTP costs, and the
-pipeline's own CPU is the least any HTTP front could cost.
+pipeline's own CPU is what a command would cost with no HTTP at all.
 
 Left out, because they are the request's and not the command's: the token check (each
 task acts with the GM token's viewer, checked once) and the live fan-out (no notifier).
@@ -26,11 +26,11 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 from uuid import UUID
 
 import msgspec
 
+from bench.api import Table
 from bench.harness import CpuMeter
 from bench.load import Operation, Result, closed_loop
 from bench.mix import step
@@ -81,7 +81,7 @@ def pipeline_workers(database_url: str, workers: int) -> Iterator[list[subproces
 
 async def pipeline_level(
     procs: list[subprocess.Popen[bytes]],
-    tables: list[Any],
+    tables: list[Table],
     positions: dict[str, int],
     clients: int,
     seconds: float,
@@ -120,9 +120,8 @@ async def pipeline_level(
     return result, {**used, "PostgreSQL": cores["PostgreSQL"]}
 
 
-def _token(table: Any) -> str:
-    header: str = table.headers.get("authorization", "")
-    return header.removeprefix("Bearer ")
+def _token(table: Table) -> str:
+    return table.headers.get("authorization", "").removeprefix("Bearer ")
 
 
 def _run_window(proc: subprocess.Popen[bytes], window: Window) -> Done:
