@@ -128,7 +128,9 @@ def wait_ready(url: str, proc: subprocess.Popen[bytes], timeout: float = 60) -> 
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:
-    """SIGTERM the service's process group, then SIGKILL what is left after 20 s."""
+    """SIGTERM a process started in a session of its own, and its group, then SIGKILL
+    what is left after 20 s; nothing when it has already ended (the tests stop theirs
+    with this too)."""
     if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGTERM)
         try:

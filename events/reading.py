@@ -146,7 +146,8 @@ _MOVED_IN_TRANSACTIONS = _moved_in(
     _read_transactions(f"{_FOLDED}, NULL::bigint AS shard, NULL::bigint AS shard_position"),
     "tx DESC, global_position DESC",
 )
-_FIRST_TRANSACTION = Checkpoint(transaction=(0, 0))
+_FIRST_TRANSACTION = (0, 0)
+"""Where a reader goes on in transaction order once it has read every place by shard."""
 
 
 async def read_all(
@@ -171,9 +172,7 @@ async def read_all_steps(
         rest = await _shards_behind(db, _READ_SHARD, after, limit)
         if rest is not None:
             return [(_record(row), at) for row, at in _in_order(rest[1], after, limit)]
-        after = _FIRST_TRANSACTION
-    assert after.transaction is not None
-    tx, position = after.transaction
+    tx, position = after.transaction or _FIRST_TRANSACTION
     rows = await db.fetch(_READ_TRANSACTIONS, str(tx), position, limit)
     return [(_record(r), Checkpoint(transaction=(r["tx"], r["global_position"]))) for r in rows]
 
@@ -211,13 +210,11 @@ async def moved_streams(db: Database, after: Checkpoint, *, limit: int = 1000) -
                 places[shard] = row["upto"]
                 encounters.update(_folded(row))
             return Moved(encounters, read, after.past(places))
-        after = _FIRST_TRANSACTION
-    assert after.transaction is not None
-    tx, position = after.transaction
+    tx, position = after.transaction or _FIRST_TRANSACTION
     batch = await db.fetchrow(_MOVED_IN_TRANSACTIONS, str(tx), position, limit)
     assert batch is not None
     if not batch["read"]:
-        return Moved({}, 0, after)
+        return Moved({}, 0, Checkpoint(transaction=(tx, position)))
     last_tx, last_position = batch["transaction"]
     return Moved(_folded(batch), batch["read"], Checkpoint(transaction=(last_tx, last_position)))
 

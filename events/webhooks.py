@@ -62,12 +62,6 @@ def position_of(row: WebhookRow) -> Position:
     return Position(row.checkpoint_version, row.global_checkpoint)
 
 
-def _stored(position: Position) -> list[int]:
-    """``checkpoint_shards`` as stored for ``position``: ``'{}'`` while every shard is at
-    its start (always, for an encounter's webhook: its place is its stream version)."""
-    return position.global_checkpoint.stored()
-
-
 _COLUMNS = ", ".join(WebhookRow.__struct_fields__)
 
 
@@ -99,7 +93,7 @@ async def insert_webhook(
         secret,
         gm_only,
         start.version,
-        _stored(start),
+        start.global_checkpoint.stored(),
     )
     assert record is not None
     return _row(record)
@@ -193,9 +187,9 @@ async def advance(conn: Connection, webhook_id: UUID, old: Position, new: Positi
            RETURNING true""",
         webhook_id,
         old.version,
-        _stored(old),
+        old.global_checkpoint.stored(),
         new.version,
-        _stored(new),
+        new.global_checkpoint.stored(),
     )
     return bool(done)
 
@@ -230,9 +224,9 @@ async def record_delivery(
            SELECT count(*) FROM moved""",
         webhook_id,
         old.version,
-        _stored(old),
+        old.global_checkpoint.stored(),
         new.version,
-        _stored(new),
+        new.global_checkpoint.stored(),
         delivery_id,
         stream_id,
         stream_version,

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.support.processes import stop_group
+from bench.harness import stop
 from tests.support.ready import wait_until_ready
 
 BIN = Path(sys.executable).parent
@@ -91,4 +91,4 @@ def test_serve_on_embedded_default_then_demo(tmp_path: Path) -> None:
         assert "Traceback" not in output, output
         assert not (tmp_path / ".aeon-ledger" / "pgdata" / "postmaster.pid").exists()
     finally:
-        stop_group(server)
+        stop(server)

@@ -13,8 +13,8 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
+from bench.harness import stop
 from tests.support.ready import wait_until_ready
 
 BIN = Path(sys.executable).parent
@@ -61,20 +61,7 @@ class Service:
 
     def stop(self) -> None:
         if self.proc is not None:
-            stop_group(self.proc)
-
-
-def stop_group(proc: subprocess.Popen[Any]) -> None:
-    """SIGTERM a process started in a session of its own, and its group; SIGKILL what is
-    left after 20 s.  Nothing when it has already ended."""
-    if proc.poll() is not None:
-        return
-    os.killpg(proc.pid, signal.SIGTERM)
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
+            stop(self.proc)
 
 
 @contextmanager

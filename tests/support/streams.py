@@ -54,15 +54,9 @@ async def new_streams(pool: asyncpg.Pool, *stream_ids: UUID) -> None:
 async def held_open(pool: asyncpg.Pool, stream_id: UUID, type_: str) -> AsyncIterator[None]:
     """``append_one`` in a transaction held open while the body runs, committed after it
     (rolled back if the body raises)."""
-    conn = await pool.acquire()
-    try:
-        transaction = conn.transaction()
-        await transaction.start()
+    async with pool.acquire() as conn, conn.transaction():
         await append_one(conn, stream_id, type_)
         yield
-        await transaction.commit()
-    finally:
-        await pool.release(conn)
 
 
 async def read_settled(
