@@ -115,6 +115,9 @@ class PostgresLink:
         self._db: Database | None = None
         self.interest = Interest(uuid.uuid4().hex[:16], refresh=refresh_every)
         self._tasks: set[asyncio.Task[None]] = set()
+        self._announcing = asyncio.Lock()
+        self._told: set[UUID] = set()
+        """What the others were last told this process follows."""
 
     async def publish(
         self, versions: Mapping[UUID, int], revoked: Sequence[tuple[UUID, str]]
@@ -132,34 +135,45 @@ class PostgresLink:
         wake-ups: announced when it starts (before the feed's first read) and when it
         ends."""
         self.interest.mine.add(encounter_id)
-        await self._announce([encounter_id])
+        await self._announce()
         try:
             yield
         finally:
             self.interest.mine.discard(encounter_id)
-            self._in_background(self._announce([], [encounter_id]))
+            self._in_background(self._announce())
 
-    async def _announce(
-        self,
-        followed: Sequence[UUID],
-        dropped: Sequence[UUID] = (),
-        *,
-        whole: bool = False,
-        hello: bool = False,
-    ) -> None:
-        """Best effort: with the link down the others lose nothing but time (their
-        feeds' safety-net reads), and the next (re)connection announces everything."""
-        if self._db is None:
-            return
-        payloads = announcements(self.interest.me, followed, dropped, whole=whole, hello=hello)
-        try:
-            for payload in payloads:
-                await notify(self._db, payload)
-        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            log.warning("live updates: could not announce what this process follows (%r)", exc)
+    async def _announce(self, *, whole: bool = False, hello: bool = False) -> None:
+        """Tell the others what this process follows: what changed since the last
+        announcement, or (``whole``) all of it.
+
+        Announcements go out one at a time and each is taken from what this process
+        follows when it is sent, not when it was asked for: a whole set asked for on an
+        incoming hello but sent after a newer feed's announcement would otherwise
+        replace that feed's encounter in the others' view until the next refresh.
+
+        Best effort: with the link down the others lose nothing but time (their feeds'
+        safety-net reads), and the next (re)connection announces everything."""
+        async with self._announcing:
+            if self._db is None:
+                return
+            mine = set(self.interest.mine)
+            if whole:
+                followed, dropped = sorted(mine), []
+            else:
+                followed, dropped = sorted(mine - self._told), sorted(self._told - mine)
+                if not followed and not dropped:
+                    return
+            payloads = announcements(self.interest.me, followed, dropped, whole=whole, hello=hello)
+            try:
+                for payload in payloads:
+                    await notify(self._db, payload)
+            except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+                log.warning("live updates: could not announce what this process follows (%r)", exc)
+                return
+            self._told = mine
 
     def _announce_all(self, *, hello: bool = False) -> None:
-        self._in_background(self._announce(sorted(self.interest.mine), whole=True, hello=hello))
+        self._in_background(self._announce(whole=True, hello=hello))
 
     def _in_background(self, announcing: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(announcing)

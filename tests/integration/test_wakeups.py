@@ -14,7 +14,7 @@ import msgspec
 
 from api.live.hub import Hub
 from api.live.interest import Interest
-from api.live.postgres_link import Notice, PostgresLink, notices
+from api.live.postgres_link import Notice, PostgresLink, announcements, notices
 from api.live.redis_link import LinkStatus
 from events.wakeups import CHANNEL, MAX_PAYLOAD, notify
 from tests.support.live import eventually
@@ -102,6 +102,27 @@ async def test_a_wake_up_goes_out_only_while_another_process_follows_the_encount
         await a.publish({encounter: 4}, revoked)  # a revocation goes out, its wake-up not
         await eventually(lambda: any(n.r for n in channel.seen))
     assert channel.woke(encounter) == [2]
+
+
+async def test_what_the_others_know_ends_as_what_a_process_follows_in_any_order(
+    pool: asyncpg.Pool, database_url: str
+) -> None:
+    """A whole set asked for by another process's hello, a feed that starts just after,
+    a feed that ends and one that starts again at once: the announcements are sent in
+    flight together, and the others must still end up knowing the feeds that run."""
+    a, b = _link(database_url), _link(database_url)
+    asked, again = uuid4(), uuid4()
+    async with _listening(database_url) as channel, a.running(pool), b.running(pool):
+        await eventually(lambda: {a.interest.me, b.interest.me} <= channel.hellos())
+        hello = next(announcements("a-third-process", [], whole=True, hello=True))
+        async with b.watch(again):
+            pass
+        b._on_notice(None, 0, CHANNEL, hello)  # as b's listener receives it
+        async with b.watch(asked), b.watch(again):
+            both = (asked, again)
+            await eventually(lambda: all(a.interest.followed_elsewhere(e) for e in both))
+            await asyncio.sleep(0.2)  # and it stays so once all in flight has arrived
+            assert all(a.interest.followed_elsewhere(e) for e in both)
 
 
 async def test_a_process_that_starts_later_learns_what_the_others_follow(
