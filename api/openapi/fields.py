@@ -119,9 +119,11 @@ def complete(doc: Json) -> None:
         if key in structs and (struct := _documented(structs[key], schema)) is not None
     ]
     exact = _own_properties([struct for _, struct in found])
-    for (schema, struct), properties in zip(found, exact, strict=True):
+    # One walk of all the structs' types: one type_info per struct walks again each type
+    # they share (the event unions), seconds for the whole document.
+    infos = msgspec.inspect.multi_type_info([struct for _, struct in found])
+    for (schema, struct), properties, info in zip(found, exact, infos, strict=True):
         tag_field = struct.__struct_config__.tag_field
-        info = msgspec.inspect.type_info(struct)
         assert isinstance(info, msgspec.inspect.StructType)
         field_types = {f.encode_name: f.type for f in info.fields}
         for name, prop in schema.get("properties", {}).items():

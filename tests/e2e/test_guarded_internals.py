@@ -64,7 +64,9 @@ async def _serve_and_follow(
                     s.connection is not None and s.connection.owned
                     for s in feeds[UUID(eid)].subscribers
                 )
-            document: dict[str, Any] = (await http.get("/schema/openapi.json")).json()
+            # built on first use: over httpx's default 5 s on a busy machine
+            served = await http.get("/schema/openapi.json", timeout=60)
+            document: dict[str, Any] = served.json()
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     return document, owned, warnings
 
