@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import select
 import subprocess
 import sys
 import time
@@ -76,7 +77,11 @@ def pipeline_workers(database_url: str, workers: int) -> Iterator[list[subproces
             assert proc.stdin is not None
             proc.stdin.close()
         for proc in procs:
-            proc.wait(timeout=30)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
 
 
 async def pipeline_level(
@@ -124,10 +129,20 @@ def _token(table: Table) -> str:
     return table.headers.get("authorization", "").removeprefix("Bearer ")
 
 
-def _run_window(proc: subprocess.Popen[bytes], window: Window) -> Done:
+_ANSWER_GRACE = 120.0
+"""Seconds past its window a worker has to answer: a worker that never answers would
+otherwise hold the benchmark, and the lock other runs wait on, for good."""
+
+
+def _run_window(
+    proc: subprocess.Popen[bytes], window: Window, grace: float = _ANSWER_GRACE
+) -> Done:
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(msgspec.json.encode(window) + b"\n")
     proc.stdin.flush()
+    answered, _, _ = select.select([proc.stdout], [], [], window.seconds + grace)
+    if not answered:
+        raise TimeoutError(f"pipeline worker {proc.pid} did not answer its window")
     return msgspec.json.decode(proc.stdout.readline(), type=Done)
 
 
