@@ -13,11 +13,6 @@ import pytest
 from bench.load import Result
 from bench.pipeline import Done, Window, _run_window
 
-_ANSWERS = (
-    "import sys; sys.stdin.readline(); "
-    "sys.stdout.write({answer!r}); sys.stdout.flush(); sys.stdin.readline()"
-)
-
 
 def _worker(code: str) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
@@ -30,9 +25,10 @@ def _stopped(proc: subprocess.Popen[bytes]) -> None:
     proc.wait()
 
 
-def test_a_worker_s_answer_is_read() -> None:
+def test_the_answer_of_a_worker_is_read() -> None:
     done = Done(Result("pipeline", 1, 5, 0, 1.0, [1.5]), {"e": 3}, 0.25)
-    proc = _worker(_ANSWERS.format(answer=msgspec.json.encode(done).decode() + "\n"))
+    answer = msgspec.json.encode(done).decode() + "\n"
+    proc = _worker(f"import sys; sys.stdin.readline(); print({answer!r}, end='', flush=True)")
     try:
         assert _run_window(proc, Window([], 0), grace=30) == done
     finally:
